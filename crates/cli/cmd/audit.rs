@@ -1,0 +1,11 @@
+//! PLACEHOLDER: replaced by the owner of this command.
+
+use crate::Exit;
+use crate::printer::Ctx;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct AuditArgs {}
+
+pub(crate) fn run(_a: AuditArgs, _ctx: &Ctx) -> anyhow::Result<Exit> {
+    anyhow::bail!("not built yet")
+}

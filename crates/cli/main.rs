@@ -1,0 +1,144 @@
+//! `amem`: the command-line front of amem. Thin glue: every command parses
+//! its flags, resolves `$AMEM_HOME`, calls the library crates and prints.
+//!
+//! Exit codes (one place, [`Exit`]):
+//! - `0` success (record-level skips do not change it unless `--strict`)
+//! - `1` the run failed (I/O, ledger, configuration invalid at run time)
+//! - `2` usage error (clap's own code, and bad inputs found before any work)
+//! - `3` `--fail-on contradicted` and a contradicted claim was found
+//! - `130` interrupted by Ctrl-C
+
+mod cmd;
+mod home;
+mod printer;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Audit what people and agents assert: chat and mail history against your
+/// own notes and a trust list you choose.
+#[derive(Parser, Debug)]
+#[command(name = "amem", version, about, long_about = None, propagate_version = true)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    global: printer::GlobalArgs,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Audit chat and mail history: extract claims, ground them, write reports
+    Audit(cmd::audit::AuditArgs),
+    /// Check a memory write against its source text (the factwash gate)
+    Gate(cmd::gate::GateArgs),
+    /// The gate's findings as typed changes (dropped_attribution, ...)
+    Inspect(cmd::gate::GateArgs),
+    /// Run the gate hop by hop over a chain of rewrites
+    Drift(cmd::gate::DriftArgs),
+    /// Print an archive's messages as JSON lines
+    Import(cmd::import::ImportArgs),
+    /// Build or update the full-text index of the wiki
+    Index(cmd::wiki::IndexArgs),
+    /// Search the wiki for text that could ground a claim
+    Recall(cmd::wiki::RecallArgs),
+    /// Print a wiki chunk by its amem:// URI
+    Open(cmd::wiki::OpenArgs),
+    /// Add a file to the wiki (under wiki/captured/) and index it
+    Capture(cmd::wiki::CaptureArgs),
+    /// Ground one claim: local wiki first, then the trust list
+    Factcheck(cmd::factcheck::FactcheckArgs),
+    /// Verify claims against given evidence, deterministically
+    Verify(cmd::verify::VerifyArgs),
+    /// Manage the trust list of sources
+    #[command(subcommand)]
+    Grounding(cmd::grounding::GroundingCommand),
+    /// Review claims filed as unverified
+    #[command(subcommand)]
+    Unverified(cmd::unverified::UnverifiedCommand),
+    /// Research write pools: build, draw a blind session, score labels
+    #[command(subcommand)]
+    Pool(cmd::pool::PoolCommand),
+    /// Score a memory system's writes: flag rate, uncheckable and abstention shares
+    Bench(cmd::bench::BenchArgs),
+    /// Score amem's detectors against independently annotated corpora
+    #[command(subcommand)]
+    Eval(cmd::eval::EvalCommand),
+}
+
+/// The process exit status, converted to an [`ExitCode`] in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// 0
+    Success,
+    /// 1
+    Failure,
+    /// 2
+    Usage,
+    /// 3
+    Contradicted,
+    /// 130
+    Interrupted,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(match e {
+            Exit::Success => 0,
+            Exit::Failure => 1,
+            Exit::Usage => 2,
+            Exit::Contradicted => 3,
+            Exit::Interrupted => 130,
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let ctx = match printer::Ctx::new(&cli.global) {
+        Ok(c) => c,
+        Err(e) => return report(&e, Exit::Usage),
+    };
+    let result = match cli.command {
+        Command::Audit(a) => cmd::audit::run(a, &ctx),
+        Command::Gate(a) => cmd::gate::run_gate(a, &ctx),
+        Command::Inspect(a) => cmd::gate::run_inspect(a, &ctx),
+        Command::Drift(a) => cmd::gate::run_drift(a, &ctx),
+        Command::Import(a) => cmd::import::run(a, &ctx),
+        Command::Index(a) => cmd::wiki::run_index(a, &ctx),
+        Command::Recall(a) => cmd::wiki::run_recall(a, &ctx),
+        Command::Open(a) => cmd::wiki::run_open(a, &ctx),
+        Command::Capture(a) => cmd::wiki::run_capture(a, &ctx),
+        Command::Factcheck(a) => cmd::factcheck::run(a, &ctx),
+        Command::Verify(a) => cmd::verify::run(a, &ctx),
+        Command::Grounding(c) => cmd::grounding::run(c, &ctx),
+        Command::Unverified(c) => cmd::unverified::run(c, &ctx),
+        Command::Pool(c) => cmd::pool::run(c, &ctx),
+        Command::Bench(a) => cmd::bench::run(a, &ctx),
+        Command::Eval(c) => cmd::eval::run(c, &ctx),
+    };
+    match result {
+        Ok(exit) => exit.into(),
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                // A closed pipe (`amem import ... | head`) is a normal end.
+                return Exit::Success.into();
+            }
+            report(&e, Exit::Failure)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[allow(clippy::print_stderr)]
+fn report(e: &anyhow::Error, code: Exit) -> ExitCode {
+    eprintln!("error: {e}");
+    for cause in e.chain().skip(1) {
+        eprintln!("  caused by: {cause}");
+    }
+    code.into()
+}

@@ -1,0 +1,1 @@
+//! amem-extract: to be written.

@@ -1,0 +1,1 @@
+//! amem-factcheck: to be written.

@@ -1,0 +1,1 @@
+//! amem-gate: to be written.

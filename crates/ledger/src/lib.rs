@@ -1,0 +1,1 @@
+//! amem-ledger: to be written.

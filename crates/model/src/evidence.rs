@@ -1,0 +1,23 @@
+//! The `Evidence` record: a verbatim quote out of a wiki item revision.
+
+use crate::{AmemUri, Digest, Span};
+use serde::{Deserialize, Serialize};
+
+/// A verbatim quote from a chunk of a wiki item, with the revision it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// `amem://<item>#chunk=<n>`.
+    pub uri: AmemUri,
+    /// The quoted text, verbatim from the chunk.
+    pub quote: String,
+    /// Byte offsets of the quote inside the chunk text.
+    pub span: Span,
+    /// Digest of the item revision.
+    pub item_digest: Digest,
+    /// When the item was captured (fetched evidence) or indexed (own notes), RFC 3339.
+    pub captured_at: Option<String>,
+    /// Where the item came from, when fetched.
+    pub source_url: Option<String>,
+    /// The item's title.
+    pub title: Option<String>,
+}

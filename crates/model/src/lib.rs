@@ -1,0 +1,35 @@
+//! `amem-model`: the records every amem stage passes along.
+//!
+//! Data flow (see `../shared/DESIGN.md`): importers yield [`Message`]s,
+//! extraction turns them into [`Claim`]s, recall and fact-check find
+//! [`Evidence`], verification and the gate produce [`Assessment`]s. All of
+//! them are immutable values identified by content [`Digest`]s, so a re-run
+//! adds observations and never rewrites one.
+//!
+//! ```
+//! use amem_model::{AmemUri, Digest};
+//! let uri: AmemUri = "amem://notes-1a2b#chunk=3".parse().unwrap();
+//! assert_eq!(uri.chunk, Some(3));
+//! assert_eq!(Digest::of(b"abc").to_hex().len(), 64);
+//! ```
+#![deny(missing_docs)]
+
+mod assessment;
+mod claim;
+mod digest;
+mod evidence;
+mod import;
+mod message;
+mod span;
+mod time;
+mod uri;
+
+pub use assessment::{Assessment, GateFlag, GateSummary, GateVerdict, Group, Reason, Skipped, Status};
+pub use claim::{Claim, ClaimId, ClaimKind, Cue, CueClass};
+pub use digest::Digest;
+pub use evidence::Evidence;
+pub use import::{ImportError, ImportOptions, ImportSummary, MessageStream};
+pub use message::{Message, MessageId, QuoteKind, QuotedPart, SourceKind};
+pub use span::Span;
+pub use time::{TimeError, TimeWindow, parse_instant};
+pub use uri::{AmemUri, UriError};

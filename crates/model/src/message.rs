@@ -1,0 +1,195 @@
+//! The `Message` record: one message out of an archive, normalised.
+
+use crate::Digest;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The archive format a message came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// A Slack workspace export (folder or zip).
+    Slack,
+    /// An iMessage `chat.db`.
+    Imessage,
+    /// An mbox file (Gmail Takeout or any other mbox).
+    Gmail,
+    /// An Enron-style maildir tree.
+    Enron,
+    /// The Enron CSV form (`file,message` columns).
+    EnronCsv,
+}
+
+impl SourceKind {
+    /// The name used on the command line and in reports.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SourceKind::Slack => "slack",
+            SourceKind::Imessage => "imessage",
+            SourceKind::Gmail => "gmail",
+            SourceKind::Enron => "enron",
+            SourceKind::EnronCsv => "enron-csv",
+        }
+    }
+
+    /// Parse a command-line name (`slack`, `imessage`, `gmail`/`mbox`,
+    /// `enron`/`maildir`, `enron-csv`).
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "slack" => SourceKind::Slack,
+            "imessage" => SourceKind::Imessage,
+            "gmail" | "mbox" => SourceKind::Gmail,
+            "enron" | "maildir" => SourceKind::Enron,
+            "enron-csv" | "csv" => SourceKind::EnronCsv,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A message's stable id inside its archive: Slack `channel/ts`, the
+/// iMessage `guid`, the mail `Message-ID`, else a digest of the raw bytes.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct MessageId(pub String);
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How a quoted part entered the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuoteKind {
+    /// A reply quote: `-----Original Message-----`, `On D, X wrote:`, `>` lines.
+    Reply,
+    /// A forwarded block: `---- Forwarded by X on D ----`, `Begin forwarded message:`.
+    Forward,
+}
+
+/// A quoted or forwarded part of a message, kept apart from the author's own
+/// text together with the header that introduced it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotedPart {
+    /// Reply quote or forward.
+    pub kind: QuoteKind,
+    /// The introducing header line(s), verbatim (e.g. `-----Original Message-----`).
+    pub header: String,
+    /// Who wrote the quoted text, when the header says.
+    pub author: Option<String>,
+    /// When the quoted text was written, as the header wrote it.
+    pub sent_at: Option<String>,
+    /// The quoted text, with `>` markers removed.
+    pub text: String,
+}
+
+/// One message out of an archive, normalised. Immutable: its [`Message::digest`]
+/// identifies this revision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Which archive format.
+    pub source: SourceKind,
+    /// The archive this came from (path as given by the user).
+    pub archive: String,
+    /// Conversation: Slack `channel` or `channel/thread_ts`, iMessage chat
+    /// guid, Gmail `X-GM-THRID`, mail thread root, else normalised subject.
+    pub conversation: String,
+    /// Stable id within the archive.
+    pub id: MessageId,
+    /// Author's display name or address (`me` for the iMessage owner).
+    pub author: String,
+    /// Recipients, as display names or addresses.
+    pub recipients: Vec<String>,
+    /// When it was sent, in UTC.
+    pub sent_at: Timestamp,
+    /// Subject line for mail, channel name for Slack, chat name for iMessage.
+    pub subject: Option<String>,
+    /// The author's own new text: quoted parts, signatures and disclaimers removed.
+    pub text: String,
+    /// Quoted and forwarded parts, in order of appearance.
+    pub quoted: Vec<QuotedPart>,
+    /// Where in the archive it sits (file path plus byte offset, line, ROWID):
+    /// the locator errors and the ledger use.
+    pub locator: String,
+    /// Source-specific facts kept for reports: Gmail labels, Enron
+    /// `X-Folder`, Slack `subtype`, `edited`, `bot`... Sorted map so that
+    /// serialisation (and so the digest) is deterministic.
+    pub meta: BTreeMap<String, String>,
+    /// When set, the message is not a source of claims, with the reason
+    /// (`reaction`, `channel_join`, `unsent`...). It is still counted.
+    pub not_claims: Option<String>,
+}
+
+impl Message {
+    /// The content digest of this revision: SHA-256 over the canonical JSON
+    /// of the record (field order fixed by the struct, maps sorted).
+    pub fn digest(&self) -> Digest {
+        let json = serde_json::to_vec(self).expect("invariant: Message serialises");
+        Digest::of(&json)
+    }
+
+    /// A stable 64-bit shard key from the message id (the first 8 bytes of
+    /// its SHA-256), for splitting a run across machines.
+    pub fn shard_key(&self) -> u64 {
+        let d = Digest::of(self.id.0.as_bytes());
+        u64::from_le_bytes(d.0[..8].try_into().expect("invariant: 8 bytes"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> Message {
+        Message {
+            source: SourceKind::Gmail,
+            archive: "mail.mbox".into(),
+            conversation: "123".into(),
+            id: MessageId("<a@b>".into()),
+            author: "Alice <alice@example.org>".into(),
+            recipients: vec!["bob@example.org".into()],
+            sent_at: "2024-01-02T03:04:05Z".parse().unwrap(),
+            subject: Some("Plans".into()),
+            text: "The launch moved to Friday.".into(),
+            quoted: vec![],
+            locator: "mail.mbox:0".into(),
+            meta: BTreeMap::new(),
+            not_claims: None,
+        }
+    }
+
+    #[test]
+    fn digest_changes_with_text() {
+        let a = sample();
+        let mut b = sample();
+        assert_eq!(a.digest(), b.digest());
+        b.text.push('!');
+        assert_ne!(a.digest(), b.digest());
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let a = sample();
+        let s = serde_json::to_string(&a).unwrap();
+        let b: Message = serde_json::from_str(&s).unwrap();
+        assert_eq!(a, b);
+        assert!(s.contains("\"sent_at\":\"2024-01-02T03:04:05Z\""));
+    }
+
+    #[test]
+    fn source_kind_names() {
+        for k in [SourceKind::Slack, SourceKind::Imessage, SourceKind::Gmail, SourceKind::Enron, SourceKind::EnronCsv] {
+            assert_eq!(SourceKind::parse(k.as_str()), Some(k));
+        }
+        assert_eq!(SourceKind::parse("fax"), None);
+    }
+}

@@ -1,0 +1,1 @@
+//! amem-recall: to be written.

@@ -1,0 +1,1 @@
+//! amem-importer-mail: to be written.

@@ -1,0 +1,1 @@
+//! amem-pool: to be written.

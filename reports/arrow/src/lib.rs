@@ -1,0 +1,1 @@
+//! amem-report-arrow: to be written.

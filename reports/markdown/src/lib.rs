@@ -1,0 +1,1 @@
+//! amem-report-markdown: to be written.

@@ -1,0 +1,6 @@
+//! End-to-end tests: the built `amem` binary run on small fixtures written
+//! for the project, on `examples/`, and (where present) on `../shared` data.
+//! One test binary, one link. One module per feature.
+
+mod cli;
+mod util;
