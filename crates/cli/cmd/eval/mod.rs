@@ -7,6 +7,7 @@ use crate::printer::Ctx;
 pub(crate) mod claims;
 pub(crate) mod cues;
 pub(crate) mod recall;
+pub(crate) mod verify;
 
 /// Which measure.
 #[derive(clap::Subcommand, Debug)]
@@ -17,6 +18,8 @@ pub(crate) enum EvalCommand {
     Claims(claims::ClaimsArgs),
     /// The recall presence instrument with its shuffled control
     Recall(recall::RecallEvalArgs),
+    /// The deterministic verifier against claim-evidence sets
+    Verify(verify::VerifyEvalArgs),
 }
 
 pub(crate) fn run(c: EvalCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -24,5 +27,6 @@ pub(crate) fn run(c: EvalCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
         EvalCommand::Cues(a) => cues::run(a, ctx),
         EvalCommand::Claims(a) => claims::run(a, ctx),
         EvalCommand::Recall(a) => recall::run(a, ctx),
+        EvalCommand::Verify(a) => verify::run(a, ctx),
     }
 }
