@@ -1,0 +1,1 @@
+//! PLACEHOLDER: deterministic verification of a claim against evidence.
