@@ -1,1 +1,78 @@
-//! amem-gate: to be written.
+//! `amem-gate`: the deterministic write-time gate (the factwash checks).
+//!
+//! Where it sits: the audit pipeline runs [`check`] on each claim against the
+//! evidence text its verdict rests on, and `amem gate` runs it on a memory
+//! write against the text it came from. The claim extractor reuses
+//! [`cues::detect_cues`] so the word lists live only here.
+//!
+//! Input: a source text and a memory text. Each memory sentence is aligned
+//! to its best source sentence by content-word containment
+//! ([`ALIGN_THRESHOLD`]); eight checks run on each aligned pair (polarity,
+//! condition, hedge, attribution, temporal, brittle, truncated, unit).
+//! Output: a [`GateReport`] with the per-sentence alignment and scores, the
+//! flags (each with the source sentence, cue text and byte span, memory
+//! sentence and the rule that fired), the verdict from one fixed table
+//! ([`Check::severity`]) and `not_checked`. [`GateReport::summary`] converts
+//! it to the model's [`amem_model::GateSummary`]. [`inspect()`] gives the same
+//! findings as typed changes; [`drift()`] runs a chain of rewrites.
+//!
+//! The word lists are the data files under `lexicons/` (compiled in), all
+//! matched in one aho-corasick pass per text.
+//!
+//! ```
+//! use amem_model::GateVerdict;
+//! let r = amem_gate::check(
+//!     "Someone said Alice was promoted this morning.",
+//!     "Alice was elevated to administrator status on August 3, 2026.",
+//! );
+//! assert_eq!(r.verdict, GateVerdict::Rewrite);
+//! assert_eq!(r.flags[0].check, amem_gate::Check::Attribution);
+//! assert_eq!(r.flags[0].cue, "said");
+//! ```
+#![deny(missing_docs)]
+
+mod check;
+pub mod cues;
+mod drift;
+pub mod eval;
+mod inspect;
+mod lexicon;
+mod numbers;
+mod report;
+mod text;
+
+pub use check::{ALIGN_THRESHOLD, check};
+pub use drift::{DriftReport, Hop, Loss, drift};
+pub use inspect::{Change, InspectReport, inspect};
+pub use lexicon::{FILES as LEXICON_FILES, all_terms};
+pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
+
+/// Errors of this crate (only the eval reader can fail; the gate itself
+/// takes any UTF-8 text).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A corpus file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A corpus line is not the expected JSON.
+    #[error("{path}:{line}: {message}")]
+    Record {
+        /// The file.
+        path: std::path::PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// The folder holds none of the cue corpora.
+    #[error("no cue corpus under {0}: expected bioscope/, sfu_review/, sherlock_cdsco/ or polnear/ with sentences.jsonl")]
+    NoCorpus(std::path::PathBuf),
+}
+
+/// Result alias.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,2 @@
+//! Gate throughput (written below).
+fn main() {}

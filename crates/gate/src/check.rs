@@ -1,0 +1,406 @@
+//! Alignment and the eight checks.
+
+use crate::cues::cues_from;
+use crate::lexicon::{Hit, Kind, Lexicon};
+use crate::numbers::{Number, same_value, scan_numbers};
+use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
+use crate::text::{Sentence, clauses, content_words, sentences};
+use amem_model::{Cue, CueClass, Span};
+use std::collections::BTreeMap;
+
+/// Alignment threshold: a memory sentence is checkable when at least a
+/// quarter of the content words of the smaller of the two sentences are
+/// shared. 0.25 is the published factwash calibration (issue 2); the
+/// smaller-set denominator (overlap coefficient) lets both compressions
+/// ("Alice has admin" out of a long sentence) and elaborations (a memory
+/// that adds a date to "someone said Alice was promoted") align.
+pub const ALIGN_THRESHOLD: f64 = 0.25;
+
+/// One scanned text: sentences, cues, numbers, lexicon hits, content words.
+pub(crate) struct Scanned<'a> {
+    pub text: &'a str,
+    pub sentences: Vec<Sentence<'a>>,
+    pub cues: Vec<Cue>,
+    pub numbers: Vec<Number>,
+    pub hits: Vec<Hit>,
+    pub words: Vec<Vec<String>>,
+}
+
+impl<'a> Scanned<'a> {
+    pub(crate) fn new(text: &'a str) -> Scanned<'a> {
+        let lex = Lexicon::get();
+        let hits = lex.scan(text);
+        let numbers = scan_numbers(lex, text);
+        let cues = cues_from(lex, text, &hits, &numbers);
+        let sentences = sentences(text);
+        let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(|c| (c.span.start, c.span.end)).collect();
+        let words = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered)).collect();
+        Scanned { text, sentences, cues, numbers, hits, words }
+    }
+
+    fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &Cue> {
+        self.cues.iter().filter(move |c| c.class == class && c.span.start >= start && c.span.end <= end)
+    }
+
+    fn numbers_in(&self, i: usize) -> impl Iterator<Item = &Number> {
+        let s = &self.sentences[i];
+        self.numbers.iter().filter(move |n| !n.is_date && n.start >= s.start && n.end <= s.end)
+    }
+}
+
+/// |a ∩ b| / min(|a|, |b|) over sorted, deduplicated word lists.
+fn containment(a: &[String], b: &[String]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    shared as f64 / a.len().min(b.len()) as f64
+}
+
+/// Align each memory sentence to its best source sentence.
+pub(crate) fn align(src: &Scanned<'_>, mem: &Scanned<'_>) -> Vec<Alignment> {
+    mem.sentences
+        .iter()
+        .enumerate()
+        .map(|(mi, ms)| {
+            let mut best: Option<(usize, f64)> = None;
+            for (si, sw) in src.words.iter().enumerate() {
+                let score = containment(sw, &mem.words[mi]);
+                if score > 0.0 && best.is_none_or(|(_, b)| score > b) {
+                    best = Some((si, score));
+                }
+            }
+            let score = best.map(|b| b.1).unwrap_or(0.0);
+            Alignment {
+                memory_index: mi,
+                memory_sentence: ms.text.to_string(),
+                memory_span: Span::new(ms.start, ms.end),
+                source_index: best.map(|b| b.0),
+                source_sentence: best.map(|b| src.sentences[b.0].text.to_string()),
+                source_span: best.map(|b| Span::new(src.sentences[b.0].start, src.sentences[b.0].end)),
+                score: (score * 1000.0).round() / 1000.0,
+                aligned: score >= ALIGN_THRESHOLD,
+            }
+        })
+        .collect()
+}
+
+/// Run the gate: align, then every check on every aligned group.
+pub fn check(source: &str, memory: &str) -> GateReport {
+    let src = Scanned::new(source);
+    let mem = Scanned::new(memory);
+    let alignment = align(&src, &mem);
+    let mut flags = Vec::new();
+    let any_aligned = alignment.iter().any(|a| a.aligned);
+
+    // Memory sentences grouped by the source sentence they align to: a
+    // memory that splits one source sentence in two is checked as one.
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for a in alignment.iter().filter(|a| a.aligned) {
+        if let Some(si) = a.source_index {
+            groups.entry(si).or_default().push(a.memory_index);
+        }
+    }
+    for (&si, ms) in &groups {
+        let g = Group { src: &src, mem: &mem, si, ms, aligned_sources: &groups };
+        g.polarity(&mut flags);
+        g.stance(CueClass::Condition, Check::Condition, &mut flags);
+        g.stance(CueClass::Hedge, Check::Hedge, &mut flags);
+        g.stance(CueClass::Attribution, Check::Attribution, &mut flags);
+        g.stance(CueClass::Temporal, Check::Temporal, &mut flags);
+        g.arithmetic(&mut flags);
+        g.unit(&mut flags);
+    }
+    if any_aligned {
+        for a in alignment.iter().filter(|a| !a.aligned) {
+            flags.push(Flag {
+                check: Check::Unaligned,
+                source_sentence: a.source_sentence.clone().unwrap_or_default(),
+                source_span: Span::default(),
+                cue: String::new(),
+                memory_sentence: a.memory_sentence.clone(),
+                memory_span: a.memory_span,
+                rule: "align:below_threshold".into(),
+                detail: format!("memory sentence aligns to no source sentence (best containment {:.2} < {ALIGN_THRESHOLD})", a.score),
+            });
+        }
+    }
+    flags.sort_by(|a, b| a.memory_span.start.cmp(&b.memory_span.start).then(a.check.cmp(&b.check)).then(a.source_span.cmp(&b.source_span)));
+    let verdict = GateReport::verdict_for(&alignment, &flags);
+    GateReport { verdict, flags, alignment, not_checked: NOT_CHECKED.iter().map(|s| s.to_string()).collect(), threshold: ALIGN_THRESHOLD }
+}
+
+/// One source sentence and the memory sentences aligned to it.
+struct Group<'r, 'a> {
+    src: &'r Scanned<'a>,
+    mem: &'r Scanned<'a>,
+    si: usize,
+    ms: &'r [usize],
+    aligned_sources: &'r BTreeMap<usize, Vec<usize>>,
+}
+
+impl Group<'_, '_> {
+    fn src_sentence(&self) -> &Sentence<'_> {
+        &self.src.sentences[self.si]
+    }
+
+    fn first_mem(&self) -> &Sentence<'_> {
+        &self.mem.sentences[self.ms[0]]
+    }
+
+    fn mem_has(&self, class: CueClass, with_neighbours: bool) -> bool {
+        let n = self.mem.sentences.len();
+        self.ms.iter().any(|&mi| {
+            let (lo, hi) = if with_neighbours { (mi.saturating_sub(1), (mi + 1).min(n - 1)) } else { (mi, mi) };
+            (lo..=hi).any(|k| {
+                let s = &self.mem.sentences[k];
+                self.mem.cues_in(s.start, s.end, class).next().is_some()
+            })
+        })
+    }
+
+    fn flag(&self, check: Check, src_sentence: &Sentence<'_>, span: Span, cue: &str, rule: &str, detail: String) -> Flag {
+        let m = self.first_mem();
+        Flag {
+            check,
+            source_sentence: src_sentence.text.to_string(),
+            source_span: span,
+            cue: cue.to_string(),
+            memory_sentence: m.text.to_string(),
+            memory_span: Span::new(m.start, m.end),
+            rule: rule.to_string(),
+            detail,
+        }
+    }
+
+    /// Condition, hedge, attribution, temporal: the source window carries a
+    /// cue of the class, the memory (aligned sentences; for hedges also
+    /// their neighbours) carries none.
+    fn stance(&self, class: CueClass, check: Check, flags: &mut Vec<Flag>) {
+        let hedge = class == CueClass::Hedge;
+        // Source window: the matched sentence; for hedges also the
+        // neighbours no other memory sentence aligned to (DESIGN.md: hedge
+        // reads "matched sentence and neighbours").
+        let mut window = vec![self.si];
+        if hedge {
+            let n = self.src.sentences.len();
+            for k in [self.si.wrapping_sub(1), self.si + 1] {
+                if k < n && !self.aligned_sources.contains_key(&k) {
+                    window.push(k);
+                }
+            }
+        }
+        let mut found: Option<(usize, &Cue)> = None;
+        for &k in &window {
+            let s = &self.src.sentences[k];
+            if let Some(c) = self.src.cues_in(s.start, s.end, class).next() {
+                found = Some((k, c));
+                break;
+            }
+        }
+        let Some((k, cue)) = found else { return };
+        if self.mem_has(class, hedge) {
+            return;
+        }
+        let s = &self.src.sentences[k];
+        let what = match check {
+            Check::Condition => "the source states a condition the memory dropped",
+            Check::Hedge if k != self.si => "the source hedged in the neighbouring sentence; the memory states it flat",
+            Check::Hedge => "the source hedged; the memory states it flat",
+            Check::Attribution => "the source says who said it; the memory drops the attribution",
+            _ => "the source dates or time-scopes it; the memory does not",
+        };
+        flags.push(self.flag(check, s, cue.span, &cue.text, &cue.rule, format!("{what} ({:?})", cue.text)));
+    }
+
+    /// Polarity: a negation in a source clause the memory kept, none in the
+    /// memory (reversed); or a negation in the memory where the source
+    /// sentence has none (the reverse). A negation inside a clause the
+    /// memory dropped entirely is not a reversal.
+    fn polarity(&self, flags: &mut Vec<Flag>) {
+        let s = self.src_sentence();
+        let lex = Lexicon::get();
+        let mem_words: Vec<String> = {
+            let mut w: Vec<String> = self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().cloned()).collect();
+            w.sort();
+            w.dedup();
+            w
+        };
+        let all_neg: Vec<&Cue> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
+        let covered: Vec<(usize, usize)> = self.src.cues.iter().map(|c| (c.span.start, c.span.end)).collect();
+        let kept_neg = all_neg.iter().find(|c| {
+            let clause = clauses(s.text).into_iter().find(|(a, b)| c.span.start - s.start >= *a && c.span.start - s.start < *b);
+            match clause {
+                Some((a, b)) => {
+                    let cw = content_words(lex, self.src.text, s.start + a, s.start + b, &covered);
+                    // a clause with no content words of its own ("No,")
+                    // cannot be shown dropped: it counts as kept
+                    cw.is_empty() || cw.iter().any(|w| mem_words.binary_search(w).is_ok())
+                }
+                None => true,
+            }
+        });
+        let mem_neg: Option<&Cue> = self.ms.iter().find_map(|&mi| {
+            let m = &self.mem.sentences[mi];
+            self.mem.cues_in(m.start, m.end, CueClass::Negation).next()
+        });
+        match (kept_neg, mem_neg) {
+            (Some(c), None) => flags.push(self.flag(
+                Check::Polarity,
+                s,
+                c.span,
+                &c.text,
+                &c.rule,
+                format!("the source denies it ({:?}); the memory asserts it", c.text),
+            )),
+            (None, Some(m)) if all_neg.is_empty() => flags.push(self.flag(
+                Check::Polarity,
+                s,
+                Span::new(s.start, s.end),
+                &m.text,
+                &format!("{}:added", m.rule),
+                format!("the source asserts it; the memory denies it ({:?})", m.text),
+            )),
+            _ => {}
+        }
+    }
+
+    /// Brittle and truncated: a source sentence with a conclusion marker
+    /// ("so", "therefore", "in total", ...) and the numbers it rests on.
+    fn arithmetic(&self, flags: &mut Vec<Flag>) {
+        let lex = Lexicon::get();
+        let s = self.src_sentence();
+        let nums: Vec<&Number> = self.src.numbers_in(self.si).collect();
+        if nums.len() < 2 {
+            return;
+        }
+        let mem_vals: Vec<f64> = self.ms.iter().flat_map(|&mi| self.mem.numbers_in(mi).map(|n| n.value)).collect();
+        let marker = self.src.hits.iter().find(|h| {
+            h.start >= s.start && h.end <= s.end && matches!(lex.entries[h.entry].kind, Kind::Total | Kind::Derivation)
+        });
+        let Some(marker) = marker else { return };
+        let entry = &lex.entries[marker.entry];
+        let is_total = entry.kind == Kind::Total;
+        let marker_text = &self.src.text[marker.start..marker.end];
+        // the conclusion: the first number after the marker, else (for
+        // "6 people in total") the last one before it
+        let after = nums.iter().position(|n| n.start >= marker.end);
+        let ci = match (after, is_total) {
+            (Some(i), _) => i,
+            (None, true) => nums.len() - 1,
+            (None, false) => return,
+        };
+        let conclusion = nums[ci];
+        let inputs: Vec<f64> = nums
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| *i != ci && (is_total || n.end <= marker.start))
+            .map(|(_, n)| n.value)
+            .collect();
+        if inputs.is_empty() || !mem_vals.iter().any(|v| same_value(*v, conclusion.value)) {
+            return;
+        }
+        let span = Span::new(marker.start, marker.end);
+        if is_total {
+            let sum: f64 = inputs.iter().sum();
+            if !same_value(sum, conclusion.value) {
+                return; // the source's own total does not recompute: not the rewrite's loss
+            }
+            let mut parts = mem_vals.clone();
+            if let Some(p) = parts.iter().position(|v| same_value(*v, conclusion.value)) {
+                parts.remove(p);
+            }
+            if parts.is_empty() {
+                flags.push(self.flag(
+                    Check::Brittle,
+                    s,
+                    span,
+                    marker_text,
+                    &entry.rule,
+                    format!("the memory keeps the total {} but none of the parts it was summed from", fmt_num(conclusion.value)),
+                ));
+            } else if !same_value(parts.iter().sum(), conclusion.value) {
+                flags.push(self.flag(
+                    Check::Truncated,
+                    s,
+                    span,
+                    marker_text,
+                    "truncated:sum",
+                    format!(
+                        "the memory states a total of {} but its listed parts sum to {}",
+                        fmt_num(conclusion.value),
+                        fmt_num(parts.iter().sum())
+                    ),
+                ));
+            }
+        } else {
+            let dropped: Vec<f64> = inputs.iter().copied().filter(|v| !mem_vals.iter().any(|m| same_value(*m, *v))).collect();
+            if !dropped.is_empty() {
+                flags.push(self.flag(
+                    Check::Brittle,
+                    s,
+                    span,
+                    marker_text,
+                    &entry.rule,
+                    format!(
+                        "the memory keeps the conclusion {} but drops the values it came from ({})",
+                        fmt_num(conclusion.value),
+                        dropped.iter().map(|v| fmt_num(*v)).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Unit: a memory value found in the source sentence with another unit
+    /// or currency (and nowhere with the memory's).
+    fn unit(&self, flags: &mut Vec<Flag>) {
+        let s = self.src_sentence();
+        let src_nums: Vec<&Number> = self.src.numbers_in(self.si).collect();
+        for &mi in self.ms {
+            for mn in self.mem.numbers_in(mi) {
+                let Some(mu) = &mn.unit else { continue };
+                let same: Vec<&&Number> = src_nums.iter().filter(|n| same_value(n.value, mn.value)).collect();
+                if same.iter().any(|n| n.unit.as_deref() == Some(mu.as_str())) {
+                    continue;
+                }
+                if let Some(sn) = same.iter().find(|n| n.unit.is_some()) {
+                    let su = sn.unit.as_deref().unwrap_or("");
+                    let cue = &self.src.text[sn.start..sn.end];
+                    let mut f = self.flag(
+                        Check::Unit,
+                        s,
+                        Span::new(sn.start, sn.end),
+                        cue,
+                        &format!("unit:{su}->{mu}"),
+                        format!(
+                            "the value {} is kept but its unit changed: {:?} in the source, {:?} in the memory",
+                            fmt_num(mn.value),
+                            sn.unit_text.as_deref().unwrap_or(su),
+                            mn.unit_text.as_deref().unwrap_or(mu)
+                        ),
+                    );
+                    let m = &self.mem.sentences[mi];
+                    f.memory_sentence = m.text.to_string();
+                    f.memory_span = Span::new(m.start, m.end);
+                    flags.push(f);
+                }
+            }
+        }
+    }
+}
+
+fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v}") }
+}

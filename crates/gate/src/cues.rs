@@ -1,0 +1,180 @@
+//! Stance cue detection: [`detect_cues`] finds every hedge, attribution,
+//! negation, condition and temporal cue of a text in one automaton pass,
+//! plus the number scanner's years and dates (rule `temporal:year`,
+//! `temporal:date`).
+//!
+//! The claim extractor reuses this function, so the word lists live only in
+//! this crate (`lexicons/*.txt`).
+
+use crate::lexicon::{Hit, Kind, Lexicon};
+use crate::numbers::{Number, scan_numbers};
+use amem_model::{Cue, CueClass, Span};
+
+/// Every stance cue in `text`, sorted by position, byte spans relative to
+/// `text`, `rule` naming the lexicon entry (`<file>:<first form>`) or the
+/// scanner rule (`temporal:year`, `temporal:date`).
+///
+/// ```
+/// use amem_model::CueClass;
+/// let cues = amem_gate::cues::detect_cues("Reuters said it may not close if it rains.");
+/// let classes: Vec<CueClass> = cues.iter().map(|c| c.class).collect();
+/// assert_eq!(classes, [CueClass::Attribution, CueClass::Hedge, CueClass::Negation, CueClass::Condition]);
+/// assert_eq!(cues[0].rule, "attribution:say");
+/// assert_eq!(&"Reuters said it may not close if it rains."[cues[0].span.start..cues[0].span.end], "said");
+/// ```
+pub fn detect_cues(text: &str) -> Vec<Cue> {
+    let lex = Lexicon::get();
+    let hits = lex.scan(text);
+    let numbers = scan_numbers(lex, text);
+    cues_from(lex, text, &hits, &numbers)
+}
+
+/// Cues from an existing scan (the gate scans once and reuses the hits).
+pub(crate) fn cues_from(lex: &Lexicon, text: &str, hits: &[Hit], numbers: &[Number]) -> Vec<Cue> {
+    let mut out: Vec<Cue> = Vec::new();
+    for h in hits {
+        let e = &lex.entries[h.entry];
+        let Kind::Cue(class) = e.kind else { continue };
+        if class == CueClass::Condition && e.rule == "condition:if" && if_means_whether(lex, text, h.start) {
+            continue;
+        }
+        out.push(Cue { class, text: text[h.start..h.end].to_string(), span: Span::new(h.start, h.end), rule: e.rule.clone() });
+    }
+    for n in numbers.iter().filter(|n| n.is_date) {
+        let span = Span::new(n.start, n.end);
+        if out.iter().any(|c| c.span.overlaps(&span)) {
+            continue;
+        }
+        let rule = if n.end - n.start == 4 { "temporal:year" } else { "temporal:date" };
+        out.push(Cue { class: CueClass::Temporal, text: text[n.start..n.end].to_string(), span, rule: rule.into() });
+    }
+    // "May 3", "March 2026": the month names left out of the word list
+    // (modal "may", verb "march") count when a date number follows.
+    for n in numbers.iter().filter(|n| n.is_date) {
+        let before = text[..n.start].trim_end_matches([' ', ',']);
+        for m in ["may", "march"] {
+            if before.len() >= m.len() && before.is_char_boundary(before.len() - m.len()) {
+                let s = before.len() - m.len();
+                let w = &before[s..];
+                if w.eq_ignore_ascii_case(m) && !crate::lexicon::is_word_char_before(text, s) {
+                    let span = Span::new(s, before.len());
+                    // the month replaces a hedge reading of "May"
+                    out.retain(|c| !c.span.overlaps(&span));
+                    out.push(Cue { class: CueClass::Temporal, text: w.to_string(), span, rule: "temporal:month".into() });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.span.cmp(&b.span).then(a.class.cmp(&b.class)));
+    out
+}
+
+/// "if" right after a verb of asking or testing ("we tested if X held",
+/// "asked him if") is an embedded question ("whether"), not a condition.
+fn if_means_whether(lex: &Lexicon, text: &str, if_start: usize) -> bool {
+    const PRONOUNS: &[&str] = &["me", "him", "her", "us", "them", "you", "it"];
+    let words: Vec<String> = text[..if_start]
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .map(str::to_lowercase)
+        .collect();
+    let Some(w0) = words.first() else { return false };
+    if lex.if_whether.contains(w0) {
+        return true;
+    }
+    if let Some(w1) = words.get(1) {
+        if lex.if_whether.contains(&format!("{w1} {w0}")) {
+            return true;
+        }
+        if PRONOUNS.contains(&w0.as_str()) && lex.if_whether.contains(w1) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(t: &str) -> Vec<(CueClass, String)> {
+        detect_cues(t).into_iter().map(|c| (c.class, c.text)).collect()
+    }
+
+    fn has(t: &str, class: CueClass) -> bool {
+        detect_cues(t).iter().any(|c| c.class == class)
+    }
+
+    #[test]
+    fn spans_are_bytes_of_the_text() {
+        let t = "Café owners said it's not open.";
+        for c in detect_cues(t) {
+            assert_eq!(&t[c.span.start..c.span.end], c.text);
+        }
+    }
+
+    #[test]
+    fn inflections_of_say() {
+        for t in ["they say so", "she says so", "he said so", "they are saying so", "german media say Alice won"] {
+            assert!(has(t, CueClass::Attribution), "{t}");
+        }
+    }
+
+    #[test]
+    fn word_boundaries() {
+        assert!(!has("the notary signed", CueClass::Negation));
+        assert!(!has("the Maybach", CueClass::Hedge));
+        assert!(has("it didn't work", CueClass::Negation));
+        assert!(has("it didn’t work", CueClass::Negation));
+        assert!(has("it did n't work", CueClass::Negation));
+    }
+
+    #[test]
+    fn longest_wins_across_classes() {
+        // "not sure" is a hedge, not a negation
+        assert_eq!(classes("Not sure though."), vec![(CueClass::Hedge, "Not sure though".into())]);
+    }
+
+    // False friends, each pinned.
+    #[test]
+    fn false_friend_subject_to_change() {
+        assert!(!has("Prices are subject to change.", CueClass::Condition));
+        assert!(has("The deal is subject to approval.", CueClass::Condition));
+    }
+
+    #[test]
+    fn false_friend_assumed_command() {
+        let t = "General Lee assumed command of the army.";
+        assert!(detect_cues(t).is_empty(), "{:?}", detect_cues(t));
+        assert!(has("Assuming the vote passes, we ship.", CueClass::Condition));
+        assert!(has("I assumed it was fine.", CueClass::Hedge));
+    }
+
+    #[test]
+    fn false_friend_if_whether() {
+        assert!(!has("We tested if the fix held.", CueClass::Condition));
+        assert!(!has("She asked him if it worked.", CueClass::Condition));
+        assert!(!has("Let's find out if it ships.", CueClass::Condition));
+        assert!(has("If the fix held, we ship.", CueClass::Condition));
+        assert!(has("We ship if the fix held.", CueClass::Condition));
+    }
+
+    #[test]
+    fn years_dates_and_may() {
+        let c = detect_cues("Alice was elevated on August 3, 2026 and may leave in May 2027.");
+        let rules: Vec<&str> = c.iter().map(|c| c.rule.as_str()).collect();
+        assert!(rules.contains(&"temporal:august"));
+        assert!(rules.contains(&"temporal:year"));
+        assert!(rules.contains(&"hedge:may"));
+        assert!(rules.contains(&"temporal:month"), "{rules:?}");
+    }
+
+    #[test]
+    fn arbitrary_bytes_do_not_panic() {
+        for t in ["", "’", "n’t", "é if", "\u{0}\u{ffff}", "1,2", "$", "5%", "3/", "May"] {
+            let _ = detect_cues(t);
+        }
+    }
+}

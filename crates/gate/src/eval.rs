@@ -1,0 +1,1 @@
+//! Cue evaluation (filled below).
