@@ -30,10 +30,10 @@ impl TimeWindow {
     pub fn parse(since: Option<&str>, until: Option<&str>, now: Timestamp) -> Result<Self, TimeError> {
         let since = since.map(|s| parse_instant(s, now, false)).transpose()?;
         let until = until.map(|s| parse_instant(s, now, true)).transpose()?;
-        if let (Some(s), Some(u)) = (since, until) {
-            if s >= u {
-                return Err(TimeError::Empty { since: s.to_string(), until: u.to_string() });
-            }
+        if let (Some(s), Some(u)) = (since, until)
+            && s >= u
+        {
+            return Err(TimeError::Empty { since: s.to_string(), until: u.to_string() });
         }
         Ok(TimeWindow { since, until })
     }
