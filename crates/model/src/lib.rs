@@ -20,6 +20,7 @@ mod digest;
 mod evidence;
 mod import;
 mod message;
+mod report;
 mod span;
 mod time;
 mod uri;
@@ -30,6 +31,10 @@ pub use digest::Digest;
 pub use evidence::Evidence;
 pub use import::{ImportError, ImportOptions, ImportSummary, MessageStream};
 pub use message::{Message, MessageId, QuoteKind, QuotedPart, SourceKind};
+pub use report::{
+    AuditRecord, NOT_CHECKED_CHANGE_TYPES, ReportError, ReportSink, RunId, RunInfo, RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT,
+    SkippedTally, cited_evidence,
+};
 pub use span::Span;
 pub use time::{TimeError, TimeWindow, parse_instant};
 pub use uri::{AmemUri, UriError};

@@ -1,0 +1,248 @@
+//! The home lock: one run per `$AMEM_HOME` at a time.
+//!
+//! SQLite's own locking keeps the ledger file consistent, but two audit runs
+//! on one home would still interleave their reports, captures and
+//! `unverified/` files. So a run first creates `$AMEM_HOME/amem.lock` with
+//! `create_new` (atomic: exactly one creator wins) and writes who it is. A
+//! second run reads that and fails with a message naming the holder.
+//!
+//! A lock left by a killed run is detected as stale when it was written on
+//! this host and its pid is no longer alive; it is then removed and taken.
+//! A lock from another host (a home on a network share) is never broken
+//! automatically, because we cannot see that host's processes. A recycled
+//! pid makes a stale lock look alive: the error says which file to delete.
+
+use crate::{Error, Result};
+use jiff::Timestamp;
+use std::fs;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+/// The lock file's name inside the home.
+pub const LOCK_FILE: &str = "amem.lock";
+
+/// Who holds a home lock, as written in the lock file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockHolder {
+    /// Process id.
+    pub pid: u32,
+    /// Host name.
+    pub host: String,
+    /// When the lock was taken, RFC 3339.
+    pub started_at: String,
+    /// The command line that took it.
+    pub command: String,
+}
+
+impl LockHolder {
+    fn render(&self) -> String {
+        format!("pid={}\nhost={}\nstarted_at={}\ncommand={}\n", self.pid, self.host, self.started_at, self.command)
+    }
+
+    fn parse(text: &str) -> Option<LockHolder> {
+        let mut pid = None;
+        let mut host = None;
+        let mut started_at = String::new();
+        let mut command = String::new();
+        for line in text.lines() {
+            match line.split_once('=') {
+                Some(("pid", v)) => pid = v.trim().parse().ok(),
+                Some(("host", v)) => host = Some(v.to_string()),
+                Some(("started_at", v)) => started_at = v.to_string(),
+                Some(("command", v)) => command = v.to_string(),
+                _ => {}
+            }
+        }
+        Some(LockHolder { pid: pid?, host: host?, started_at, command })
+    }
+
+    fn describe(&self) -> String {
+        format!("pid {} on host {} since {} ({})", self.pid, self.host, self.started_at, self.command)
+    }
+}
+
+/// A held home lock; dropping it removes the lock file (if it is still ours).
+#[derive(Debug)]
+pub struct HomeLock {
+    path: PathBuf,
+    holder: LockHolder,
+}
+
+impl HomeLock {
+    /// Take the lock on `home` for `command` (the command line, for the
+    /// message another run will show).
+    ///
+    /// # Errors
+    /// [`Error::Locked`] naming the holder when another live run has it;
+    /// [`Error::LockIo`] when the file cannot be created or read.
+    pub fn acquire(home: &Path, command: &str) -> Result<HomeLock> {
+        fs::create_dir_all(home).map_err(|source| Error::Dir { path: home.to_path_buf(), source })?;
+        let path = home.join(LOCK_FILE);
+        let holder = LockHolder {
+            pid: std::process::id(),
+            host: host_name(),
+            started_at: Timestamp::now().to_string(),
+            command: command.replace('\n', " "),
+        };
+        // Two attempts: the second only after removing a stale lock.
+        for _ in 0..2 {
+            match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    let written = f.write_all(holder.render().as_bytes()).and_then(|()| f.sync_all());
+                    if let Err(source) = written {
+                        let _ = fs::remove_file(&path);
+                        return Err(Error::LockIo { path, source });
+                    }
+                    return Ok(HomeLock { path, holder });
+                }
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    let text = match fs::read_to_string(&path) {
+                        Ok(t) => t,
+                        // Removed between our create and our read: try again.
+                        Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                        Err(source) => return Err(Error::LockIo { path, source }),
+                    };
+                    match LockHolder::parse(&text) {
+                        Some(h) if h.host == holder.host && !is_alive(h.pid) => {
+                            // Stale: the holder died without removing its lock.
+                            match fs::remove_file(&path) {
+                                Ok(()) => continue,
+                                Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                                Err(source) => return Err(Error::LockIo { path, source }),
+                            }
+                        }
+                        Some(h) => return Err(Error::Locked { home: home.to_path_buf(), lock: path, holder: h.describe() }),
+                        None => {
+                            // Being written right now, or damaged: name it either way.
+                            return Err(Error::Locked {
+                                home: home.to_path_buf(),
+                                lock: path,
+                                holder: "a lock file that does not say who holds it".to_string(),
+                            });
+                        }
+                    }
+                }
+                Err(source) => return Err(Error::LockIo { path, source }),
+            }
+        }
+        Err(Error::Locked { home: home.to_path_buf(), lock: path, holder: "another run that took it at the same moment".to_string() })
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Who we wrote into it.
+    pub fn holder(&self) -> &LockHolder {
+        &self.holder
+    }
+
+    /// Who holds the lock on `home`, if anyone (for `amem` status output).
+    ///
+    /// # Errors
+    /// The lock file exists but cannot be read.
+    pub fn holder_of(home: &Path) -> Result<Option<LockHolder>> {
+        let path = home.join(LOCK_FILE);
+        match fs::read_to_string(&path) {
+            Ok(t) => Ok(LockHolder::parse(&t)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(Error::LockIo { path, source }),
+        }
+    }
+}
+
+impl Drop for HomeLock {
+    fn drop(&mut self) {
+        // Only remove the file if it still names us: a lock broken as stale
+        // by someone else and retaken is theirs now.
+        if let Ok(t) = fs::read_to_string(&self.path)
+            && LockHolder::parse(&t).is_some_and(|h| h.pid == self.holder.pid && h.started_at == self.holder.started_at)
+        {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// This machine's host name.
+fn host_name() -> String {
+    #[cfg(unix)]
+    {
+        let u = rustix::system::uname();
+        let n = u.nodename().to_string_lossy().into_owned();
+        if !n.is_empty() {
+            return n;
+        }
+    }
+    std::env::var("HOSTNAME").or_else(|_| std::env::var("COMPUTERNAME")).unwrap_or_else(|_| "unknown-host".to_string())
+}
+
+/// True unless the process is known to be gone. `kill(pid, 0)` answers
+/// ESRCH for no such process and EPERM for one that exists under another
+/// user (alive).
+fn is_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Some(p) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) else {
+            return false;
+        };
+        !matches!(rustix::process::test_kill_process(p), Err(rustix::io::Errno::SRCH))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn second_run_is_refused_with_the_holder_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = HomeLock::acquire(dir.path(), "amem audit chat-history --since last-week").unwrap();
+        let err = HomeLock::acquire(dir.path(), "amem audit chat-history").unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, Error::Locked { .. }), "{msg}");
+        assert!(msg.contains(&format!("pid {}", std::process::id())), "{msg}");
+        assert!(msg.contains(&host_name()), "{msg}");
+        assert!(msg.contains("amem audit chat-history --since last-week"), "{msg}");
+        assert!(msg.contains("amem.lock"), "{msg}");
+        drop(first);
+        assert!(!dir.path().join(LOCK_FILE).exists());
+        let again = HomeLock::acquire(dir.path(), "x").unwrap();
+        assert_eq!(HomeLock::holder_of(dir.path()).unwrap().unwrap().pid, std::process::id());
+        drop(again);
+    }
+
+    #[test]
+    fn stale_lock_of_a_dead_pid_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        // A child that has exited and been reaped: its pid is dead.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = LockHolder { pid: dead, host: host_name(), started_at: "2020-01-01T00:00:00Z".into(), command: "amem old".into() };
+        fs::write(dir.path().join(LOCK_FILE), stale.render()).unwrap();
+        let lock = HomeLock::acquire(dir.path(), "amem new").unwrap();
+        assert_eq!(lock.holder().command, "amem new");
+    }
+
+    #[test]
+    fn lock_from_another_host_is_not_broken() {
+        let dir = tempfile::tempdir().unwrap();
+        let other =
+            LockHolder { pid: 1, host: "elsewhere.example".into(), started_at: "2020-01-01T00:00:00Z".into(), command: "amem".into() };
+        fs::write(dir.path().join(LOCK_FILE), other.render()).unwrap();
+        let msg = HomeLock::acquire(dir.path(), "amem").unwrap_err().to_string();
+        assert!(msg.contains("elsewhere.example"), "{msg}");
+        assert!(msg.contains("delete"), "{msg}");
+    }
+
+    #[test]
+    fn alive_check() {
+        assert!(is_alive(std::process::id()));
+    }
+}

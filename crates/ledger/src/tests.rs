@@ -1,0 +1,337 @@
+use super::*;
+use amem_model::{AmemUri, ClaimKind, Evidence, GateSummary, GateVerdict, Group, RunParams, RunSource, Span};
+use std::collections::BTreeMap;
+
+fn message(n: u32) -> Message {
+    Message {
+        source: SourceKind::Gmail,
+        archive: "mail.mbox".into(),
+        conversation: format!("thread-{}", n % 2),
+        id: MessageId(format!("<m{n}@example.org>")),
+        author: "Alice <alice@example.org>".into(),
+        recipients: vec![],
+        sent_at: format!("2024-01-0{}T10:00:00Z", 1 + n % 9).parse().unwrap(),
+        subject: Some("Plans".into()),
+        text: format!("The launch moved to Friday, message {n}."),
+        quoted: vec![],
+        locator: format!("mail.mbox:byte {}", n * 100),
+        meta: BTreeMap::new(),
+        not_claims: None,
+    }
+}
+
+fn claim(m: &Message) -> Claim {
+    let span = Span::new(0, m.text.len());
+    let d = m.digest();
+    Claim {
+        id: Claim::id_for(&d, span, &m.text),
+        message: m.id.clone(),
+        message_digest: d,
+        span,
+        text: m.text.clone(),
+        kind: ClaimKind::Date,
+        cues: vec![],
+        extractor: "rules@1".into(),
+    }
+}
+
+fn evidence(item: &str, rev: &[u8]) -> Evidence {
+    Evidence {
+        uri: AmemUri::chunk(item, 0),
+        quote: "The launch is on Friday.".into(),
+        span: Span::new(0, 24),
+        item_digest: Digest::of(rev),
+        captured_at: Some("2024-01-01T00:00:00Z".into()),
+        source_url: None,
+        title: Some("Launch notes".into()),
+    }
+}
+
+fn assessment(c: &Claim, status: Status, ev: Vec<Evidence>, at: &str) -> Assessment {
+    Assessment {
+        claim: c.id,
+        status,
+        method: "deterministic@1".into(),
+        reasons: vec![Reason { facet: "date".into(), detail: "matched".into(), claim_span: None, evidence: ev, rule: "date.match".into() }],
+        gate: Some(GateSummary { verdict: GateVerdict::Pass, flags: vec![] }),
+        assessed_at: at.into(),
+        policy_version: "policy@1".into(),
+    }
+}
+
+fn run_info(id: &str) -> RunInfo {
+    let t: Timestamp = "2024-02-01T00:00:00Z".parse().unwrap();
+    RunInfo {
+        run_id: RunId(id.into()),
+        started_at: t,
+        params: RunParams {
+            sources: vec![RunSource { kind: SourceKind::Gmail, path: "mail.mbox".into() }],
+            since: None,
+            until: None,
+            now: t,
+            offline: true,
+            policy_version: "policy@1".into(),
+            home: "home".into(),
+        },
+    }
+}
+
+fn record_one(l: &mut Ledger, n: u32, status: Status) -> (Message, Claim, Assessment) {
+    let m = message(n);
+    let c = claim(&m);
+    let a = assessment(&c, status, vec![evidence("notes", b"rev1")], "2024-02-01T00:00:00Z");
+    l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: std::slice::from_ref(&a), skipped: &[] })
+        .unwrap();
+    (m, c, a)
+}
+
+fn count(l: &Ledger, table: &str) -> i64 {
+    l.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn migrates_an_empty_file_and_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    std::fs::write(&path, b"").unwrap();
+    let l = Ledger::open(&path).unwrap();
+    assert_eq!(l.schema_version().unwrap(), schema::latest_version());
+    let mode: String = l.conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+    drop(l);
+    // Reopening applies nothing twice.
+    let l = Ledger::open(&path).unwrap();
+    assert_eq!(l.schema_version().unwrap(), schema::latest_version());
+}
+
+#[test]
+fn leaves_other_components_tables_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+             INSERT INTO schema_version VALUES ('recall', 3);
+             CREATE VIRTUAL TABLE wiki_chunks USING fts5(body);
+             INSERT INTO wiki_chunks VALUES ('hello');",
+        )
+        .unwrap();
+    }
+    let l = Ledger::open(&path).unwrap();
+    assert_eq!(count(&l, "wiki_chunks"), 1);
+    let recall: i64 = l.conn.query_row("SELECT version FROM schema_version WHERE component='recall'", [], |r| r.get(0)).unwrap();
+    assert_eq!(recall, 3);
+}
+
+#[test]
+fn newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    drop(Ledger::open(&path).unwrap());
+    Connection::open(&path).unwrap().execute_batch("UPDATE schema_version SET version = 99 WHERE component = 'ledger'").unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, Error::TooNew { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("upgrade amem"), "{err}");
+}
+
+#[test]
+fn not_a_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    std::fs::write(&path, "this is a text file, not SQLite, and it is long enough to have a header.\n".repeat(20)).unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, Error::NotADatabase { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.contains("ledger.sqlite") && msg.contains("not an SQLite database"), "{msg}");
+}
+
+#[test]
+fn foreign_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    Connection::open(&path).unwrap().execute_batch("CREATE TABLE runs (id INTEGER, mileage REAL)").unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::Foreign { ref table, .. } if table == "runs"), "{msg}");
+    assert!(msg.contains("not an amem ledger"), "{msg}");
+    // The foreign table is untouched.
+    let n: i64 = Connection::open(&path).unwrap().query_row("SELECT count(*) FROM pragma_table_info('runs')", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 2);
+}
+
+#[test]
+fn locked_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("PRAGMA locking_mode=EXCLUSIVE; CREATE TABLE x (a); BEGIN EXCLUSIVE; INSERT INTO x VALUES (1);").unwrap();
+    let opts = LedgerOptions { busy_timeout: Duration::from_millis(50), ..LedgerOptions::default() };
+    let err = Ledger::open_with(&path, opts).unwrap_err();
+    assert!(matches!(err, Error::Busy { waited_ms: 50, .. }), "{err:?}");
+    assert!(err.to_string().contains("locked by another process"), "{err}");
+    holder.execute_batch("COMMIT").unwrap();
+}
+
+#[test]
+fn assessments_are_append_only() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    record_one(&mut l, 1, Status::Supported);
+    l.flush().unwrap();
+    let upd = l.conn.execute("UPDATE assessments SET status = 'contradicted'", []);
+    assert!(upd.unwrap_err().to_string().contains("append-only"));
+    let del = l.conn.execute("DELETE FROM assessments", []);
+    assert!(del.unwrap_err().to_string().contains("append-only"));
+    assert!(l.conn.execute("DELETE FROM assessment_evidence", []).is_err());
+    assert_eq!(count(&l, "assessments"), 1);
+}
+
+#[test]
+fn re_recording_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let opts = LedgerOptions { batch_messages: 3, ..LedgerOptions::default() };
+    {
+        let mut l = Ledger::open_with(&path, opts.clone()).unwrap();
+        l.begin_run(&run_info("r1")).unwrap();
+        for n in 0..5 {
+            record_one(&mut l, n, Status::Supported);
+        }
+        l.record_skipped(&Skipped { stage: "import".into(), locator: "bad.mbox:byte 9".into(), reason: "truncated".into() }).unwrap();
+        // Dropped without finish_run: the open batch is still committed.
+    }
+    let mut l = Ledger::open_with(&path, opts).unwrap();
+    // A restarted run with the same id re-records the same things.
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in 0..5 {
+        let m = message(n);
+        assert!(l.is_assessed(&m.digest(), "policy@1").unwrap());
+        assert!(!l.is_assessed(&m.digest(), "policy@2").unwrap());
+        let c = claim(&m);
+        let a = assessment(&c, Status::Supported, vec![evidence("notes", b"rev1")], "2024-02-01T00:00:00Z");
+        let rec = l.record(&MessageOutcome { message: &m, claims: &[c], assessments: &[a], skipped: &[] }).unwrap();
+        assert_eq!(rec, Recorded::default());
+    }
+    l.record_skipped(&Skipped { stage: "import".into(), locator: "bad.mbox:byte 9".into(), reason: "truncated".into() }).unwrap();
+    l.finish_run(&RunSummary::default()).unwrap();
+    for (t, n) in [
+        ("runs", 1),
+        ("messages_seen", 5),
+        ("message_assessed", 5),
+        ("claims", 5),
+        ("assessments", 5),
+        ("evidence_revisions", 1),
+        ("assessment_evidence", 5),
+        ("skipped", 1),
+    ] {
+        assert_eq!(count(&l, t), n, "{t}");
+    }
+    assert_eq!(l.skipped(&RunId("r1".into())).unwrap().len(), 1);
+    let (_, summary) = l.run(&RunId("r1".into())).unwrap().unwrap();
+    assert_eq!(summary, Some(RunSummary::default()));
+}
+
+#[test]
+fn uncommitted_batch_is_lost_whole_never_half_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let opts = LedgerOptions { batch_messages: 2, ..LedgerOptions::default() };
+    let mut l = Ledger::open_with(&path, opts).unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in 0..3 {
+        record_one(&mut l, n, Status::Supported);
+    }
+    // Simulate SIGKILL: the connection goes away without COMMIT or Drop.
+    std::mem::forget(l);
+    let reader = Connection::open(&path).unwrap();
+    let seen: i64 = reader.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)).unwrap();
+    let assessed: i64 = reader.query_row("SELECT count(*) FROM assessments", [], |r| r.get(0)).unwrap();
+    assert_eq!((seen, assessed), (2, 2), "the first batch of two is durable, the third message not at all");
+}
+
+#[test]
+fn latest_per_claim_is_a_query() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let (m, c, _) = record_one(&mut l, 1, Status::NoEvidence);
+    record_one(&mut l, 2, Status::Supported);
+    l.finish_run(&RunSummary::default()).unwrap();
+    l.begin_run(&run_info("r2")).unwrap();
+    let newer = assessment(&c, Status::Contradicted, vec![evidence("notes", b"rev2")], "2024-03-01T00:00:00Z");
+    let rec = l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: &[newer], skipped: &[] }).unwrap();
+    assert_eq!(rec, Recorded { messages: 0, claims: 0, assessments: 1 });
+    l.flush().unwrap();
+    assert_eq!(count(&l, "assessments"), 3);
+
+    let all = l.latest_assessments(Scope::All).unwrap();
+    assert_eq!(all.len(), 2);
+    let of_c: Vec<_> = all.iter().filter(|a| a.claim == c.id).collect();
+    assert_eq!(of_c.len(), 1);
+    assert_eq!(of_c[0].status, Status::Contradicted);
+
+    let r1 = l.latest_assessments(Scope::Run(&RunId("r1".into()))).unwrap();
+    assert_eq!(r1.len(), 2);
+    assert_eq!(r1.iter().find(|a| a.claim == c.id).unwrap().status, Status::NoEvidence);
+    let r2 = l.latest_assessments(Scope::Run(&RunId("r2".into()))).unwrap();
+    assert_eq!(r2.len(), 1);
+
+    let mut rows = Vec::new();
+    l.for_each_latest::<Error, _>(Scope::All, |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(rows.len(), 2);
+    let row = rows.iter().find(|r| r.claim.id == c.id).unwrap();
+    assert_eq!(row.run_id.0, "r2");
+    assert_eq!(row.group(), Group::Contradicted);
+    assert_eq!(row.message_id, m.id);
+    assert_eq!(row.sent_at, m.sent_at);
+    assert_eq!(row.subject.as_deref(), Some("Plans"));
+    assert_eq!(row.evidence.len(), 1);
+    assert_eq!(row.evidence[0].item_digest, Digest::of(b"rev2"));
+    // Sorted by conversation, then time.
+    assert!(rows[0].conversation <= rows[1].conversation);
+}
+
+#[test]
+fn mark_stale_adds_observations_once() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let (_, c1, _) = record_one(&mut l, 1, Status::Supported);
+    let (_, c2, _) = record_one(&mut l, 2, Status::Contradicted);
+    // A third claim cites a different item and must not go stale.
+    let m3 = message(3);
+    let c3 = claim(&m3);
+    let a3 = assessment(&c3, Status::Supported, vec![evidence("other", b"other-rev")], "2024-02-01T00:00:00Z");
+    l.record(&MessageOutcome { message: &m3, claims: std::slice::from_ref(&c3), assessments: &[a3], skipped: &[] }).unwrap();
+    l.flush().unwrap();
+
+    let at: Timestamp = "2024-04-01T00:00:00Z".parse().unwrap();
+    assert_eq!(l.mark_stale(&Digest::of(b"rev1"), at).unwrap(), 2);
+    assert_eq!(l.mark_stale(&Digest::of(b"rev1"), at).unwrap(), 0, "already stale");
+    assert_eq!(l.mark_stale(&Digest::of(b"never-cited"), at).unwrap(), 0);
+    assert_eq!(count(&l, "assessments"), 5, "history stays: 3 originals + 2 stale");
+
+    let latest = l.latest_assessments(Scope::All).unwrap();
+    for a in &latest {
+        let expect = if a.claim == c3.id { Status::Supported } else { Status::Stale };
+        assert_eq!(a.status, expect, "{:?}", a.claim);
+        if a.claim == c1.id || a.claim == c2.id {
+            assert_eq!(a.method, STALE_METHOD);
+            assert_eq!(a.assessed_at, "2024-04-01T00:00:00Z");
+            assert_eq!(a.reasons[0].evidence[0].item_digest, Digest::of(b"rev1"));
+            assert!(a.reasons[0].detail.contains("changed"), "{}", a.reasons[0].detail);
+        }
+    }
+}
+
+#[test]
+fn record_before_begin_run_is_an_error() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    let m = message(1);
+    let err = l.record(&MessageOutcome { message: &m, claims: &[], assessments: &[], skipped: &[] }).unwrap_err();
+    assert!(matches!(err, Error::UnknownRun(_)));
+    assert!(l.finish_run(&RunSummary::default()).is_err());
+}
