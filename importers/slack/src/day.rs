@@ -1,0 +1,312 @@
+//! One day file (`<folder>/<YYYY-MM-DD>.json`, a JSON array of message
+//! objects) to messages. Each array element is converted on its own, so one
+//! bad element is one `ImportError` and the rest of the file still imports.
+
+use crate::directory::{ConvKind, Directory};
+use crate::markup::{decode_text, render_blocks};
+use amem_model::{ImportError, Message, MessageId, SourceKind, TimeWindow};
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Subtypes that are channel events rather than anything someone asserted
+/// (Slack API "message subtypes" list). They are yielded, counted, and
+/// marked `not_claims` with the subtype as the reason.
+const EVENT_SUBTYPES: &[&str] = &[
+    "channel_join",
+    "channel_leave",
+    "channel_topic",
+    "channel_purpose",
+    "channel_name",
+    "channel_archive",
+    "channel_unarchive",
+    "channel_convert_to_private",
+    "channel_convert_to_public",
+    "group_join",
+    "group_leave",
+    "group_topic",
+    "group_purpose",
+    "group_name",
+    "group_archive",
+    "group_unarchive",
+    "bot_add",
+    "bot_remove",
+    "bot_enable",
+    "bot_disable",
+    "pinned_item",
+    "unpinned_item",
+    "reminder_add",
+    "reminder_delete",
+    "tombstone",
+    "message_changed",
+    "message_deleted",
+    "sh_room_created",
+    "huddle_thread",
+    "joiner_notification",
+];
+
+/// Where a day file sits and what it is read against.
+pub(crate) struct DayContext<'a> {
+    /// `Message.archive`: the archive path as the user gave it.
+    pub(crate) archive: &'a str,
+    /// The file path shown in errors.
+    pub(crate) file: &'a Path,
+    /// `<folder>/<date>.json`, for locators.
+    pub(crate) member: &'a str,
+    /// The conversation folder (the channel name).
+    pub(crate) folder: &'a str,
+    pub(crate) dir: &'a Directory,
+    pub(crate) window: TimeWindow,
+}
+
+/// A `ts` string as (seconds, nanoseconds): `"1459052866.000012"`. Kept
+/// exact (never through f64, which cannot hold 16 significant digits).
+pub(crate) fn parse_ts(s: &str) -> Option<(i64, u32)> {
+    let (secs, frac) = s.split_once('.').unwrap_or((s, ""));
+    if secs.is_empty() || secs.len() > 12 || !secs.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: i64 = secs.parse().ok()?;
+    let mut nanos: u32 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+    for _ in frac.len()..9 {
+        nanos *= 10;
+    }
+    Some((secs, nanos))
+}
+
+fn ts_time(s: &str) -> Option<Timestamp> {
+    let (secs, nanos) = parse_ts(s)?;
+    Timestamp::new(secs, i32::try_from(nanos).ok()?).ok()
+}
+
+/// Parse one day file. Items come out sorted by `ts` (errors first, in file order).
+pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Message, ImportError>> {
+    let err = |pos: String, kind: &str, reason: String| ImportError::new(ctx.file, pos, kind, reason);
+    let v: Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(e) => return vec![Err(err(format!("line {} column {}", e.line(), e.column()), "json", format!("malformed JSON: {e}")))],
+    };
+    let Some(arr) = v.as_array() else {
+        return vec![Err(err("line 1".into(), "json", "a day file must be a JSON array of messages".into()))];
+    };
+    let mut keyed: Vec<((i64, u32), usize, Result<Message, ImportError>)> = Vec::with_capacity(arr.len());
+    for (i, raw) in arr.iter().enumerate() {
+        match convert(raw, i, ctx) {
+            Ok(None) => {}
+            Ok(Some((key, m))) => keyed.push((key, i, Ok(m))),
+            Err(e) => keyed.push(((i64::MIN, 0), i, Err(e))),
+        }
+    }
+    keyed.sort_by_key(|(k, i, _)| (*k, *i));
+    keyed.into_iter().map(|(_, _, r)| r).collect()
+}
+
+fn s<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
+    o.get(k).and_then(Value::as_str)
+}
+
+fn nonempty(x: Option<&str>) -> Option<&str> {
+    x.filter(|s| !s.trim().is_empty())
+}
+
+type Converted = Option<((i64, u32), Message)>;
+
+fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, ImportError> {
+    let pos = format!("message[{i}]");
+    let err = |kind: &str, reason: String| ImportError::new(ctx.file, pos.clone(), kind, reason);
+    let o = raw.as_object().ok_or_else(|| err("json", "a message must be a JSON object".into()))?;
+    let ts = match o.get("ts") {
+        None | Some(Value::Null) => return Err(err("missing_field", "message has no ts (its id and time)".into())),
+        Some(Value::String(t)) => t.as_str(),
+        Some(other) => return Err(err("ts", format!("ts must be a string like \"1459052866.000012\", found {other}"))),
+    };
+    let key = parse_ts(ts).ok_or_else(|| err("ts", format!("ts {ts:?} is not <unix seconds>.<digits>")))?;
+    let sent_at = ts_time(ts).ok_or_else(|| err("ts", format!("ts {ts:?} is out of range")))?;
+    if !ctx.window.contains(sent_at) {
+        return Ok(None);
+    }
+    let dir = ctx.dir;
+    let conv = dir.folder(ctx.folder);
+    let mut meta = BTreeMap::new();
+    meta.insert("ts".to_string(), ts.to_string());
+    if let Some(c) = conv {
+        meta.insert("channel_id".into(), c.id.clone());
+        meta.insert("conversation_kind".into(), c.kind.as_str().into());
+    }
+    let subtype = s(o, "subtype");
+    if let Some(st) = subtype {
+        meta.insert("subtype".into(), st.to_string());
+    }
+
+    // Author. Bot messages may have no `user` (they carry `bot_id` and `username`).
+    // `file_comment` messages carry their author in `comment.user` (2016 sample).
+    let user = s(o, "user").or_else(|| o.get("comment").and_then(|c| c.get("user")).and_then(Value::as_str));
+    // `bot_id` is `null` on ordinary file shares of the 2016 sample.
+    let is_bot = s(o, "bot_id").is_some() || subtype == Some("bot_message");
+    let profile_name = || {
+        let p = o.get("user_profile")?;
+        nonempty(p.get("display_name").and_then(Value::as_str)).or_else(|| nonempty(p.get("real_name").and_then(Value::as_str)))
+    };
+    let user_name = user.and_then(|u| dir.user_name(u)).or_else(profile_name);
+    let author = if is_bot {
+        meta.insert("bot".into(), "true".into());
+        if let Some(b) = s(o, "bot_id") {
+            meta.insert("bot_id".into(), b.to_string());
+        }
+        nonempty(s(o, "username"))
+            .or_else(|| nonempty(o.get("bot_profile").and_then(|b| b.get("name")).and_then(Value::as_str)))
+            .or(user_name)
+            .or(user)
+            .or_else(|| s(o, "bot_id"))
+            .unwrap_or("bot")
+    } else {
+        user_name.or(user).or_else(|| nonempty(s(o, "username"))).unwrap_or("unknown")
+    }
+    .to_string();
+
+    // Text: `text`, else the blocks; then attachments and files.
+    let mut text = decode_text(s(o, "text").unwrap_or(""), dir);
+    if text.trim().is_empty() {
+        if let Some(b) = o.get("blocks") {
+            text = render_blocks(b, dir);
+        }
+    }
+    let mut extra: Vec<String> = Vec::new();
+    if let Some(atts) = o.get("attachments").and_then(Value::as_array) {
+        meta.insert("attachments".into(), atts.len().to_string());
+        for a in atts {
+            let t = attachment_text(a, dir);
+            if !t.is_empty() && !text.contains(&t) {
+                extra.push(t);
+            }
+        }
+    }
+    let files: Vec<&Value> = o.get("file").into_iter().chain(o.get("files").and_then(Value::as_array).into_iter().flatten()).collect();
+    if !files.is_empty() {
+        meta.insert("files".into(), files.len().to_string());
+    }
+    for f in files {
+        let title = nonempty(f.get("title").and_then(Value::as_str)).or_else(|| nonempty(f.get("name").and_then(Value::as_str)));
+        if let Some(t) = title {
+            if !text.contains(t) {
+                extra.push(format!("[file: {t}]"));
+            }
+        }
+        if let Some(c) = f.get("initial_comment").and_then(|c| c.get("comment")).and_then(Value::as_str) {
+            let c = decode_text(c, dir);
+            if !c.is_empty() && !text.contains(&c) {
+                extra.push(c);
+            }
+        }
+    }
+    for e in extra {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&e);
+    }
+
+    // Threads: parent (`thread_ts == ts`) and replies share `<folder>/<thread_ts>`.
+    let mut conversation = ctx.folder.to_string();
+    if let Some(tt) = s(o, "thread_ts") {
+        conversation = format!("{}/{tt}", ctx.folder);
+        meta.insert("thread_ts".into(), tt.to_string());
+        if tt == ts {
+            meta.insert("thread_parent".into(), "true".into());
+        }
+    }
+    if let Some(n) = o.get("reply_count").and_then(Value::as_u64) {
+        meta.insert("reply_count".into(), n.to_string());
+    }
+    if let Some(ed) = o.get("edited") {
+        meta.insert("edited".into(), "true".into());
+        if let Some(t) = ed.get("ts").and_then(Value::as_str) {
+            meta.insert("edited_ts".into(), t.to_string());
+        }
+        if let Some(u) = ed.get("user").and_then(Value::as_str) {
+            meta.insert("edited_by".into(), dir.user_name(u).unwrap_or(u).to_string());
+        }
+    }
+    if let Some(rs) = o.get("reactions").and_then(Value::as_array) {
+        let list: Vec<String> = rs
+            .iter()
+            .filter_map(|r| Some(format!("{}:{}", r.get("name")?.as_str()?, r.get("count").and_then(Value::as_u64).unwrap_or(1))))
+            .collect();
+        if !list.is_empty() {
+            meta.insert("reactions".into(), list.join(","));
+        }
+    }
+    if o.get("hidden").and_then(Value::as_bool) == Some(true) {
+        meta.insert("hidden".into(), "true".into());
+    }
+
+    // Direct messages: the other members are the recipients. In channels the
+    // audience is the channel (`subject`), not a member list.
+    let recipients = match conv {
+        Some(c) if matches!(c.kind, ConvKind::Dm | ConvKind::Mpim) => {
+            c.members.iter().filter(|m| Some(m.as_str()) != user).map(|m| dir.user_name(m).unwrap_or(m).to_string()).collect()
+        }
+        _ => Vec::new(),
+    };
+    let not_claims = subtype.filter(|st| EVENT_SUBTYPES.contains(st)).map(str::to_string);
+    let m = Message {
+        source: SourceKind::Slack,
+        archive: ctx.archive.to_string(),
+        conversation,
+        id: MessageId(format!("{}/{ts}", ctx.folder)),
+        author,
+        recipients,
+        sent_at,
+        subject: Some(conv.map(|c| c.name.clone()).unwrap_or_else(|| ctx.folder.to_string())),
+        text,
+        quoted: Vec::new(),
+        locator: format!("{}:{pos}", ctx.member),
+        meta,
+        not_claims,
+    };
+    Ok(Some((key, m)))
+}
+
+/// The readable part of one legacy attachment: pretext, title, text (else
+/// fallback), fields as `title: value`.
+fn attachment_text(a: &Value, dir: &Directory) -> String {
+    let g = |k: &str| nonempty(a.get(k).and_then(Value::as_str));
+    let mut parts: Vec<String> = Vec::new();
+    for k in ["pretext", "author_name", "title"] {
+        if let Some(v) = g(k) {
+            parts.push(decode_text(v, dir));
+        }
+    }
+    if let Some(t) = g("text").or_else(|| g("fallback")) {
+        parts.push(decode_text(t, dir));
+    }
+    for f in a.get("fields").and_then(Value::as_array).into_iter().flatten() {
+        let t = f.get("title").and_then(Value::as_str).unwrap_or("");
+        let v = f.get("value").and_then(Value::as_str).unwrap_or("");
+        if !t.is_empty() || !v.is_empty() {
+            parts.push(decode_text(&format!("{t}: {v}"), dir));
+        }
+    }
+    parts.dedup();
+    parts.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ts_exact() {
+        assert_eq!(parse_ts("1459052866.000012"), Some((1459052866, 12_000)));
+        assert_eq!(parse_ts("1459052866"), Some((1459052866, 0)));
+        assert_eq!(parse_ts("1.5"), Some((1, 500_000_000)));
+        for bad in ["", ".5", "12a.0", "1.-2", "1.0000000001", "-1.0", "1234567890123.0"] {
+            assert_eq!(parse_ts(bad), None, "{bad}");
+        }
+        assert_eq!(ts_time("1459052866.000012").map(|t| t.to_string()).as_deref(), Some("2016-03-27T04:27:46.000012Z"));
+    }
+}
