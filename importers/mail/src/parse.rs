@@ -1,0 +1,358 @@
+//! One RFC 822 message (bytes) to one [`Message`].
+
+use crate::charset::{self, Decoded};
+use crate::error::{Error, Result};
+use crate::{date, html, quote, signature, subject};
+use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
+use mailparse::{MailAddr, MailHeader, MailHeaderMap, ParsedMail};
+use std::collections::BTreeMap;
+
+/// How the importer wants one message built: where it came from and which
+/// format conventions apply.
+#[derive(Debug, Clone)]
+pub struct MailContext<'a> {
+    /// Archive format of the message.
+    pub source: SourceKind,
+    /// `Message::archive`: the path as the user gave it.
+    pub archive: &'a str,
+    /// `Message::locator`: file plus position.
+    pub locator: String,
+    /// Scope of subject-based threading: the mbox file, the Enron custodian.
+    pub mailbox: &'a str,
+    /// Gmail Takeout conventions: `X-GM-THRID` is the conversation,
+    /// `X-Gmail-Labels` go to `meta["labels"]`.
+    pub gmail: bool,
+    /// Headers copied verbatim (decoded) into `meta`, under their lowercase name.
+    pub keep_headers: &'a [&'a str],
+    /// Only messages whose `Date:` falls inside are built.
+    pub window: TimeWindow,
+    /// The bytes are the end of a file that did not end with a line end.
+    pub unterminated: bool,
+}
+
+/// Headers whose raw value is not needed by the body walk. Enron keeps these.
+pub const ENRON_X_HEADERS: &[&str] = &["X-From", "X-To", "X-cc", "X-bcc", "X-Folder", "X-Origin", "X-FileName"];
+
+fn header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
+    headers.get_first_header(name).map(|h| collapse(&h.get_value()))
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Parse `raw` into a [`Message`]. `Ok(None)` when the Date header is
+/// outside `cx.window`: in that case the body is never decoded.
+///
+/// # Errors
+/// [`Error::Date`] without a readable Date header, [`Error::Charset`] for an
+/// undecodable body, [`Error::Truncated`] for a message cut off by the end of
+/// the file, [`Error::Malformed`] when the headers cannot be read at all.
+pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>> {
+    let (headers, body_at) = mailparse::parse_headers(raw).map_err(|e| Error::Malformed(e.to_string()))?;
+    if cx.unterminated && !has_header_end(raw) {
+        return Err(Error::Truncated("the file ends inside the header block".into()));
+    }
+    let sent_at = match headers.get_first_header("Date") {
+        None => return Err(Error::Date("no Date header".into())),
+        Some(h) => {
+            let v = h.get_value();
+            date::parse_date(&v).ok_or_else(|| Error::Date(format!("unreadable Date header {:?}", truncate(&v, 80))))?
+        }
+    };
+    if !cx.window.contains(sent_at) {
+        return Ok(None);
+    }
+    let _ = body_at;
+    let mail = mailparse::parse_mail(raw).map_err(|e| Error::Malformed(e.to_string()))?;
+    let mut meta = BTreeMap::new();
+    if cx.unterminated && missing_close_boundary(&mail) {
+        return Err(Error::Truncated("the file ends inside a MIME multipart (no closing boundary)".into()));
+    }
+    let body = select_body(&mail, &mut meta)?;
+
+    let message_id = header(&headers, "Message-ID").filter(|s| !s.is_empty());
+    let id = match &message_id {
+        Some(m) => m.clone(),
+        None => {
+            meta.insert("id_from".into(), "digest".into());
+            format!("sha256:{}", Digest::of(raw).to_hex())
+        }
+    };
+    let subject = header(&headers, "Subject");
+    let conversation = conversation(&headers, cx, subject.as_deref(), &mut meta);
+    let author = header(&headers, "From").or_else(|| header(&headers, "Sender")).unwrap_or_default();
+    let mut recipients = Vec::new();
+    for name in ["To", "Cc"] {
+        for h in headers.get_all_headers(name) {
+            recipients.extend(addresses(h));
+        }
+    }
+    if cx.gmail {
+        if let Some(l) = header(&headers, "X-Gmail-Labels") {
+            let labels = parse_labels(&l);
+            meta.insert("labels".into(), serde_json::to_string(&labels).unwrap_or_default());
+        }
+    }
+    for name in cx.keep_headers {
+        if let Some(v) = header(&headers, name) {
+            meta.insert(name.to_ascii_lowercase(), v);
+        }
+    }
+
+    let (new_text, quoted) = quote::split_quoted(&body);
+    let trimmed = signature::trim_signature(&new_text);
+    if let Some(s) = trimmed.signature {
+        meta.insert("signature".into(), s);
+    }
+    if let Some(d) = trimmed.disclaimer {
+        meta.insert("disclaimer".into(), d);
+    }
+    Ok(Some(Message {
+        source: cx.source,
+        archive: cx.archive.to_string(),
+        conversation,
+        id: MessageId(id),
+        author,
+        recipients,
+        sent_at,
+        subject,
+        text: trimmed.text,
+        quoted,
+        locator: cx.locator.clone(),
+        meta,
+        not_claims: None,
+    }))
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+fn has_header_end(raw: &[u8]) -> bool {
+    raw.windows(2).any(|w| w == b"\n\n") || raw.windows(4).any(|w| w == b"\r\n\r\n") || raw.starts_with(b"\n") || raw.starts_with(b"\r\n")
+}
+
+/// True when a multipart part's closing `--boundary--` never appears.
+fn missing_close_boundary(mail: &ParsedMail<'_>) -> bool {
+    mail.parts().any(|p| {
+        p.ctype.mimetype.starts_with("multipart/")
+            && p.ctype.params.get("boundary").is_some_and(|b| {
+                let close = format!("--{b}--");
+                !contains(p.raw_bytes, close.as_bytes())
+            })
+    })
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Pick text/plain, else text/html converted; count attachments; decode the
+/// charset. Records what it did in `meta`.
+fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Result<String> {
+    let mut plain: Option<&ParsedMail<'_>> = None;
+    let mut html_part: Option<&ParsedMail<'_>> = None;
+    let mut attachments = 0u64;
+    for p in mail.parts() {
+        let mt = p.ctype.mimetype.as_str();
+        if mt.starts_with("multipart/") && !p.subparts.is_empty() {
+            continue;
+        }
+        let disp = p.get_content_disposition();
+        let is_attachment = disp.disposition == mailparse::DispositionType::Attachment
+            || disp.params.contains_key("filename")
+            || p.ctype.params.contains_key("name");
+        if is_attachment {
+            attachments += 1;
+            continue;
+        }
+        match mt {
+            "text/plain" | "text" | "" if plain.is_none() => plain = Some(p),
+            "text/html" if html_part.is_none() => html_part = Some(p),
+            "text/plain" | "text/html" => {}
+            _ if mt.starts_with("multipart/") => {}
+            _ => attachments += 1,
+        }
+    }
+    meta.insert("attachments".into(), attachments.to_string());
+    let (part, is_html) = match (plain, html_part) {
+        (Some(p), _) => (p, false),
+        (None, Some(h)) => (h, true),
+        (None, None) => {
+            meta.insert("body".into(), "none".into());
+            return Ok(String::new());
+        }
+    };
+    let bytes = match part.get_body_raw() {
+        Ok(b) => b,
+        Err(e) => {
+            // A broken base64/QP body: keep the message (its headers are
+            // still facts) with no text, and say why.
+            meta.insert("body_error".into(), e.to_string());
+            return Ok(String::new());
+        }
+    };
+    let label = part.ctype.params.get("charset").map(String::as_str).unwrap_or("us-ascii");
+    let text = match charset::decode(&bytes, label) {
+        Decoded::Clean(t) => t,
+        Decoded::Lossy { text, charset, replaced } => {
+            meta.insert("charset_lossy".into(), format!("{charset}: {replaced} byte sequence(s) replaced with U+FFFD"));
+            text
+        }
+        Decoded::Unknown { charset } => return Err(Error::Charset(charset)),
+    };
+    let text = if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
+    if is_html {
+        meta.insert("body".into(), "text/html".into());
+        Ok(html::html_to_text(&text))
+    } else {
+        meta.insert("body".into(), "text/plain".into());
+        Ok(text)
+    }
+}
+
+fn conversation(headers: &[MailHeader<'_>], cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
+    if cx.gmail {
+        if let Some(t) = header(headers, "X-GM-THRID").filter(|t| !t.is_empty()) {
+            meta.insert("thread_from".into(), "x-gm-thrid".into());
+            return t;
+        }
+    }
+    for (name, from) in [("References", "references"), ("In-Reply-To", "in-reply-to")] {
+        if let Some(v) = header(headers, name) {
+            let first = mailparse::msgidparse(&v).ok().and_then(|l| l.iter().next().cloned());
+            let first = first.or_else(|| v.split_whitespace().next().map(str::to_string));
+            if let Some(root) = first.filter(|r| !r.is_empty()) {
+                meta.insert("thread_from".into(), from.into());
+                let root = if root.starts_with('<') { root } else { format!("<{root}>") };
+                return root;
+            }
+        }
+    }
+    meta.insert("thread_from".into(), "subject".into());
+    format!("{}/subject:{}", cx.mailbox, subject::normalize_subject(subject.unwrap_or("")))
+}
+
+/// `Name <addr>` or `addr` for each address of an address header; the raw
+/// comma-split value when the header does not parse as addresses.
+fn addresses(h: &MailHeader<'_>) -> Vec<String> {
+    let one = |s: &mailparse::SingleInfo| match &s.display_name {
+        Some(n) if !n.trim().is_empty() => format!("{} <{}>", collapse(n), s.addr),
+        _ => s.addr.clone(),
+    };
+    match mailparse::addrparse_header(h) {
+        Ok(list) => list
+            .iter()
+            .flat_map(|a| match a {
+                MailAddr::Single(s) => vec![one(s)],
+                MailAddr::Group(g) => g.addrs.iter().map(one).collect(),
+            })
+            .filter(|s| !s.is_empty())
+            .collect(),
+        Err(_) => h.get_value().split(',').map(collapse).filter(|s| !s.is_empty()).collect(),
+    }
+}
+
+/// `X-Gmail-Labels` as CSV (RFC 4180 quoting: `Archived,"Trips, 2023",Starred`),
+/// after the header's encoded words were decoded.
+pub fn parse_labels(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out.into_iter().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cx(gmail: bool) -> MailContext<'static> {
+        MailContext {
+            source: SourceKind::Gmail,
+            archive: "t.mbox",
+            locator: "t.mbox:byte 0".into(),
+            mailbox: "t.mbox",
+            gmail,
+            keep_headers: &[],
+            window: TimeWindow::default(),
+            unterminated: false,
+        }
+    }
+
+    #[test]
+    fn labels_csv_and_encoded_words() {
+        assert_eq!(parse_labels("Inbox,Category Promotions,Unread"), ["Inbox", "Category Promotions", "Unread"]);
+        assert_eq!(parse_labels("Archived,\"Trips, 2023\",Starred"), ["Archived", "Trips, 2023", "Starred"]);
+        let raw = b"X-GM-THRID: 42\nX-Gmail-Labels: Inbox,=?UTF-8?Q?Caf=C3=A9,_Paris?=\nDate: Mon, 2 Feb 2026 21:24:14 -0600\nSubject: x\n\nhi\n";
+        let m = parse_message(raw, &cx(true)).unwrap().unwrap();
+        assert_eq!(m.conversation, "42");
+        // The encoded word decodes to `Café, Paris`, which contains a comma but
+        // was not quoted: CSV splits it, as Gmail's own export would have quoted it.
+        assert_eq!(m.meta["labels"], r#"["Inbox","Café","Paris"]"#);
+    }
+
+    #[test]
+    fn multipart_html_only_charset_and_attachments() {
+        let raw = concat!(
+            "Date: Tue, 3 Feb 2026 10:00:00 +0000\nMessage-ID: <m1@x>\nSubject: =?iso-8859-1?Q?Caf=E9?= plans\n",
+            "From: =?utf-8?B?w4lsb2TDrWU=?= <e@x>\nTo: a@x, \"B, C\" <b@x>\nCc: c@x\n",
+            "Content-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/html; charset=iso-8859-1\n",
+            "Content-Transfer-Encoding: quoted-printable\n\n<p>Caf=E9 at 5.</p>\n--XX\nContent-Type: application/pdf; name=a.pdf\n",
+            "Content-Transfer-Encoding: base64\n\nAAAA\n--XX--\n"
+        );
+        let m = parse_message(raw.as_bytes(), &cx(false)).unwrap().unwrap();
+        assert_eq!(m.id.0, "<m1@x>");
+        assert_eq!(m.subject.as_deref(), Some("Café plans"));
+        assert_eq!(m.author, "Élodíe <e@x>");
+        assert_eq!(m.recipients, ["a@x", "B, C <b@x>", "c@x"]);
+        assert_eq!(m.text, "Café at 5.");
+        assert_eq!(m.meta["attachments"], "1");
+        assert_eq!(m.meta["body"], "text/html");
+        assert_eq!(m.conversation, "t.mbox/subject:café plans");
+    }
+
+    #[test]
+    fn errors_and_window() {
+        let e = parse_message(b"Subject: x\n\nbody\n", &cx(false)).unwrap_err();
+        assert_eq!(e.kind(), "date");
+        let e = parse_message(b"Date: soon\n\nbody\n", &cx(false)).unwrap_err();
+        assert_eq!(e.kind(), "date");
+        let e = parse_message(b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nContent-Type: text/plain; charset=x-nope\n\n\xe9\xe9\n", &cx(false))
+            .unwrap_err();
+        assert_eq!(e.kind(), "charset");
+        let mut c = cx(false);
+        c.window.since = Some("2027-01-01T00:00:00Z".parse().unwrap());
+        assert_eq!(parse_message(b"Date: Tue, 3 Feb 2026 10:00:00 +0000\n\nx\n", &c).unwrap(), None);
+        let mut c = cx(false);
+        c.unterminated = true;
+        let e = parse_message(b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nContent-Type: multipart/mixed; boundary=b\n\n--b\n\nhalf", &c)
+            .unwrap_err();
+        assert_eq!(e.kind(), "truncated");
+        let e = parse_message(b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nSubject: cut", &c).unwrap_err();
+        assert_eq!(e.kind(), "truncated");
+    }
+
+    #[test]
+    fn no_message_id_gives_digest_and_threads() {
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nSubject: RE: FW: Plan\nReferences: <root@x> <mid@x>\n\nok\n";
+        let m = parse_message(raw, &cx(false)).unwrap().unwrap();
+        assert!(m.id.0.starts_with("sha256:"));
+        assert_eq!(m.conversation, "<root@x>");
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nSubject: RE: FW: Plan\n\nok\n";
+        assert_eq!(parse_message(raw, &cx(false)).unwrap().unwrap().conversation, "t.mbox/subject:plan");
+    }
+}

@@ -1,0 +1,484 @@
+//! Separating the author's new text from quoted and forwarded content.
+//!
+//! Markers recognised, each from real mail (the Enron samples in
+//! `../shared/corpora/enron`, FORMATS.md §4, and the mbox samples):
+//! - Outlook: `-----Original Message-----` then a `From:`/`Sent:`/`To:`/
+//!   `Subject:` block (68 Enron sample files).
+//! - Lotus Notes: `---------------------- Forwarded by Name/HOU/ECT on
+//!   03/26/2001 01:21 PM ---------------------------`, sometimes wrapped onto
+//!   two lines (`lewis-a/sent_items/8.`); inside it, Notes headers of the
+//!   forwarded mail: `Name` + `03/26/2001 10:44 AM` + `To:`, or
+//!   `"Elliott, Mark" <m@x.com> on 03/20/2001 10:26:23 AM` + `To:`.
+//! - Gmail / Apple Mail: `---------- Forwarded message ---------`,
+//!   `Begin forwarded message:`, with a `From:`/`Date:` block.
+//! - `On <date>, <who> wrote:` (mutt, Gmail, Apple Mail; Gmail wraps it onto
+//!   two lines) and a bare `<who> wrote:` directly before `>` lines.
+//! - `>` quoting, including inline replies: new text between `>` blocks
+//!   stays new text.
+//!
+//! After an Outlook, Notes or forward marker everything up to the next marker
+//! is quoted (those clients put the history below and never interleave). An
+//! `On … wrote:` line followed by `>` lines quotes only those lines.
+
+use amem_model::{QuoteKind, QuotedPart};
+use regex::Regex;
+use std::sync::LazyLock;
+
+static ORIGINAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*-{2,}\s*(original message|original)\s*-{2,}\s*$").expect("invariant: regex"));
+static FWD_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(-{2,}\s*forwarded message\s*-{2,}|begin forwarded message:|-{2,}\s*forwarded e-?mail\s*-{2,})\s*$")
+        .expect("invariant: regex")
+});
+static FWD_BY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*-{3,}\s*forwarded by\s+(.+?)\s+on\s+(.+?)\s*-*\s*$").expect("invariant: regex"));
+static HEADER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(from|sent|date|to|cc|bcc|subject|reply-to|importance)\s*:\s*(.*)$").expect("invariant: regex")
+});
+static NOTES_DATE: &str = r"\d{1,2}/\d{1,2}/\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*[AaPp][Mm]";
+static NOTES_ON: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^\s*(\S.*?)\s+on\s+({NOTES_DATE})\s*$")).expect("invariant: regex"));
+static NOTES_DATE_LINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(&format!(r"^\s*({NOTES_DATE})\s*$")).expect("invariant: regex"));
+static TIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?(?:\s*[+-]\d{4})?(?:\s*\([A-Za-z ]+\))?").expect("invariant: regex")
+});
+
+/// A recognised introducing header.
+struct Intro {
+    kind: QuoteKind,
+    header: String,
+    author: Option<String>,
+    sent_at: Option<String>,
+    /// Lines consumed by the header.
+    lines: usize,
+    /// Quotes only the `>` block that follows.
+    gt_only: bool,
+}
+
+struct Part {
+    intro: Intro,
+    text: Vec<String>,
+}
+
+/// Split `body` into the author's new text and the quoted/forwarded parts,
+/// in order of appearance. Line ends may be LF or CRLF; the output uses LF.
+/// Never panics.
+///
+/// ```
+/// let (new, parts) = amem_importer_mail::split_quoted(
+///     "Sounds good.\n\n-----Original Message-----\nFrom: Bob\nSent: Monday, May 1, 2001 9:00 AM\nSubject: x\n\nCan we meet?\n",
+/// );
+/// assert_eq!(new, "Sounds good.");
+/// assert_eq!(parts[0].author.as_deref(), Some("Bob"));
+/// assert_eq!(parts[0].text, "Can we meet?");
+/// ```
+pub fn split_quoted(body: &str) -> (String, Vec<QuotedPart>) {
+    let normalized;
+    let body = if body.contains('\r') {
+        normalized = body.replace("\r\n", "\n").replace('\r', "\n");
+        normalized.as_str()
+    } else {
+        body
+    };
+    let lines: Vec<&str> = body.split('\n').collect();
+    let mut new_text: Vec<&str> = Vec::new();
+    let mut parts: Vec<QuotedPart> = Vec::new();
+    let mut cur: Option<Part> = None;
+    let mut in_forward = false;
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(intro) = detect_intro(&lines, i, in_forward) {
+            if let Some(p) = cur.take() {
+                parts.push(p.finish());
+            }
+            i += intro.lines;
+            if intro.gt_only {
+                // Skip blank lines to the `>` block the header introduces.
+                while i < lines.len() && lines[i].trim().is_empty() {
+                    i += 1;
+                }
+                let (block, n) = gt_block(&lines, i);
+                i += n;
+                parts.push(Part { intro, text: block }.finish());
+                continue;
+            }
+            in_forward = intro.kind == QuoteKind::Forward;
+            cur = Some(Part { intro, text: Vec::new() });
+            continue;
+        }
+        if let Some(p) = cur.as_mut() {
+            p.text.push(lines[i].to_string());
+            i += 1;
+            continue;
+        }
+        if is_gt(lines[i]) {
+            let (block, n) = gt_block(&lines, i);
+            i += n;
+            let intro = Intro { kind: QuoteKind::Reply, header: String::new(), author: None, sent_at: None, lines: 0, gt_only: true };
+            parts.push(Part { intro, text: block }.finish());
+            continue;
+        }
+        new_text.push(lines[i]);
+        i += 1;
+    }
+    if let Some(p) = cur.take() {
+        parts.push(p.finish());
+    }
+    (collapse_blank_runs(&trim_lines(&new_text.join("\n"))), parts)
+}
+
+/// Removing a quoted block leaves the blank lines around it: keep one.
+fn collapse_blank_runs(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut blank = false;
+    for (i, l) in s.split('\n').enumerate() {
+        let is_blank = l.trim().is_empty();
+        if is_blank && blank {
+            continue;
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(l);
+        blank = is_blank;
+    }
+    out
+}
+
+impl Part {
+    fn finish(self) -> QuotedPart {
+        QuotedPart {
+            kind: self.intro.kind,
+            header: self.intro.header,
+            author: self.intro.author.filter(|a| !a.is_empty()),
+            sent_at: self.intro.sent_at.filter(|a| !a.is_empty()),
+            text: trim_lines(&self.text.join("\n")),
+        }
+    }
+}
+
+/// Drop leading and trailing blank lines and trailing spaces on each line.
+fn trim_lines(s: &str) -> String {
+    let lines: Vec<&str> = s.split('\n').map(str::trim_end).collect();
+    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
+    lines[start..end].join("\n")
+}
+
+fn is_gt(line: &str) -> bool {
+    line.trim_start_matches([' ', '\t']).starts_with('>') && line.len() - line.trim_start_matches([' ', '\t']).len() <= 1
+}
+
+/// The `>` block starting at `i` (blank lines inside it kept), with the
+/// markers removed; and the number of lines it spans.
+fn gt_block(lines: &[&str], i: usize) -> (Vec<String>, usize) {
+    let mut out = Vec::new();
+    let mut j = i;
+    let mut last_gt = i;
+    while j < lines.len() {
+        if is_gt(lines[j]) {
+            last_gt = j;
+        } else if !lines[j].trim().is_empty() {
+            break;
+        }
+        j += 1;
+    }
+    if j > i {
+        for l in &lines[i..=last_gt.max(i).min(lines.len().saturating_sub(1))] {
+            out.push(strip_gt(l));
+        }
+    }
+    let n = if j > i { last_gt + 1 - i } else { 0 };
+    (out, n)
+}
+
+fn strip_gt(line: &str) -> String {
+    let mut s = line.trim_start_matches([' ', '\t']);
+    while let Some(rest) = s.strip_prefix('>') {
+        s = rest.strip_prefix(' ').unwrap_or(rest);
+    }
+    s.to_string()
+}
+
+fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
+    let line = lines[i];
+    let t = line.trim();
+    if t.is_empty() {
+        return None;
+    }
+    // Outlook.
+    if ORIGINAL.is_match(line) {
+        return Some(header_block(lines, i, QuoteKind::Reply));
+    }
+    // Gmail / Apple Mail forward.
+    if FWD_MESSAGE.is_match(line) {
+        return Some(header_block(lines, i, QuoteKind::Forward));
+    }
+    // Lotus Notes forward, possibly wrapped onto a second line.
+    if t.starts_with("---") && t.to_ascii_lowercase().contains("forwarded by") {
+        let mut joined = t.to_string();
+        let mut used = 1;
+        if !t.trim_end_matches('-').eq(t) || i + 1 >= lines.len() {
+            // Ends with dashes: one line.
+        } else {
+            joined = format!("{} {}", t, lines[i + 1].trim());
+            used = 2;
+        }
+        if let Some(c) = FWD_BY.captures(&joined) {
+            return Some(Intro {
+                kind: QuoteKind::Forward,
+                header: lines[i..i + used].join("\n"),
+                author: Some(c[1].trim().to_string()),
+                sent_at: Some(c[2].trim().trim_end_matches('-').trim().to_string()),
+                lines: used,
+                gt_only: false,
+            });
+        }
+    }
+    let kind = if in_forward { QuoteKind::Forward } else { QuoteKind::Reply };
+    // Lotus Notes headers: `Name on DATE` + `To:`, or `Name` + `DATE` + `To:`.
+    if let Some(c) = NOTES_ON.captures(line) {
+        if next_is_to(lines, i + 1) {
+            return Some(notes_block(lines, i, 1, c[1].trim(), c[2].trim(), kind));
+        }
+    }
+    if t.len() <= 100 && !t.contains(':') && i + 1 < lines.len() {
+        if let Some(c) = NOTES_DATE_LINE.captures(lines[i + 1]) {
+            if next_is_to(lines, i + 2) {
+                return Some(notes_block(lines, i, 2, t, c[1].trim(), kind));
+            }
+        }
+    }
+    // `On <date>, <who> wrote:` over up to three lines.
+    if t.starts_with("On ") {
+        let mut joined = String::new();
+        for (k, l) in lines.iter().enumerate().skip(i).take(3) {
+            if !joined.is_empty() && !joined.ends_with('<') {
+                joined.push(' ');
+            }
+            joined.push_str(l.trim());
+            if joined.ends_with("wrote:") || joined.ends_with("wrote :") {
+                let used = k + 1 - i;
+                let inner = joined.trim_start_matches("On ").trim_end_matches(':').trim_end().trim_end_matches("wrote").trim_end();
+                let (when, who) = split_when_who(inner);
+                let gt_only = next_nonblank(lines, i + used).is_some_and(|l| is_gt(l));
+                return Some(Intro { kind, header: lines[i..i + used].join("\n"), author: who, sent_at: when, lines: used, gt_only });
+            }
+            if l.trim().is_empty() {
+                break;
+            }
+        }
+    }
+    // Bare `<who> wrote:` directly before `>` lines.
+    if t.ends_with("wrote:") && t.len() <= 200 && next_nonblank(lines, i + 1).is_some_and(|l| is_gt(l)) {
+        let who = t.trim_end_matches("wrote:").trim().trim_end_matches(',').trim().to_string();
+        return Some(Intro { kind, header: line.to_string(), author: Some(who), sent_at: None, lines: 1, gt_only: true });
+    }
+    None
+}
+
+fn next_nonblank<'a>(lines: &[&'a str], from: usize) -> Option<&'a str> {
+    lines.iter().skip(from).find(|l| !l.trim().is_empty()).copied()
+}
+
+fn next_is_to(lines: &[&str], i: usize) -> bool {
+    lines.get(i).is_some_and(|l| {
+        let l = l.trim_start();
+        l.len() >= 3 && l[..3].eq_ignore_ascii_case("to:")
+    })
+}
+
+/// `marker` + `From:`/`Sent:`/... lines (with folded continuations) up to
+/// the first blank line after at least one field.
+fn header_block(lines: &[&str], i: usize, kind: QuoteKind) -> Intro {
+    let mut j = i + 1;
+    let mut author = None;
+    let mut sent_at = None;
+    let mut fields = 0;
+    // Apple Mail leaves a blank line after the marker.
+    while j < lines.len() && lines[j].trim().is_empty() && fields == 0 && j < i + 3 {
+        j += 1;
+    }
+    let mut last_field: Option<String> = None;
+    while j < lines.len() {
+        let l = lines[j];
+        if l.trim().is_empty() {
+            break;
+        }
+        if let Some(c) = HEADER_FIELD.captures(l) {
+            let name = c[1].to_ascii_lowercase();
+            let value = c[2].trim().to_string();
+            match name.as_str() {
+                "from" => author = Some(value),
+                "sent" | "date" => sent_at = Some(value),
+                _ => {}
+            }
+            last_field = Some(name);
+            fields += 1;
+        } else if fields > 0 && l.starts_with([' ', '\t']) {
+            // Folded continuation of the previous field.
+            if let Some(name) = &last_field {
+                let extra = l.trim();
+                match name.as_str() {
+                    "from" => author = author.map(|a| format!("{a} {extra}")),
+                    "sent" | "date" => sent_at = sent_at.map(|a| format!("{a} {extra}")),
+                    _ => {}
+                }
+            }
+        } else {
+            break;
+        }
+        j += 1;
+    }
+    if fields == 0 {
+        j = i + 1;
+    }
+    Intro {
+        kind,
+        header: lines[i..j].join("\n"),
+        author: author.map(|a| clean_author(&a)),
+        sent_at,
+        lines: j - i,
+        gt_only: false,
+    }
+}
+
+/// `Name` line(s) + date + `To:`/`cc:`/`Subject:` lines of a Notes header.
+fn notes_block(lines: &[&str], i: usize, head: usize, author: &str, date: &str, kind: QuoteKind) -> Intro {
+    let mut j = i + head;
+    while j < lines.len() {
+        let l = lines[j];
+        if l.trim().is_empty() {
+            break;
+        }
+        let starts_field = HEADER_FIELD.is_match(l);
+        if !starts_field && !l.starts_with([' ', '\t']) {
+            break;
+        }
+        j += 1;
+        if l.trim_start().to_ascii_lowercase().starts_with("subject:") {
+            break;
+        }
+    }
+    Intro {
+        kind,
+        header: lines[i..j].join("\n"),
+        author: Some(clean_author(author)),
+        sent_at: Some(date.to_string()),
+        lines: j - i,
+        gt_only: false,
+    }
+}
+
+/// Outlook writes `"Name" <a@b>@ENRON` and pads with tabs.
+fn clean_author(a: &str) -> String {
+    a.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `Wed, Feb 09, 2000 at 07:53:50AM +0000, Mark Sappol` and
+/// `Mon, Feb 2, 2026 at 9:24 PM Ryan Stern <r@x>`: the date ends after the
+/// last clock time (with its zone); the rest is who. Without a time, split
+/// at the last comma.
+fn split_when_who(s: &str) -> (Option<String>, Option<String>) {
+    if let Some(m) = TIME.find_iter(s).last() {
+        let who = s[m.end()..].trim_start_matches([',', ' ']).trim();
+        if !who.is_empty() {
+            return (Some(s[..m.end()].trim().to_string()), Some(who.to_string()));
+        }
+    }
+    match s.rsplit_once(", ") {
+        Some((when, who)) => (Some(when.trim().to_string()), Some(who.trim().to_string())),
+        None => (None, Some(s.trim().to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outlook_original_message() {
+        let body = "\tSee you there,\n\n -----Original Message-----\nFrom: \t\"Guinara, Angelia\" <A@x.edu>@ENRON  \nSent:\tTuesday, October 23, 2001 9:28 AM\nTo:\tLewis, Andrew H.\nSubject:\t \n\nHi Andy,\n\nI'm sorry.\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "\tSee you there,");
+        assert_eq!(parts.len(), 1);
+        let p = &parts[0];
+        assert_eq!(p.kind, QuoteKind::Reply);
+        assert_eq!(p.author.as_deref(), Some("\"Guinara, Angelia\" <A@x.edu>@ENRON"));
+        assert_eq!(p.sent_at.as_deref(), Some("Tuesday, October 23, 2001 9:28 AM"));
+        assert_eq!(p.text, "Hi Andy,\n\nI'm sorry.");
+        assert!(p.header.starts_with(" -----Original Message-----\nFrom:"));
+        assert!(p.header.ends_with("Subject:\t "));
+    }
+
+    #[test]
+    fn notes_forward_chain() {
+        let body = "\n\n---------------------- Forwarded by Andrew H Lewis/HOU/ECT on 03/26/2001 01:21 PM ---------------------------\n\n\nHunter S Shively\n03/26/2001 10:44 AM\nTo:\tAndrew H Lewis/HOU/ECT@ECT\ncc:\t \nSubject:\tWestern Frontier\n\nLook at this.\n\n\"Elliott, Mark\" <M@W.com> on 03/20/2001 10:26:23 AM\nTo:\t\"'chris.meyer@enron.com'\" <chris.meyer@enron.com>\ncc:\t\"Sanders, Dale T.\" <D@W.com>\nSubject:\tWestern Frontier Presentation\n\nSlides attached.\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "");
+        assert_eq!(parts.len(), 3, "{parts:#?}");
+        assert_eq!(parts[0].author.as_deref(), Some("Andrew H Lewis/HOU/ECT"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("03/26/2001 01:21 PM"));
+        assert_eq!(parts[0].text, "");
+        assert_eq!(parts[1].author.as_deref(), Some("Hunter S Shively"));
+        assert_eq!(parts[1].sent_at.as_deref(), Some("03/26/2001 10:44 AM"));
+        assert_eq!(parts[1].text, "Look at this.");
+        assert_eq!(parts[1].kind, QuoteKind::Forward);
+        assert_eq!(parts[2].author.as_deref(), Some("\"Elliott, Mark\" <M@W.com>"));
+        assert_eq!(parts[2].text, "Slides attached.");
+    }
+
+    #[test]
+    fn wrapped_forwarded_by() {
+        let body = "FYI\n---------------------- Forwarded by Andrew H Lewis/HOU/ECT on 03/26/2001\n01:21 PM ---------------------------\nText\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "FYI");
+        assert_eq!(parts[0].sent_at.as_deref(), Some("03/26/2001 01:21 PM"));
+        assert_eq!(parts[0].text, "Text");
+    }
+
+    #[test]
+    fn on_wrote_with_gt_and_inline_reply() {
+        let body = "On Wed, Feb 09, 2000 at 07:53:50AM +0000, Mark Sappol wrote:\n> I need a file.\n>\n> Thanks\n\nUse netscape.\n\n> And TIFF?\n\nUse convert.\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "Use netscape.\n\nUse convert.");
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].author.as_deref(), Some("Mark Sappol"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("Wed, Feb 09, 2000 at 07:53:50AM +0000"));
+        assert_eq!(parts[0].text, "I need a file.\n\nThanks");
+        assert_eq!(parts[1].author, None);
+        assert_eq!(parts[1].text, "And TIFF?");
+    }
+
+    #[test]
+    fn gmail_wrapped_on_wrote_and_forward() {
+        let body = "Yes.\r\n\r\nOn Mon, Feb 2, 2026 at 9:24 PM Ryan Stern <\r\nryan@q.com> wrote:\r\n\r\n> Two lines.\r\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "Yes.");
+        assert_eq!(parts[0].author.as_deref(), Some("Ryan Stern <ryan@q.com>"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("Mon, Feb 2, 2026 at 9:24 PM"));
+        let (new, parts) = split_quoted("See below\n\n---------- Forwarded message ---------\nFrom: A <a@x>\nDate: Tue, 3 Feb 2026\nSubject: s\n\nBody\n");
+        assert_eq!(new, "See below");
+        assert_eq!(parts[0].kind, QuoteKind::Forward);
+        assert_eq!(parts[0].author.as_deref(), Some("A <a@x>"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("Tue, 3 Feb 2026"));
+        assert_eq!(parts[0].text, "Body");
+    }
+
+    #[test]
+    fn on_wrote_without_gt_quotes_the_rest() {
+        let (new, parts) = split_quoted("Ok\nOn 5/4/2001, Bob wrote:\nplain history\n");
+        assert_eq!(new, "Ok");
+        assert_eq!(parts[0].author.as_deref(), Some("Bob"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("5/4/2001"));
+        assert_eq!(parts[0].text, "plain history");
+    }
+
+    #[test]
+    fn no_markers_and_junk() {
+        assert_eq!(split_quoted("Just text.\nOn Monday we ship.\n"), ("Just text.\nOn Monday we ship.".to_string(), vec![]));
+        for s in ["", "\n", ">", "On", "-----Original Message-----", "--- Forwarded by", "x\nOn a\nb\nc wrote:", "\r\r\n>"] {
+            let _ = split_quoted(s);
+        }
+    }
+}
