@@ -1,1 +1,58 @@
-//! amem-recall: to be written.
+//! `amem-recall`: local recall over the user's own wiki.
+//!
+//! Where it sits (DESIGN.md, "Data flow"): extraction yields a `Claim`;
+//! recall looks for text in `$AMEM_HOME/wiki` that could support or
+//! contradict it; the verifier cites what recall returns as
+//! `amem://<item>#chunk=<n>` [`amem_model::Evidence`]; on a miss, fact-check
+//! fetches from the trust list and [`capture`]s the page back into
+//! `wiki/captured/` so the next run is a local hit.
+//!
+//! - Input: wiki files (`.md`, `.markdown`, `.txt`, `.html`, `.htm`) with
+//!   optional `---` front matter (`title`, `source`, `retrieved_at`, `digest`).
+//!   Each file is an item whose id comes from its content digest ([`ItemId`]);
+//!   its body is cut into chunks of whole sentences ([`chunk`]).
+//! - Index: SQLite FTS5 (bm25, porter over unicode61) in
+//!   `$AMEM_HOME/ledger.sqlite`, tables prefixed `wiki_` (see [`index`]),
+//!   updated by digest in one transaction ([`Wiki::index_wiki`]).
+//! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
+//!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
+//! - Measure: [`presence`] scores whether gold evidence sentences reach the
+//!   top-k context, verbatim and in value ([`value`]), against a shuffled control.
+//!
+//! ```no_run
+//! use amem_recall::{IndexOptions, Recall, Wiki};
+//! use std::ops::ControlFlow;
+//! # fn main() -> amem_recall::Result<()> {
+//! let mut wiki = Wiki::open(std::path::Path::new("/home/me/.amem"))?;
+//! let report = wiki.index_wiki(IndexOptions::default(), &mut |_| ControlFlow::Continue(()))?;
+//! println!("{} files, {} skipped", report.files, report.skipped.len());
+//! for hit in wiki.search("Arctic sea ice fell 40% since 1979", 3)? {
+//!     println!("{} {:.2} {}", hit.uri, hit.score, hit.quote);
+//! }
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+pub mod chunk;
+mod error;
+mod hit;
+mod html;
+pub mod index;
+mod item;
+pub mod presence;
+pub mod query;
+pub mod value;
+mod wiki;
+
+pub use error::{Error, Result};
+pub use hit::{Hit, OpenedChunk};
+pub use index::IndexStats;
+pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
+pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, Wiki, capture};
+
+/// The visible text and title of an HTML page (what the wiki indexes for
+/// `.html` files), for callers that capture fetched pages.
+pub fn html_text(html: &str) -> (Option<String>, String) {
+    let p = html::extract(html);
+    (p.title, p.text)
+}

@@ -1,0 +1,432 @@
+//! The full-text index: the only code that writes SQL for the wiki.
+//!
+//! It lives in `$AMEM_HOME/ledger.sqlite`, the same SQLite file as the ledger
+//! (CRATES.md §5.1: one file, one transaction), in tables whose names all
+//! start with `wiki_`; the ledger owns every other table. The file is opened
+//! in WAL mode with a busy timeout so the ledger and the index can be open at
+//! once.
+//!
+//! Tables (names are the constants below):
+//! - [`T_META`]: `key`, `value`: the schema version and the last run's counts.
+//! - [`T_ITEMS`]: one row per item revision (id, digest, front matter, path).
+//! - [`T_FILES`]: one row per wiki file: path, item id, digest, size, mtime;
+//!   what the last committed index run saw, used to skip unchanged files.
+//! - [`T_CHUNKS`]: the chunk texts, `(item_id, chunk_no)` unique.
+//! - [`T_FTS`]: an FTS5 table over [`T_CHUNKS`]`.text` (external content, kept
+//!   in step by triggers), `porter` stemming over `unicode61`, ranked by bm25.
+
+use crate::error::{Error, Result};
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, params};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Version of the wiki tables' layout. Bump on any change; an older layout is
+/// rebuilt (it is derived data), a newer one is refused.
+pub const SCHEMA_VERSION: i64 = 1;
+/// Key/value table: schema version, last run.
+pub const T_META: &str = "wiki_meta";
+/// Item revisions.
+pub const T_ITEMS: &str = "wiki_items";
+/// Files seen by the last committed index run.
+pub const T_FILES: &str = "wiki_files";
+/// Chunk texts.
+pub const T_CHUNKS: &str = "wiki_chunks";
+/// The FTS5 index over chunk texts.
+pub const T_FTS: &str = "wiki_fts";
+/// Tokenizer: porter stemming over unicode61, accents folded.
+pub const TOKENIZER: &str = "porter unicode61 remove_diacritics 2";
+/// How long a writer waits for another process's lock before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One item revision as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ItemRow {
+    pub(crate) id: String,
+    pub(crate) digest: String,
+    pub(crate) kind: String,
+    pub(crate) title: Option<String>,
+    pub(crate) source_url: Option<String>,
+    pub(crate) retrieved_at: Option<String>,
+    pub(crate) indexed_at: String,
+    pub(crate) path: String,
+    pub(crate) bytes: i64,
+    pub(crate) chunks: i64,
+}
+
+/// One wiki file as the last run saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FileRow {
+    pub(crate) path: String,
+    pub(crate) item_id: String,
+    pub(crate) digest: String,
+    pub(crate) size: i64,
+    pub(crate) mtime_ns: i64,
+}
+
+/// A chunk with its item, as returned by search and lookup.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ChunkRow {
+    pub(crate) item: ItemRow,
+    pub(crate) chunk_no: u32,
+    pub(crate) text: String,
+    /// bm25 as FTS5 computes it (lower is better); 0 for a lookup.
+    pub(crate) bm25: f64,
+}
+
+/// Counts of what the index holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexStats {
+    /// Item revisions.
+    pub items: u64,
+    /// Chunks.
+    pub chunks: u64,
+    /// Files mapped to items.
+    pub files: u64,
+}
+
+/// The SQLite-backed index.
+pub(crate) struct FtsIndex {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn sql_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
+    move |e| match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Locked { path: path.to_path_buf() },
+        _ => Error::Sql { what, path: path.to_path_buf(), source: e },
+    }
+}
+
+const ITEM_COLS: &str = "i.item_id, i.digest, i.kind, i.title, i.source_url, i.retrieved_at, i.indexed_at, i.path, i.bytes, i.chunks";
+
+fn item_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ItemRow> {
+    Ok(ItemRow {
+        id: r.get(at)?,
+        digest: r.get(at + 1)?,
+        kind: r.get(at + 2)?,
+        title: r.get(at + 3)?,
+        source_url: r.get(at + 4)?,
+        retrieved_at: r.get(at + 5)?,
+        indexed_at: r.get(at + 6)?,
+        path: r.get(at + 7)?,
+        bytes: r.get(at + 8)?,
+        chunks: r.get(at + 9)?,
+    })
+}
+
+impl FtsIndex {
+    /// Open (creating if needed) the index in the SQLite file at `path`.
+    pub(crate) fn open(path: &Path) -> Result<FtsIndex> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|source| Error::Open { path: path.to_path_buf(), source })?;
+        Self::init(conn, path.to_path_buf())
+    }
+
+    /// An index in memory (tests and benches).
+    #[cfg(test)]
+    pub(crate) fn open_in_memory() -> Result<FtsIndex> {
+        let path = PathBuf::from(":memory:");
+        let conn = Connection::open_in_memory().map_err(|source| Error::Open { path: path.clone(), source })?;
+        Self::init(conn, path)
+    }
+
+    fn init(mut conn: Connection, path: PathBuf) -> Result<FtsIndex> {
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(sql_err(&path, "configure"))?;
+        // WAL: readers never block the writer, and a crash mid-transaction
+        // leaves the last committed state (the uncommitted frames are ignored).
+        let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(sql_err(&path, "configure"))?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql_err(&path, "configure"))?;
+        let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
+        tx.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        ))
+        .map_err(sql_err(&path, "create schema"))?;
+        let found: Option<String> = tx
+            .query_row(&format!("SELECT value FROM {T_META} WHERE key = 'schema_version'"), [], |r| r.get(0))
+            .optional()
+            .map_err(sql_err(&path, "read schema version"))?;
+        let found: Option<i64> = found.and_then(|v| v.parse().ok());
+        match found {
+            Some(v) if v > SCHEMA_VERSION => return Err(Error::Incompatible { path, found: v, expected: SCHEMA_VERSION }),
+            Some(v) if v < SCHEMA_VERSION => {
+                // Derived data: drop and rebuild from the wiki on the next `amem index`.
+                tx.execute_batch(&format!(
+                    "DROP TABLE IF EXISTS {T_FTS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS};"
+                ))
+                .map_err(sql_err(&path, "drop old schema"))?;
+            }
+            _ => {}
+        }
+        tx.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS {T_ITEMS} (
+                item_id TEXT PRIMARY KEY, digest TEXT NOT NULL, kind TEXT NOT NULL, title TEXT, source_url TEXT,
+                retrieved_at TEXT, indexed_at TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+             CREATE TABLE IF NOT EXISTS {T_FILES} (
+                path TEXT PRIMARY KEY, item_id TEXT NOT NULL, digest TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
+             CREATE INDEX IF NOT EXISTS {T_FILES}_item ON {T_FILES}(item_id);
+             CREATE TABLE IF NOT EXISTS {T_CHUNKS} (
+                id INTEGER PRIMARY KEY, item_id TEXT NOT NULL, chunk_no INTEGER NOT NULL, text TEXT NOT NULL, UNIQUE(item_id, chunk_no));
+             CREATE VIRTUAL TABLE IF NOT EXISTS {T_FTS} USING fts5(text, content='{T_CHUNKS}', content_rowid='id', tokenize='{TOKENIZER}');
+             CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ai AFTER INSERT ON {T_CHUNKS} BEGIN
+                INSERT INTO {T_FTS}(rowid, text) VALUES (new.id, new.text); END;
+             CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ad AFTER DELETE ON {T_CHUNKS} BEGIN
+                INSERT INTO {T_FTS}({T_FTS}, rowid, text) VALUES ('delete', old.id, old.text); END;
+             INSERT OR REPLACE INTO {T_META}(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
+        ))
+        .map_err(sql_err(&path, "create schema"))?;
+        tx.commit().map_err(sql_err(&path, "create schema"))?;
+        Ok(FtsIndex { conn, path })
+    }
+
+    /// The SQLite file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every file the last committed run saw, by path.
+    pub(crate) fn files(&self) -> Result<BTreeMap<String, FileRow>> {
+        let err = sql_err(&self.path, "read files");
+        let mut st = self.conn.prepare(&format!("SELECT path, item_id, digest, size, mtime_ns FROM {T_FILES}")).map_err(&err)?;
+        let rows = st
+            .query_map([], |r| Ok(FileRow { path: r.get(0)?, item_id: r.get(1)?, digest: r.get(2)?, size: r.get(3)?, mtime_ns: r.get(4)? }))
+            .map_err(&err)?;
+        let mut out = BTreeMap::new();
+        for row in rows {
+            let row = row.map_err(&err)?;
+            out.insert(row.path.clone(), row);
+        }
+        Ok(out)
+    }
+
+    /// Start the one transaction an index run writes in.
+    pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
+        let path = self.path.as_path();
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
+        Ok(Writer { tx, path })
+    }
+
+    /// The `k` best chunks for an FTS5 MATCH expression, best first.
+    pub(crate) fn search(&self, expr: &str, k: usize) -> Result<Vec<ChunkRow>> {
+        let err = sql_err(&self.path, "search");
+        // Rank inside the FTS table first (FTS5 sorts by `rank` without
+        // touching other tables), then join only the k winners. Ties break
+        // on the chunk row id, which follows path order: deterministic.
+        let sql = format!(
+            "SELECT {ITEM_COLS}, c.chunk_no, c.text, m.r FROM
+                (SELECT rowid AS id, bm25({T_FTS}) AS r FROM {T_FTS} WHERE {T_FTS} MATCH ?1 ORDER BY r, rowid LIMIT ?2) m
+             JOIN {T_CHUNKS} c ON c.id = m.id JOIN {T_ITEMS} i ON i.item_id = c.item_id
+             ORDER BY m.r, m.id"
+        );
+        let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
+        let k = i64::try_from(k).unwrap_or(i64::MAX);
+        let rows = st
+            .query_map(params![expr, k], |r| Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: r.get(12)? }))
+            .map_err(&err)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
+    }
+
+    /// One item by id.
+    pub(crate) fn item(&self, id: &str) -> Result<Option<ItemRow>> {
+        let sql = format!("SELECT {ITEM_COLS} FROM {T_ITEMS} i WHERE i.item_id = ?1");
+        let mut st = self.conn.prepare_cached(&sql).map_err(sql_err(&self.path, "look up item"))?;
+        st.query_row([id], |r| item_from_row(r, 0)).optional().map_err(sql_err(&self.path, "look up item"))
+    }
+
+    /// One chunk's text.
+    pub(crate) fn chunk_text(&self, id: &str, chunk_no: u32) -> Result<Option<String>> {
+        let sql = format!("SELECT text FROM {T_CHUNKS} WHERE item_id = ?1 AND chunk_no = ?2");
+        let mut st = self.conn.prepare_cached(&sql).map_err(sql_err(&self.path, "look up chunk"))?;
+        st.query_row(params![id, chunk_no], |r| r.get(0)).optional().map_err(sql_err(&self.path, "look up chunk"))
+    }
+
+    /// Counts of items, chunks and files.
+    pub(crate) fn stats(&self) -> Result<IndexStats> {
+        let sql = format!("SELECT (SELECT count(*) FROM {T_ITEMS}), (SELECT count(*) FROM {T_CHUNKS}), (SELECT count(*) FROM {T_FILES})");
+        self.conn
+            .query_row(&sql, [], |r| Ok(IndexStats { items: r.get::<_, i64>(0)?.unsigned_abs(), chunks: r.get::<_, i64>(1)?.unsigned_abs(), files: r.get::<_, i64>(2)?.unsigned_abs() }))
+            .map_err(sql_err(&self.path, "count"))
+    }
+
+    /// FTS5's own consistency check of the index against its content table.
+    pub(crate) fn integrity_check(&self) -> Result<()> {
+        self.conn
+            .execute(&format!("INSERT INTO {T_FTS}({T_FTS}, rank) VALUES ('integrity-check', 1)"), [])
+            .map(|_| ())
+            .map_err(sql_err(&self.path, "integrity check"))
+    }
+}
+
+/// The open transaction of one index run. Dropped without [`Writer::commit`]
+/// it rolls back, leaving the previous committed state.
+pub(crate) struct Writer<'a> {
+    tx: Transaction<'a>,
+    path: &'a Path,
+}
+
+impl Writer<'_> {
+    /// The digest stored for an item id, if the item exists.
+    pub(crate) fn item_digest(&self, id: &str) -> Result<Option<String>> {
+        let mut st =
+            self.tx.prepare_cached(&format!("SELECT digest FROM {T_ITEMS} WHERE item_id = ?1")).map_err(sql_err(self.path, "look up item"))?;
+        st.query_row([id], |r| r.get(0)).optional().map_err(sql_err(self.path, "look up item"))
+    }
+
+    /// Insert an item revision and its chunks.
+    pub(crate) fn insert_item(&self, item: &ItemRow, chunks: &[&str]) -> Result<()> {
+        let err = sql_err(self.path, "insert item");
+        let mut st = self
+            .tx
+            .prepare_cached(&format!(
+                "INSERT INTO {T_ITEMS}(item_id, digest, kind, title, source_url, retrieved_at, indexed_at, path, bytes, chunks)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+            ))
+            .map_err(&err)?;
+        st.execute(params![
+            item.id,
+            item.digest,
+            item.kind,
+            item.title,
+            item.source_url,
+            item.retrieved_at,
+            item.indexed_at,
+            item.path,
+            item.bytes,
+            item.chunks
+        ])
+        .map_err(&err)?;
+        let mut st = self.tx.prepare_cached(&format!("INSERT INTO {T_CHUNKS}(item_id, chunk_no, text) VALUES (?1, ?2, ?3)")).map_err(&err)?;
+        for (n, text) in chunks.iter().enumerate() {
+            st.execute(params![item.id, n as i64, text]).map_err(&err)?;
+        }
+        Ok(())
+    }
+
+    /// Record what a file holds now.
+    pub(crate) fn upsert_file(&self, f: &FileRow) -> Result<()> {
+        let mut st = self
+            .tx
+            .prepare_cached(&format!("INSERT OR REPLACE INTO {T_FILES}(path, item_id, digest, size, mtime_ns) VALUES (?1, ?2, ?3, ?4, ?5)"))
+            .map_err(sql_err(self.path, "record file"))?;
+        st.execute(params![f.path, f.item_id, f.digest, f.size, f.mtime_ns]).map(|_| ()).map_err(sql_err(self.path, "record file"))
+    }
+
+    /// Forget a file (removed, or now unreadable).
+    pub(crate) fn delete_file(&self, path: &str) -> Result<()> {
+        let mut st = self.tx.prepare_cached(&format!("DELETE FROM {T_FILES} WHERE path = ?1")).map_err(sql_err(self.path, "forget file"))?;
+        st.execute([path]).map(|_| ()).map_err(sql_err(self.path, "forget file"))
+    }
+
+    /// Delete items no file points at any more (and their chunks). Returns
+    /// how many items went.
+    pub(crate) fn delete_orphans(&self) -> Result<usize> {
+        let err = sql_err(self.path, "delete removed items");
+        self.tx
+            .execute(&format!("DELETE FROM {T_CHUNKS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), [])
+            .map_err(&err)?;
+        self.tx.execute(&format!("DELETE FROM {T_ITEMS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), []).map_err(&err)
+    }
+
+    /// Point each item at the first (by path) file that holds it, so a moved
+    /// file's item shows its new path.
+    pub(crate) fn refresh_item_paths(&self) -> Result<()> {
+        self.tx
+            .execute(
+                &format!(
+                    "UPDATE {T_ITEMS} SET path = (SELECT min(f.path) FROM {T_FILES} f WHERE f.item_id = {T_ITEMS}.item_id)
+                     WHERE path IS NOT (SELECT min(f.path) FROM {T_FILES} f WHERE f.item_id = {T_ITEMS}.item_id)"
+                ),
+                [],
+            )
+            .map(|_| ())
+            .map_err(sql_err(self.path, "update item paths"))
+    }
+
+    /// Set a meta key.
+    pub(crate) fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx
+            .execute(&format!("INSERT OR REPLACE INTO {T_META}(key, value) VALUES (?1, ?2)"), [key, value])
+            .map(|_| ())
+            .map_err(sql_err(self.path, "record run"))
+    }
+
+    /// Commit everything written in this run at once.
+    pub(crate) fn commit(self) -> Result<()> {
+        self.tx.commit().map_err(sql_err(self.path, "commit"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: &str, chunks: i64) -> ItemRow {
+        ItemRow {
+            id: id.into(),
+            digest: format!("d-{id}"),
+            kind: "markdown".into(),
+            title: Some(format!("T {id}")),
+            source_url: None,
+            retrieved_at: None,
+            indexed_at: "2024-01-01T00:00:00Z".into(),
+            path: format!("{id}.md"),
+            bytes: 10,
+            chunks,
+        }
+    }
+
+    fn file(id: &str) -> FileRow {
+        FileRow { path: format!("{id}.md"), item_id: id.into(), digest: format!("d-{id}"), size: 1, mtime_ns: 1 }
+    }
+
+    #[test]
+    fn insert_search_delete_and_integrity() {
+        let mut ix = FtsIndex::open_in_memory().unwrap();
+        {
+            let w = ix.writer().unwrap();
+            w.insert_item(&item("a", 2), &["Glaciers are melting fast.", "Penguins swim."]).unwrap();
+            w.upsert_file(&file("a")).unwrap();
+            w.insert_item(&item("b", 1), &["The glacier melted in 2019."]).unwrap();
+            w.upsert_file(&file("b")).unwrap();
+            w.commit().unwrap();
+        }
+        let hits = ix.search("\"melting\" OR \"glaciers\"", 5).unwrap();
+        assert_eq!(hits.len(), 2, "porter stems melting/melted and glaciers/glacier");
+        assert!(hits[0].bm25 <= hits[1].bm25);
+        assert_eq!(ix.chunk_text("a", 1).unwrap().as_deref(), Some("Penguins swim."));
+        assert_eq!(ix.item("b").unwrap().unwrap().title.as_deref(), Some("T b"));
+        {
+            let w = ix.writer().unwrap();
+            w.delete_file("a.md").unwrap();
+            assert_eq!(w.delete_orphans().unwrap(), 1);
+            w.commit().unwrap();
+        }
+        assert_eq!(ix.stats().unwrap(), IndexStats { items: 1, chunks: 1, files: 1 });
+        assert_eq!(ix.search("\"penguins\"", 5).unwrap().len(), 0);
+        ix.integrity_check().unwrap();
+    }
+
+    #[test]
+    fn dropped_writer_rolls_back() {
+        let mut ix = FtsIndex::open_in_memory().unwrap();
+        {
+            let w = ix.writer().unwrap();
+            w.insert_item(&item("a", 1), &["text"]).unwrap();
+            w.upsert_file(&file("a")).unwrap();
+            // dropped, not committed
+        }
+        assert_eq!(ix.stats().unwrap(), IndexStats::default());
+        ix.integrity_check().unwrap();
+    }
+
+    #[test]
+    fn newer_schema_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ledger.sqlite");
+        drop(FtsIndex::open(&p).unwrap());
+        let c = Connection::open(&p).unwrap();
+        c.execute(&format!("UPDATE {T_META} SET value = '99' WHERE key = 'schema_version'"), []).unwrap();
+        drop(c);
+        assert!(matches!(FtsIndex::open(&p), Err(Error::Incompatible { found: 99, .. })));
+    }
+}

@@ -1,0 +1,235 @@
+//! From a claim to a full-text query, and from a retrieved chunk to the span
+//! the verifier cites.
+//!
+//! The query keeps a claim's content words, numbers, dates and names and drops
+//! function words. Every term is written as an FTS5 string (double-quoted,
+//! inner quotes doubled) and the terms are OR-ed, so nothing the user typed is
+//! ever read as FTS5 syntax (`NEAR`, `AND`, `*`, `-`, `"`, `:` and `^` are
+//! plain text here). bm25 then ranks chunks that share the rarer terms first.
+
+use amem_model::Span;
+use std::collections::BTreeSet;
+
+/// At most this many terms go into one query: a long claim's extra words add
+/// latency (one FTS5 doclist each) and little ranking signal.
+const MAX_TERMS: usize = 24;
+
+/// Function words that carry no retrieval signal. A short list on purpose:
+/// negations ("not", "no") and quantifiers ("more", "less") are kept out of
+/// the query too because bm25 cannot use them, but the verifier still reads
+/// them from the claim.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been",
+    "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few",
+    "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i",
+    "if", "in", "into", "is", "it", "its", "itself", "just", "less", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of",
+    "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than",
+    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until",
+    "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you",
+    "your", "yours", "s", "t", "don", "isn", "aren", "wasn", "weren", "won", "said", "says", "say", "may", "might", "must", "many", "much",
+    "there", "one", "per", "via",
+];
+
+/// What kind of term, for weighting the cited span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TermKind {
+    /// A number or a year.
+    Number,
+    /// A capitalised word that does not start the claim: likely a name.
+    Name,
+    /// Any other content word.
+    Word,
+}
+
+/// One query term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// The term as written in the claim.
+    pub text: String,
+    /// Lowercased, crudely stemmed form used to find it in a chunk.
+    pub key: String,
+    /// What kind of term it is.
+    pub kind: TermKind,
+}
+
+/// A claim turned into search terms.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Query {
+    /// Distinct terms, in claim order.
+    pub terms: Vec<Term>,
+}
+
+impl Query {
+    /// Terms of a claim: content words, numbers (with their decimal point or
+    /// thousands separators kept together), dates' parts and names.
+    pub fn from_claim(claim: &str) -> Query {
+        let mut seen = BTreeSet::new();
+        let mut terms = Vec::new();
+        for (pos, tok) in tokens(claim).into_iter().enumerate() {
+            let lower = tok.to_lowercase();
+            let is_number = tok.chars().next().is_some_and(|c| c.is_ascii_digit());
+            if !is_number && (STOPWORDS.contains(&lower.as_str()) || tok.chars().count() < 2) {
+                continue;
+            }
+            let key = if is_number { lower.replace(',', "") } else { stem(&lower) };
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let kind = if is_number {
+                TermKind::Number
+            } else if pos > 0 && tok.chars().next().is_some_and(char::is_uppercase) {
+                TermKind::Name
+            } else {
+                TermKind::Word
+            };
+            terms.push(Term { text: tok.to_string(), key, kind });
+            if terms.len() == MAX_TERMS {
+                break;
+            }
+        }
+        Query { terms }
+    }
+
+    /// The FTS5 MATCH expression: every term a quoted string, OR-ed. `None`
+    /// when the claim has no content terms (nothing to search for).
+    pub fn fts_expression(&self) -> Option<String> {
+        if self.terms.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self.terms.iter().map(|t| fts_string(&t.text)).collect();
+        Some(parts.join(" OR "))
+    }
+
+    /// The best-matching sentence of `chunk` as a byte span on sentence
+    /// boundaries: the sentence whose terms weigh most (numbers 3, names 2,
+    /// other words 1, each counted once), the earliest on a tie, the first
+    /// sentence when none matches.
+    pub fn best_span(&self, chunk: &str) -> Span {
+        let sentences = crate::chunk::sentences(chunk);
+        let mut best: Option<(u32, Span)> = None;
+        for r in &sentences {
+            let score = self.score(&chunk[r.clone()]);
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, Span::new(r.start, r.end)));
+            }
+        }
+        best.map_or_else(|| Span::new(0, chunk.len()), |(_, s)| s)
+    }
+
+    /// Weight of the query terms found in `text`.
+    pub fn score(&self, text: &str) -> u32 {
+        let keys: BTreeSet<String> = tokens(text)
+            .into_iter()
+            .map(|t| {
+                let l = t.to_lowercase();
+                if t.starts_with(|c: char| c.is_ascii_digit()) { l.replace(',', "") } else { stem(&l) }
+            })
+            .collect();
+        self.terms
+            .iter()
+            .filter(|t| keys.contains(&t.key))
+            .map(|t| match t.kind {
+                TermKind::Number => 3,
+                TermKind::Name => 2,
+                TermKind::Word => 1,
+            })
+            .sum()
+    }
+}
+
+/// An FTS5 string literal: the text in double quotes with inner quotes
+/// doubled. Inside a string FTS5 reads no operators, so this is the only
+/// form in which claim text reaches the MATCH expression.
+pub fn fts_string(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// Word tokens: runs of letters and digits, where `.` and `,` between two
+/// digits stay inside the token ("3.5", "1,200") and an apostrophe between
+/// letters is dropped ("don't" → "dont" is not wanted: it splits instead).
+fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut start: Option<usize> = None;
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        let keep = if c.is_alphanumeric() {
+            true
+        } else if matches!(c, '.' | ',') && start.is_some() {
+            let prev_digit = i > 0 && b[i - 1].is_ascii_digit();
+            let next_digit = iter.peek().is_some_and(|(_, n)| n.is_ascii_digit());
+            prev_digit && next_digit
+        } else {
+            false
+        };
+        match (keep, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push(&text[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
+/// A crude English suffix stripper, only to find a query term again inside
+/// a retrieved chunk ("warming" ~ "warmed" ~ "warms"). Retrieval itself uses
+/// FTS5's porter stemmer.
+fn stem(w: &str) -> String {
+    for suf in ["ingly", "edly", "ing", "ed", "ies", "es", "ly", "s"] {
+        if let Some(root) = w.strip_suffix(suf) {
+            if root.chars().count() >= 3 {
+                return if suf == "ies" { format!("{root}y") } else { root.to_string() };
+            }
+        }
+    }
+    w.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_words_numbers_and_names() {
+        let q = Query::from_claim("The Arctic has lost 40% of its sea ice since 1979, and 1,200.5 km in March.");
+        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, vec!["Arctic", "lost", "40", "sea", "ice", "since", "1979", "1,200.5", "km", "March"]);
+        assert_eq!(q.terms[0].kind, TermKind::Name);
+        assert_eq!(q.terms[2].kind, TermKind::Number);
+        assert_eq!(q.terms[7].key, "1200.5");
+    }
+
+    #[test]
+    fn expression_is_quoted_strings_only() {
+        let q = Query::from_claim(r#"NEAR(a b) "quoted" -minus col:val x* ^start AND OR NOT"#);
+        let e = q.fts_expression().unwrap();
+        assert_eq!(e, r#""NEAR" OR "quoted" OR "minus" OR "col" OR "val" OR "start""#);
+        assert_eq!(fts_string(r#"a"b"#), r#""a""b""#);
+        assert_eq!(Query::from_claim("the of and ... !!").fts_expression(), None);
+    }
+
+    #[test]
+    fn best_span_is_a_whole_sentence() {
+        let chunk = "Ice is white. Arctic sea ice fell 40 percent since 1979. Penguins live south.";
+        let q = Query::from_claim("Arctic ice declined 40% since 1979");
+        let s = q.best_span(chunk);
+        assert_eq!(s.slice(chunk), Some("Arctic sea ice fell 40 percent since 1979."));
+        let none = Query::from_claim("volcano");
+        assert_eq!(none.best_span(chunk).slice(chunk), Some("Ice is white."));
+        assert_eq!(none.best_span(""), Span::new(0, 0));
+    }
+
+    #[test]
+    fn tokens_keep_numbers_whole() {
+        assert_eq!(tokens("3.5 vs 3. 5, 1,000 don't"), vec!["3.5", "vs", "3", "5", "1,000", "don", "t"]);
+        assert_eq!(stem("warming"), "warm");
+        assert_eq!(stem("studies"), "study");
+        assert_eq!(stem("gas"), "gas");
+    }
+}

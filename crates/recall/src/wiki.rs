@@ -1,0 +1,464 @@
+//! The wiki folder and its index: walking, incremental indexing, capture,
+//! lookup by URI, and search (the [`Recall`] implementation).
+
+use crate::chunk;
+use crate::error::{Error, Result};
+use crate::hit::{Hit, OpenedChunk};
+use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
+use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
+use crate::query::Query;
+use amem_model::{AmemUri, Digest};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// The search side of recall, the only thing callers need: another engine
+/// (tantivy, CRATES.md §5.1) can implement it without touching them.
+pub trait Recall {
+    /// The `k` chunks that best match a claim, best first, each with its
+    /// best-matching sentence.
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>>;
+
+    /// The chunk an `amem://` URI names (chunk 0 when the URI has no chunk).
+    ///
+    /// # Errors
+    /// [`Error::UnknownItem`] / [`Error::UnknownChunk`] when it is not in the
+    /// index; the index cannot be read.
+    fn open(&self, uri: &AmemUri) -> Result<OpenedChunk>;
+}
+
+/// Where the index run is, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexProgress<'a> {
+    /// Files looked at so far.
+    pub done: usize,
+    /// Files found in the wiki.
+    pub total: usize,
+    /// The file about to be looked at (relative, `/`-separated); empty at the end.
+    pub path: &'a str,
+}
+
+/// How to run [`Wiki::index_wiki`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IndexOptions {
+    /// Read and digest every file, even those whose size and modification
+    /// time are unchanged since the last run.
+    pub rehash: bool,
+    /// The time recorded as `indexed_at` for new items (default: now).
+    pub now: Option<jiff::Timestamp>,
+}
+
+/// A wiki file that was not indexed, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SkippedFile {
+    /// The file (absolute when the wiki folder was given absolute).
+    pub path: PathBuf,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// What an index run did. File counts are by path; item counts by revision.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct IndexReport {
+    /// Wiki-format files found.
+    pub files: usize,
+    /// Paths not seen by the previous run.
+    pub added: usize,
+    /// Paths whose content changed.
+    pub changed: usize,
+    /// Paths whose content did not change.
+    pub unchanged: usize,
+    /// Paths gone since the previous run.
+    pub removed: usize,
+    /// Item revisions added to the index.
+    pub items_added: usize,
+    /// Item revisions dropped (no file holds them any more).
+    pub items_removed: usize,
+    /// Chunks added.
+    pub chunks_added: usize,
+    /// Bytes read from files that had to be read.
+    pub bytes_read: u64,
+    /// Files reported and skipped (bad files, unsupported formats).
+    pub skipped: Vec<SkippedFile>,
+    /// What the index holds after the run.
+    #[serde(skip)]
+    pub stats: IndexStats,
+}
+
+/// Text to add to `wiki/captured/` (fetched evidence, or a file the user captures).
+#[derive(Clone, Copy, Debug)]
+pub struct Capture<'a> {
+    /// The text, stored verbatim after the front matter.
+    pub text: &'a str,
+    /// Title (front matter `title:`), also the slug of the id.
+    pub title: Option<&'a str>,
+    /// Where the text came from (front matter `source:`).
+    pub source_url: Option<&'a str>,
+    /// When it was fetched, RFC 3339 (front matter `retrieved_at:`).
+    pub retrieved_at: &'a str,
+}
+
+/// A wiki file found by the walk.
+#[derive(Clone, Debug)]
+struct FoundFile {
+    rel: String,
+    abs: PathBuf,
+    kind: ItemKind,
+    size: i64,
+    mtime_ns: i64,
+}
+
+/// The user's wiki under `$AMEM_HOME/wiki` and its index in
+/// `$AMEM_HOME/ledger.sqlite`.
+pub struct Wiki {
+    dir: PathBuf,
+    index: FtsIndex,
+}
+
+impl Wiki {
+    /// Open the wiki of a home, creating `wiki/`, `wiki/captured/` and the
+    /// index tables when missing.
+    ///
+    /// # Errors
+    /// The folders cannot be created; the index cannot be opened or is from a
+    /// newer amem.
+    pub fn open(home: &Path) -> Result<Wiki> {
+        let dir = home.join("wiki");
+        let captured = dir.join("captured");
+        std::fs::create_dir_all(&captured).map_err(|source| Error::Io { what: "create folder", path: captured, source })?;
+        let index = FtsIndex::open(&home.join("ledger.sqlite"))?;
+        Ok(Wiki { dir, index })
+    }
+
+    /// The wiki folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The SQLite file holding the index.
+    pub fn index_path(&self) -> &Path {
+        self.index.path()
+    }
+
+    /// Counts of what the index holds.
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn stats(&self) -> Result<IndexStats> {
+        self.index.stats()
+    }
+
+    /// FTS5's consistency check of the full-text index against the chunks.
+    ///
+    /// # Errors
+    /// [`Error::Sql`] when the index is inconsistent or unreadable.
+    pub fn check(&self) -> Result<()> {
+        self.index.integrity_check()
+    }
+
+    /// Bring the index in line with the wiki folder, in one transaction:
+    /// new and changed files are read, chunked and indexed, removed files'
+    /// items are dropped, unchanged files (same size and modification time,
+    /// unless `rehash`) are not read. Bad files are reported in the returned
+    /// [`IndexReport`] and skipped.
+    ///
+    /// `progress` is called before each file and once at the end; returning
+    /// `ControlFlow::Break` stops the run and rolls everything back.
+    ///
+    /// # Errors
+    /// [`Error::Interrupted`] when `progress` stopped the run; the index
+    /// cannot be written. Either way the index keeps its previous state.
+    pub fn index_wiki(&mut self, opts: IndexOptions, progress: &mut dyn FnMut(IndexProgress<'_>) -> ControlFlow<()>) -> Result<IndexReport> {
+        let mut report = IndexReport::default();
+        let found = walk(&self.dir, &mut report.skipped);
+        report.files = found.len();
+        let known = self.index.files()?;
+        let now = stamp(opts.now);
+        let w = self.index.writer()?;
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let total = found.len();
+        for (i, f) in found.iter().enumerate() {
+            if progress(IndexProgress { done: i, total, path: &f.rel }).is_break() {
+                return Err(Error::Interrupted { done: i, total });
+            }
+            let prev = known.get(&f.rel);
+            if let Some(p) = prev {
+                if !opts.rehash && p.size == f.size && p.mtime_ns == f.mtime_ns {
+                    report.unchanged += 1;
+                    seen.insert(&f.rel);
+                    continue;
+                }
+            }
+            let Some(parsed) = read_file(f, &mut report) else { continue };
+            let digest = parsed.digest.to_hex();
+            match prev {
+                Some(p) if p.digest == digest => report.unchanged += 1,
+                Some(_) => report.changed += 1,
+                None => report.added += 1,
+            }
+            if store(&w, f, &parsed, &now, &mut report)? {
+                seen.insert(&f.rel);
+            }
+        }
+        if progress(IndexProgress { done: total, total, path: "" }).is_break() {
+            return Err(Error::Interrupted { done: total, total });
+        }
+        let found_paths: BTreeSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+        for path in known.keys() {
+            if !seen.contains(path.as_str()) {
+                w.delete_file(path)?;
+                if !found_paths.contains(path.as_str()) {
+                    report.removed += 1;
+                }
+            }
+        }
+        report.items_removed = w.delete_orphans()?;
+        w.refresh_item_paths()?;
+        w.set_meta("last_index_at", &now)?;
+        w.commit()?;
+        report.stats = self.index.stats()?;
+        Ok(report)
+    }
+
+    /// Write `text` to `wiki/captured/<id>.md` with front matter (title,
+    /// source, retrieved_at, and `digest:` the SHA-256 of the body) and index
+    /// it. The same text, title, source and time give the same id and file.
+    ///
+    /// # Errors
+    /// Empty text; the file cannot be written; the index cannot be written.
+    pub fn capture(&mut self, c: &Capture<'_>) -> Result<ItemId> {
+        let body = c.text.trim();
+        if body.is_empty() {
+            return Err(Error::EmptyCapture("the text is empty".to_string()));
+        }
+        let body = format!("{body}\n");
+        let mut doc = String::from("---\n");
+        if let Some(t) = c.title.map(one_line).filter(|t| !t.is_empty()) {
+            doc.push_str(&format!("title: {t}\n"));
+        }
+        if let Some(s) = c.source_url.map(one_line).filter(|s| !s.is_empty()) {
+            doc.push_str(&format!("source: {s}\n"));
+        }
+        doc.push_str(&format!("retrieved_at: {}\n", one_line(c.retrieved_at)));
+        doc.push_str(&format!("digest: {}\n---\n", Digest::of(body.as_bytes()).to_hex()));
+        doc.push_str(&body);
+        let parsed = parse_item(doc.as_bytes(), ItemKind::Markdown)
+            .map_err(|r| Error::EmptyCapture(format!("the captured file would not read back: {r}")))?;
+        let dir = self.dir.join("captured");
+        let name = format!("{}.md", parsed.id);
+        let abs = dir.join(&name);
+        let tmp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&tmp, doc.as_bytes()).map_err(|source| Error::Io { what: "write", path: tmp.clone(), source })?;
+        std::fs::rename(&tmp, &abs).map_err(|source| Error::Io { what: "rename into place", path: abs.clone(), source })?;
+        let (size, mtime_ns) = file_stamp(&abs).map_err(|source| Error::Io { what: "read metadata of", path: abs.clone(), source })?;
+        let f = FoundFile { rel: format!("captured/{name}"), abs, kind: ItemKind::Markdown, size, mtime_ns };
+        let now = stamp(None);
+        let mut report = IndexReport::default();
+        let w = self.index.writer()?;
+        store(&w, &f, &parsed, &now, &mut report)?;
+        w.commit()?;
+        Ok(parsed.id)
+    }
+}
+
+impl Recall for Wiki {
+    fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
+        let q = Query::from_claim(claim);
+        let Some(expr) = q.fts_expression() else { return Ok(Vec::new()) };
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let rows = self.index.search(&expr, k)?;
+        let mut hits = Vec::with_capacity(rows.len());
+        for row in rows {
+            let item_digest = self.digest_of(&row.item)?;
+            let span = q.best_span(&row.text);
+            let quote = span.slice(&row.text).unwrap_or_default().to_string();
+            hits.push(Hit {
+                uri: AmemUri::chunk(row.item.id.clone(), row.chunk_no),
+                item: ItemId(row.item.id),
+                chunk: row.chunk_no,
+                score: -row.bm25,
+                text: row.text,
+                span,
+                quote,
+                item_digest,
+                title: row.item.title,
+                source_url: row.item.source_url,
+                retrieved_at: row.item.retrieved_at,
+                indexed_at: row.item.indexed_at,
+                path: row.item.path,
+            });
+        }
+        Ok(hits)
+    }
+
+    fn open(&self, uri: &AmemUri) -> Result<OpenedChunk> {
+        let item = self.index.item(&uri.item)?.ok_or_else(|| Error::UnknownItem { item: uri.item.clone() })?;
+        let chunk = uri.chunk.unwrap_or(0);
+        let chunks = u32::try_from(item.chunks).unwrap_or(u32::MAX);
+        let text = self.index.chunk_text(&uri.item, chunk)?.ok_or_else(|| Error::UnknownChunk { item: uri.item.clone(), chunk, chunks })?;
+        Ok(OpenedChunk {
+            uri: AmemUri::chunk(uri.item.clone(), chunk),
+            text,
+            chunks,
+            title: item.title.clone(),
+            source_url: item.source_url.clone(),
+            retrieved_at: item.retrieved_at.clone(),
+            item_digest: self.digest_of(&item)?,
+            path: item.path,
+        })
+    }
+}
+
+impl Wiki {
+    /// [`Recall::open`] under the name the CLI and fact-check use.
+    ///
+    /// # Errors
+    /// As [`Recall::open`].
+    pub fn open_uri(&self, uri: &AmemUri) -> Result<OpenedChunk> {
+        Recall::open(self, uri)
+    }
+
+    fn digest_of(&self, item: &ItemRow) -> Result<Digest> {
+        Digest::from_hex(&item.digest)
+            .ok_or_else(|| Error::Corrupt { path: self.index.path().to_path_buf(), reason: format!("item {} has digest {:?}", item.id, item.digest) })
+    }
+}
+
+/// Capture into the wiki of `home` (see [`Wiki::capture`]).
+///
+/// # Errors
+/// As [`Wiki::open`] and [`Wiki::capture`].
+pub fn capture(home: &Path, text: &str, title: Option<&str>, source_url: Option<&str>, retrieved_at: &str) -> Result<ItemId> {
+    Wiki::open(home)?.capture(&Capture { text, title, source_url, retrieved_at })
+}
+
+/// Read and parse one file, recording a skip on failure.
+fn read_file(f: &FoundFile, report: &mut IndexReport) -> Option<ParsedItem> {
+    let bytes = match std::fs::read(&f.abs) {
+        Ok(b) => b,
+        Err(e) => {
+            report.skipped.push(SkippedFile { path: f.abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
+            return None;
+        }
+    };
+    report.bytes_read += bytes.len() as u64;
+    match parse_item(&bytes, f.kind) {
+        Ok(p) => Some(p),
+        Err(reason) => {
+            report.skipped.push(SkippedFile { path: f.abs.clone(), reason });
+            None
+        }
+    }
+}
+
+/// Insert the item revision (unless already there) and record the file.
+/// Returns false when the file could not be stored (an id collision).
+fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: &str, report: &mut IndexReport) -> Result<bool> {
+    let digest = parsed.digest.to_hex();
+    match w.item_digest(parsed.id.as_str())? {
+        Some(d) if d == digest => {}
+        Some(other) => {
+            // Two revisions with the same 48-bit id prefix: astronomically rare;
+            // keep the one indexed first and say so rather than mix them.
+            tracing::warn!(path = %f.abs.display(), item = %parsed.id, existing = %other, "item id collision; file skipped");
+            report.skipped.push(SkippedFile {
+                path: f.abs.clone(),
+                reason: SkipReason::Unreadable { error: format!("item id {} is already used by another revision", parsed.id) },
+            });
+            return Ok(false);
+        }
+        None => {
+            let ranges = chunk::chunks(&parsed.body);
+            let texts: Vec<&str> = ranges.iter().map(|r| &parsed.body[r.clone()]).collect();
+            let row = ItemRow {
+                id: parsed.id.0.clone(),
+                digest: digest.clone(),
+                kind: parsed.kind.as_str().to_string(),
+                title: parsed.title.clone(),
+                source_url: parsed.source_url.clone(),
+                retrieved_at: parsed.retrieved_at.clone(),
+                indexed_at: now.to_string(),
+                path: f.rel.clone(),
+                bytes: i64::try_from(parsed.body.len()).unwrap_or(i64::MAX),
+                chunks: texts.len() as i64,
+            };
+            w.insert_item(&row, &texts)?;
+            report.items_added += 1;
+            report.chunks_added += texts.len();
+        }
+    }
+    w.upsert_file(&FileRow { path: f.rel.clone(), item_id: parsed.id.0.clone(), digest, size: f.size, mtime_ns: f.mtime_ns })?;
+    Ok(true)
+}
+
+/// RFC 3339 to the second.
+fn stamp(now: Option<jiff::Timestamp>) -> String {
+    let t = now.unwrap_or_else(jiff::Timestamp::now);
+    jiff::Timestamp::from_second(t.as_second()).unwrap_or(t).to_string()
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn file_stamp(p: &Path) -> std::io::Result<(i64, i64)> {
+    let md = std::fs::metadata(p)?;
+    let mtime = md.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
+    Ok((i64::try_from(md.len()).unwrap_or(i64::MAX), mtime))
+}
+
+/// Every wiki-format file under `dir`, sorted by relative path. Hidden
+/// entries (name starting with `.`) are left out; symlinked folders are not
+/// followed (no loops); unreadable folders and other formats are reported.
+fn walk(dir: &Path, skipped: &mut Vec<SkippedFile>) -> Vec<FoundFile> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((abs, rel)) = stack.pop() {
+        let rd = match std::fs::read_dir(&abs) {
+            Ok(rd) => rd,
+            Err(e) => {
+                if abs != dir || e.kind() != std::io::ErrorKind::NotFound {
+                    skipped.push(SkippedFile { path: abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
+                }
+                continue;
+            }
+        };
+        let mut entries: BTreeMap<String, std::fs::DirEntry> = BTreeMap::new();
+        for e in rd.flatten() {
+            entries.insert(e.file_name().to_string_lossy().into_owned(), e);
+        }
+        for (name, e) in entries {
+            if name.starts_with('.') {
+                continue;
+            }
+            let child_rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
+            let child_abs = e.path();
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                stack.push((child_abs, child_rel));
+                continue;
+            }
+            // A symlink to a file is read; one to a folder is not followed.
+            if ft.is_symlink() && std::fs::metadata(&child_abs).is_ok_and(|m| m.is_dir()) {
+                continue;
+            }
+            let Some(kind) = ItemKind::from_name(&name) else {
+                skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unsupported });
+                continue;
+            };
+            match file_stamp(&child_abs) {
+                Ok((size, mtime_ns)) => out.push(FoundFile { rel: child_rel, abs: child_abs, kind, size, mtime_ns }),
+                Err(e) => skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unreadable { error: e.to_string() } }),
+            }
+        }
+    }
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
