@@ -1,0 +1,550 @@
+//! The decision: align the claim to evidence sentences by content words, then
+//! compare the discriminants (numbers, dates, names), polarity, hedges and
+//! scope of the aligned sentences, and pick a status from a fixed order.
+//!
+//! Order of the decision (first that applies):
+//! 1. nothing to align in the claim → `ambiguous`;
+//! 2. no sentence shares enough content words → `no_evidence`;
+//! 3. an aligned sentence states the claim's quantity, date or proposition with
+//!    another value or the other polarity → `contradicted` (both spans named),
+//!    unless another sentence fully supports the claim (then `ambiguous`: the
+//!    sources disagree);
+//! 4. one sentence, or two together, cover the claim's content words with every
+//!    number, date and name matched in value and the same polarity →
+//!    `supported`, lowered to `partially_supported` when the evidence is hedged
+//!    or scoped where the claim is flat;
+//! 5. most content words aligned but a facet unmatched → `partially_supported`;
+//! 6. otherwise the evidence is on topic but does not entail → `not_addressed`.
+
+use super::cues::{self, Cue};
+use super::date::{self, Date, DateRelation};
+use super::number::{self, Quantity, Relation};
+use super::text::{self, Word};
+use amem_model::{Evidence, Reason, Span, Status};
+use regex::Regex;
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// Share of the claim's content words a sentence must hold to count as on topic at all.
+pub(crate) const TOPIC_MIN: f64 = 0.25;
+/// Share needed before a sentence's values and polarity are compared with the claim's.
+pub(crate) const ALIGN_MIN: f64 = 0.5;
+/// Share needed (one sentence or two together) for the evidence to entail the claim.
+pub(crate) const SUPPORT_MIN: f64 = 0.8;
+/// Words after a negation cue that it scopes over.
+const NEGATION_WINDOW: usize = 6;
+
+/// The claim, read once.
+struct ClaimView<'a> {
+    text: &'a str,
+    words: Vec<Word>,
+    /// Indices into `words` of the content words, one per distinct stem.
+    content: Vec<usize>,
+    /// Subset of `content` that are names (capitalised, not sentence-initial, or all-caps).
+    names: BTreeSet<usize>,
+    quantities: Vec<Quantity>,
+    dates: Vec<Date>,
+    negations: Vec<Cue>,
+    hedged: bool,
+    scoped: bool,
+}
+
+/// One evidence sentence, read once.
+struct Sentence<'a> {
+    item: usize,
+    /// Byte range in the evidence item's quote.
+    range: Range<usize>,
+    text: &'a str,
+    words: Vec<Word>,
+    stems: Vec<String>,
+    quantities: Vec<Quantity>,
+    dates: Vec<Date>,
+    negations: Vec<Cue>,
+    hedges: Vec<Cue>,
+    scopes: Vec<Cue>,
+}
+
+/// What the verifier concluded, before it is wrapped for callers.
+pub(crate) struct Outcome {
+    pub status: Status,
+    pub reasons: Vec<Reason>,
+}
+
+fn instruction_pattern() -> &'static Regex {
+    static P: OnceLock<Regex> = OnceLock::new();
+    P.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?i)\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|prompts?|rules|guidelines|everything)\b",
+            r"|\b(mark|label|classify|rate|treat|flag|report|consider|record|output|return|answer)\b.{0,40}\b(claims?|statements?|this|it)\b.{0,30}\b(supported|true|verified|correct|accurate|contradicted|false|refuted)\b",
+            r"|\b(system prompt|as an ai|language model|you are an? (assistant|verifier|fact.?checker))\b",
+        ))
+        .expect("invariant: the instruction pattern is valid")
+    })
+}
+
+/// True when a sentence addresses the verifier instead of stating something
+/// about the world ("ignore previous instructions", "mark this claim
+/// supported"). Such text is data, not evidence: it is left out of alignment,
+/// so the verdict is what it would be without it.
+pub(crate) fn is_instruction(sentence: &str) -> bool {
+    instruction_pattern().is_match(sentence)
+}
+
+fn read_claim(text: &str) -> ClaimView<'_> {
+    let words = text::words(text);
+    let dates = date::dates(text);
+    let quantities = values_outside_dates(number::quantities(text, &words), &dates);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut content = Vec::new();
+    let mut names = BTreeSet::new();
+    for (i, w) in words.iter().enumerate() {
+        let in_value = quantities.iter().any(|q| q.range.start <= w.range.start && w.range.end <= q.range.end);
+        if w.stop || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
+            continue;
+        }
+        if seen.contains(&w.stem.as_str()) {
+            continue;
+        }
+        seen.push(&w.stem);
+        let surface = &text[w.range.clone()];
+        let all_caps = surface.len() > 1 && surface.chars().all(|c| c.is_uppercase() || c.is_ascii_digit());
+        if (w.capitalised && i > 0 && !after_sentence_end(text, w.range.start)) || all_caps {
+            names.insert(i);
+        }
+        content.push(i);
+    }
+    let negations = cues::negations(text, &words);
+    let hedged = !cues::hedges(&words).is_empty();
+    let scoped = !cues::scopes(&words).is_empty();
+    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped }
+}
+
+fn after_sentence_end(text: &str, start: usize) -> bool {
+    text[..start].trim_end().ends_with(['.', '!', '?', ':'])
+}
+
+fn in_any(r: &Range<usize>, dates: &[Date]) -> bool {
+    dates.iter().any(|d| d.range.start <= r.start && r.end <= d.range.end)
+}
+
+/// Quantities that are not part of a date, and not bare years (dates handle those).
+fn values_outside_dates(q: Vec<Quantity>, dates: &[Date]) -> Vec<Quantity> {
+    q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
+}
+
+fn read_sentences<'a>(evidence: &'a [Evidence]) -> Vec<Sentence<'a>> {
+    let mut out = Vec::new();
+    for (item, ev) in evidence.iter().enumerate() {
+        for range in text::sentences(&ev.quote) {
+            let s = &ev.quote[range.clone()];
+            if is_instruction(s) {
+                continue;
+            }
+            let words = text::words(s);
+            let dates = date::dates(s);
+            let quantities = values_outside_dates(number::quantities(s, &words), &dates);
+            let stems = words.iter().map(|w| w.stem.clone()).collect();
+            let negations = cues::negations(s, &words);
+            let hedges = cues::hedges(&words);
+            let scopes = cues::scopes(&words);
+            out.push(Sentence { item, range, text: s, words, stems, quantities, dates, negations, hedges, scopes });
+        }
+    }
+    out
+}
+
+/// For each claim content word (by position in `claim.content`), the index of
+/// the sentence word it matches, if any.
+fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
+    claim
+        .content
+        .iter()
+        .map(|&ci| {
+            let stem = &claim.words[ci].stem;
+            s.stems.iter().position(|t| text::stems_match(stem, t))
+        })
+        .collect()
+}
+
+fn coverage(matches: &[Option<usize>]) -> f64 {
+    if matches.is_empty() {
+        return 0.0;
+    }
+    matches.iter().filter(|m| m.is_some()).count() as f64 / matches.len() as f64
+}
+
+/// The evidence item narrowed to one sentence, with the span moved accordingly.
+fn cite(evidence: &[Evidence], s: &Sentence<'_>) -> Evidence {
+    let ev = &evidence[s.item];
+    let mut e = ev.clone();
+    e.quote = s.text.to_string();
+    e.span = Span::new(ev.span.start + s.range.start, ev.span.start + s.range.end);
+    e
+}
+
+fn span(r: &Range<usize>) -> Option<Span> {
+    Some(Span::new(r.start, r.end))
+}
+
+fn reason(facet: &str, rule: &str, detail: String, claim_span: Option<Span>, evidence: Vec<Evidence>) -> Reason {
+    Reason { facet: facet.to_string(), detail, claim_span, evidence, rule: rule.to_string() }
+}
+
+/// True when a negation cue in `cues` scopes over one of the word indices in `targets`.
+fn negates_any(cues: &[Cue], targets: &[usize]) -> Option<usize> {
+    cues.iter().position(|c| targets.iter().any(|&t| t > c.word && t <= c.word + NEGATION_WINDOW))
+}
+
+/// Run the decision.
+pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
+    let claim = read_claim(claim_text);
+    if claim.content.is_empty() {
+        return Outcome {
+            status: Status::Ambiguous,
+            reasons: vec![reason("topic", "claim.no_content_words", "the claim has no content words to align".into(), None, vec![])],
+        };
+    }
+    let sentences = read_sentences(evidence);
+    let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
+    let cov: Vec<f64> = matches.iter().map(|m| coverage(m)).collect();
+    let mut order: Vec<usize> = (0..sentences.len()).collect();
+    order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(a.cmp(&b)));
+    let need = 1;
+    let on_topic = |i: usize| cov[i] >= TOPIC_MIN && matches[i].iter().filter(|m| m.is_some()).count() >= need;
+    let Some(&best) = order.first().filter(|&&b| on_topic(b)) else {
+        return Outcome {
+            status: Status::NoEvidence,
+            reasons: vec![reason(
+                "topic",
+                "align.below_topic_threshold",
+                format!("no evidence sentence shares {:.0}% of the claim's content words", TOPIC_MIN * 100.0),
+                span(&(0..claim_text.len())),
+                vec![],
+            )],
+        };
+    };
+
+    // 3. Conflicts in the aligned sentences.
+    let aligned: Vec<usize> = order.iter().copied().filter(|&i| cov[i] >= ALIGN_MIN && on_topic(i)).collect();
+    let mut conflicts: Vec<Reason> = Vec::new();
+    let mut conflicting: Option<usize> = None;
+    for &i in &aligned {
+        let s = &sentences[i];
+        if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence) {
+            conflicts.push(r);
+            conflicting = Some(i);
+            break;
+        }
+    }
+
+    // 4. Support from the best sentence, or the best two together.
+    let mut candidates: Vec<Vec<usize>> = vec![vec![best]];
+    if let Some(&second) = order
+        .iter()
+        .skip(1)
+        .filter(|&&j| on_topic(j))
+        .max_by(|&&a, &&b| union_cov(&matches[best], &matches[a]).total_cmp(&union_cov(&matches[best], &matches[b])).then(b.cmp(&a)))
+    {
+        if union_cov(&matches[best], &matches[second]) > cov[best] {
+            candidates.push(vec![best, second]);
+        }
+    }
+    let mut best_partial: Option<(f64, Vec<Reason>)> = None;
+    for cand in &candidates {
+        // A sentence that conflicts with the claim cannot also be what entails it.
+        if conflicting.is_some_and(|c| cand.contains(&c)) {
+            continue;
+        }
+        let joint: Vec<Option<usize>> = (0..claim.content.len()).map(|k| cand.iter().find_map(|&i| matches[i][k])).collect();
+        let c = coverage(&joint);
+        let check = facets(&claim, cand.iter().map(|&i| (&sentences[i], matches[i].as_slice())).collect(), &joint, c, evidence);
+        match check {
+            Facets::Entails { lowered } => {
+                let cited: Vec<Evidence> = cand.iter().map(|&i| cite(evidence, &sentences[i])).collect();
+                if !conflicts.is_empty() {
+                    let mut reasons = vec![reason(
+                        "topic",
+                        "align.sources_disagree",
+                        "one evidence sentence entails the claim and another conflicts with it".into(),
+                        span(&(0..claim_text.len())),
+                        cited,
+                    )];
+                    reasons.append(&mut conflicts);
+                    return Outcome { status: Status::Ambiguous, reasons };
+                }
+                if lowered.is_empty() {
+                    return Outcome {
+                        status: Status::Supported,
+                        reasons: vec![reason(
+                            "topic",
+                            "align.entails",
+                            format!(
+                                "{:.0}% of the claim's content words aligned; every number, date and name matched; same polarity",
+                                c * 100.0
+                            ),
+                            span(&(0..claim_text.len())),
+                            cited,
+                        )],
+                    };
+                }
+                return Outcome { status: Status::PartiallySupported, reasons: lowered };
+            }
+            Facets::Missing(reasons) => {
+                if best_partial.as_ref().is_none_or(|(bc, _)| c > *bc) {
+                    best_partial = Some((c, reasons));
+                }
+            }
+        }
+    }
+    if !conflicts.is_empty() {
+        return Outcome { status: Status::Contradicted, reasons: conflicts };
+    }
+    let (c, missing) = best_partial.unwrap_or((cov[best], vec![]));
+    let status = if c >= ALIGN_MIN && claim.content.len() >= 2 { Status::PartiallySupported } else { Status::NotAddressed };
+    let mut reasons = vec![reason(
+        "topic",
+        if status == Status::PartiallySupported { "align.partial" } else { "align.topical_only" },
+        format!("the closest evidence sentence holds {:.0}% of the claim's content words", cov[best] * 100.0),
+        span(&(0..claim_text.len())),
+        vec![cite(evidence, &sentences[best])],
+    )];
+    reasons.extend(missing);
+    Outcome { status, reasons }
+}
+
+fn union_cov(a: &[Option<usize>], b: &[Option<usize>]) -> f64 {
+    if a.is_empty() {
+        return 0.0;
+    }
+    a.iter().zip(b).filter(|(x, y)| x.is_some() || y.is_some()).count() as f64 / a.len() as f64
+}
+
+enum Facets {
+    /// Everything matched; `lowered` lists hedge/scope reasons that make it partial.
+    Entails { lowered: Vec<Reason> },
+    /// Some facet is missing; the reasons name it.
+    Missing(Vec<Reason>),
+}
+
+/// Check every facet of the claim against the candidate sentences taken together.
+fn facets(
+    claim: &ClaimView<'_>,
+    per: Vec<(&Sentence<'_>, &[Option<usize>])>,
+    joint: &[Option<usize>],
+    c: f64,
+    evidence: &[Evidence],
+) -> Facets {
+    let sents: Vec<&Sentence<'_>> = per.iter().map(|(s, _)| *s).collect();
+    let mut missing = Vec::new();
+    let mut lowered = Vec::new();
+    let cited = |s: &Sentence<'_>| vec![cite(evidence, s)];
+    if c < SUPPORT_MIN {
+        let absent: Vec<&str> = claim
+            .content
+            .iter()
+            .zip(joint)
+            .filter(|(_, m)| m.is_none())
+            .map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()])
+            .collect();
+        missing.push(reason(
+            "topic",
+            "align.content_missing",
+            format!("claim words not found in the evidence: {}", absent.join(", ")),
+            None,
+            vec![],
+        ));
+    }
+    for (k, &ci) in claim.content.iter().enumerate() {
+        if claim.names.contains(&ci) && joint[k].is_none() {
+            let w = &claim.words[ci];
+            missing.push(reason(
+                "entity",
+                "entity.not_found",
+                format!("the name {:?} is not in the evidence", &claim.text[w.range.clone()]),
+                span(&w.range),
+                vec![],
+            ));
+        }
+    }
+    for q in &claim.quantities {
+        let found = sents.iter().find_map(|s| s.quantities.iter().find(|e| number::relate(q, e) == Relation::Agrees).map(|e| (*s, e)));
+        if found.is_none() {
+            missing.push(reason(
+                "number",
+                "number.not_found",
+                format!("{:?} is not stated with that value and anchor in the evidence", &claim.text[q.range.clone()]),
+                span(&q.range),
+                vec![],
+            ));
+        }
+    }
+    for d in &claim.dates {
+        let mut best: Option<(DateRelation, &Sentence<'_>)> = None;
+        for s in &sents {
+            for e in &s.dates {
+                let r = date::relate(d, e);
+                if r == DateRelation::Agrees {
+                    best = Some((r, s));
+                } else if r == DateRelation::Coarser && best.is_none() {
+                    best = Some((r, s));
+                }
+            }
+        }
+        match best {
+            Some((DateRelation::Agrees, _)) => {}
+            Some((_, s)) => lowered.push(reason(
+                "date",
+                "date.evidence_coarser",
+                format!("the evidence dates it less precisely than the claim's {:?}", &claim.text[d.range.clone()]),
+                span(&d.range),
+                cited(s),
+            )),
+            None => missing.push(reason(
+                "date",
+                "date.not_found",
+                format!("the date {:?} is not in the evidence", &claim.text[d.range.clone()]),
+                span(&d.range),
+                vec![],
+            )),
+        }
+    }
+    // Polarity of the aligned words.
+    let claim_targets: Vec<usize> = claim.content.clone();
+    let claim_neg = negates_any(&claim.negations, &claim_targets).is_some();
+    let mut ev_neg = false;
+    for (s, m) in &per {
+        let targets: Vec<usize> = m.iter().flatten().copied().collect();
+        if negates_any(&s.negations, &targets).is_some() {
+            ev_neg = true;
+        }
+    }
+    if claim_neg != ev_neg {
+        missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
+    }
+    if !missing.is_empty() {
+        return Facets::Missing(missing);
+    }
+    if !claim.hedged {
+        for s in &sents {
+            if let Some(h) = s.hedges.first() {
+                lowered.push(reason(
+                    "hedge",
+                    "hedge.evidence_hedged",
+                    format!("the evidence is hedged ({:?}) where the claim is flat", &s.text[h.range.clone()]),
+                    None,
+                    cited(s),
+                ));
+                break;
+            }
+        }
+    }
+    if !claim.scoped {
+        for s in &sents {
+            if let Some(sc) = s.scopes.first() {
+                lowered.push(reason(
+                    "scope",
+                    "scope.evidence_narrower",
+                    format!("the evidence is scoped ({:?}) where the claim is general", &s.text[sc.range.clone()]),
+                    None,
+                    cited(s),
+                ));
+                break;
+            }
+        }
+    }
+    Facets::Entails { lowered }
+}
+
+/// A conflict between the claim and one aligned sentence: a value, a date or the polarity.
+fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov: f64, evidence: &[Evidence]) -> Option<Reason> {
+    let cited = |r: &Range<usize>| {
+        let mut e = cite(evidence, s);
+        // Name the evidence span of the conflicting value itself inside the sentence.
+        let base = evidence[s.item].span.start + s.range.start;
+        e.span = Span::new(base + r.start, base + r.end);
+        e.quote = s.text[r.clone()].to_string();
+        vec![cite(evidence, s), e]
+    };
+    for q in &claim.quantities {
+        if s.quantities.iter().any(|e| number::relate(q, e) == Relation::Agrees) {
+            continue;
+        }
+        if let Some(e) = s.quantities.iter().find(|e| number::relate(q, e) == Relation::Conflicts) {
+            return Some(reason(
+                "number",
+                "number.value_mismatch",
+                format!(
+                    "the claim says {:?}, the evidence says {:?} for the same quantity",
+                    &claim.text[q.range.clone()],
+                    &s.text[e.range.clone()]
+                ),
+                span(&q.range),
+                cited(&e.range),
+            ));
+        }
+    }
+    for d in &claim.dates {
+        let comparable: Vec<&Date> = s.dates.iter().filter(|e| date::comparable(d, e)).collect();
+        if comparable.is_empty() || comparable.iter().any(|e| date::relate(d, e) != DateRelation::Conflicts) {
+            continue;
+        }
+        let e = comparable[0];
+        return Some(reason(
+            "date",
+            "date.value_mismatch",
+            format!("the claim dates it {:?}, the aligned evidence {:?}", &claim.text[d.range.clone()], &s.text[e.range.clone()]),
+            span(&d.range),
+            cited(&e.range),
+        ));
+    }
+    if cov < SUPPORT_MIN {
+        return None;
+    }
+    // Polarity: the evidence denies what the claim asserts, or the reverse.
+    let targets: Vec<usize> = m.iter().flatten().copied().collect();
+    let ev_neg = negates_any(&s.negations, &targets);
+    let claim_neg = negates_any(&claim.negations, &claim.content);
+    match (claim_neg, ev_neg) {
+        (None, Some(k)) => {
+            let cue = &s.negations[k];
+            return Some(reason(
+                "polarity",
+                "polarity.evidence_negates",
+                format!("the evidence denies it ({:?}) where the claim asserts it", &s.text[cue.range.clone()]),
+                None,
+                cited(&cue.range),
+            ));
+        }
+        (Some(k), None) => {
+            let cue = &claim.negations[k];
+            return Some(reason(
+                "polarity",
+                "polarity.claim_negates",
+                format!("the claim denies it ({:?}) where the evidence asserts it", &claim.text[cue.range.clone()]),
+                span(&cue.range),
+                vec![cite(evidence, s)],
+            ));
+        }
+        _ => {}
+    }
+    // Antonyms: a claim word missing from the sentence whose opposite is there.
+    for (k, &ci) in claim.content.iter().enumerate() {
+        if m[k].is_some() {
+            continue;
+        }
+        let w = &claim.words[ci];
+        for ant in cues::antonyms_of(&w.stem, &w.lower) {
+            if let Some(ew) = s.words.iter().find(|e| e.stem == ant || e.lower == ant) {
+                return Some(reason(
+                    "polarity",
+                    "polarity.antonym",
+                    format!("the claim says {:?}, the evidence says {:?}", &claim.text[w.range.clone()], &s.text[ew.range.clone()]),
+                    span(&w.range),
+                    cited(&ew.range),
+                ));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,465 @@
+//! Scoring the verifier on independently annotated claim–evidence sets
+//! (`../shared/eval`): accuracy, macro-F1, balanced accuracy, per-class
+//! precision and recall, and the confusion table, per set. Used by
+//! `amem eval verify` and by the test that keeps the README figures honest.
+//!
+//! The verifier's status is scored by its report group (supported /
+//! contradicted / unverified), the three classes the sets are labelled in.
+//!
+//! Sets read from a corpus directory:
+//! - `fever_symmetric`, `healthver`, `covid_fact`, `wice`: `pairs.jsonl`,
+//!   `{"id","claim","evidence","label"}`;
+//! - `climate_fever`: assembled from `claims.jsonl` and `corpus.jsonl`, one
+//!   pair per (claim, candidate evidence sentence) with the annotators'
+//!   evidence-level label (SUPPORTED / CONTRADICTED / NO_EVIDENCE);
+//! - `climate_fever_claims`: the same claims against all five candidate
+//!   sentences together, with the claim-level label (DISPUTED claims left out,
+//!   as they are labelled both ways).
+
+use super::{text_evidence, verify};
+use amem_model::{Evidence, Group};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Why a corpus could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// A file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A line is not the JSON record the set's README describes.
+    #[error("{path}:{line}: {reason}")]
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// None of the known sets is in the directory.
+    #[error("no claim-evidence set found in {0}: expected fever_symmetric/, healthver/, covid_fact/, wice/ or climate_fever/")]
+    Empty(PathBuf),
+}
+
+/// Result alias for this module.
+pub type Result<T, E = EvalError> = std::result::Result<T, E>;
+
+/// One labelled claim–evidence pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The set's own id.
+    pub id: String,
+    /// The claim text.
+    pub claim: String,
+    /// Evidence texts (one item each).
+    pub evidence: Vec<String>,
+    /// The gold group.
+    pub label: Group,
+}
+
+/// The three groups in table order.
+pub const GROUPS: [Group; 3] = [Group::Supported, Group::Contradicted, Group::Unverified];
+
+fn group_index(g: Group) -> usize {
+    match g {
+        Group::Supported => 0,
+        Group::Contradicted => 1,
+        Group::Unverified => 2,
+    }
+}
+
+/// Scores of the verifier on one set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SetScore {
+    /// Set name.
+    pub name: String,
+    /// `confusion[gold][predicted]`, groups in [`GROUPS`] order.
+    pub confusion: [[usize; 3]; 3],
+    /// How often each status was given.
+    pub statuses: BTreeMap<String, usize>,
+}
+
+impl SetScore {
+    /// Number of pairs.
+    pub fn pairs(&self) -> usize {
+        self.confusion.iter().flatten().sum()
+    }
+
+    fn gold(&self, g: usize) -> usize {
+        self.confusion[g].iter().sum()
+    }
+
+    fn predicted(&self, g: usize) -> usize {
+        self.confusion.iter().map(|row| row[g]).sum()
+    }
+
+    /// Classes present in the gold labels.
+    pub fn gold_classes(&self) -> Vec<Group> {
+        GROUPS.into_iter().filter(|g| self.gold(group_index(*g)) > 0).collect()
+    }
+
+    /// Share of pairs whose group matches the gold label.
+    pub fn accuracy(&self) -> f64 {
+        ratio((0..3).map(|g| self.confusion[g][g]).sum(), self.pairs())
+    }
+
+    /// Precision of one group (0 when never predicted).
+    pub fn precision(&self, g: Group) -> f64 {
+        let i = group_index(g);
+        ratio(self.confusion[i][i], self.predicted(i))
+    }
+
+    /// Recall of one group (0 when absent from the gold labels).
+    pub fn recall(&self, g: Group) -> f64 {
+        let i = group_index(g);
+        ratio(self.confusion[i][i], self.gold(i))
+    }
+
+    /// F1 of one group.
+    pub fn f1(&self, g: Group) -> f64 {
+        let (p, r) = (self.precision(g), self.recall(g));
+        if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) }
+    }
+
+    /// Mean F1 over the classes present in the gold labels.
+    pub fn macro_f1(&self) -> f64 {
+        let classes = self.gold_classes();
+        if classes.is_empty() {
+            return 0.0;
+        }
+        classes.iter().map(|g| self.f1(*g)).sum::<f64>() / classes.len() as f64
+    }
+
+    /// Mean recall over the classes present in the gold labels.
+    pub fn balanced_accuracy(&self) -> f64 {
+        let classes = self.gold_classes();
+        if classes.is_empty() {
+            return 0.0;
+        }
+        classes.iter().map(|g| self.recall(*g)).sum::<f64>() / classes.len() as f64
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Verify every pair and tally the groups.
+pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
+    let mut confusion = [[0usize; 3]; 3];
+    let mut statuses = BTreeMap::new();
+    for p in pairs {
+        let evidence: Vec<Evidence> = p.evidence.iter().enumerate().map(|(i, t)| text_evidence(t, i as u32)).collect();
+        let v = verify(&p.claim, &evidence);
+        confusion[group_index(p.label)][group_index(v.status.group())] += 1;
+        *statuses.entry(v.status.as_str().to_string()).or_insert(0) += 1;
+    }
+    SetScore { name: name.to_string(), confusion, statuses }
+}
+
+fn read_lines(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| EvalError::Io { path: path.to_path_buf(), source })
+}
+
+fn parse_group(s: &str) -> Option<Group> {
+    match s.to_ascii_lowercase().as_str() {
+        "supported" | "supports" => Some(Group::Supported),
+        "contradicted" | "refutes" | "refuted" => Some(Group::Contradicted),
+        "unverified" | "no_evidence" | "not_enough_info" => Some(Group::Unverified),
+        _ => None,
+    }
+}
+
+#[derive(Deserialize)]
+struct PairRecord {
+    id: String,
+    claim: String,
+    evidence: String,
+    label: String,
+}
+
+/// Read a `pairs.jsonl` file.
+///
+/// # Errors
+/// [`EvalError::Io`] when it cannot be read, [`EvalError::Record`] for a line
+/// that is not a pair with a known label.
+pub fn load_pairs(path: &Path) -> Result<Vec<Pair>> {
+    let text = read_lines(path)?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |reason: String| EvalError::Record { path: path.to_path_buf(), line: n + 1, reason };
+        let r: PairRecord = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let label = parse_group(&r.label).ok_or_else(|| bad(format!("unknown label {:?}", r.label)))?;
+        out.push(Pair { id: r.id, claim: r.claim, evidence: vec![r.evidence], label });
+    }
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+struct CfEvidence {
+    doc_id: String,
+    sentences: Vec<u32>,
+    label: String,
+}
+
+#[derive(Deserialize)]
+struct CfClaim {
+    id: String,
+    claim: String,
+    label: String,
+    evidence: Vec<CfEvidence>,
+}
+
+#[derive(Deserialize)]
+struct CfSentence {
+    idx: u32,
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct CfDoc {
+    doc_id: String,
+    sentences: Vec<CfSentence>,
+}
+
+/// Climate-FEVER assembled into pairs: `(evidence_pairs, claim_pairs)`.
+/// Evidence pairs: one per (claim, candidate sentence), labelled by the
+/// annotators' evidence-level label. Claim pairs: the claim against its five
+/// candidates together, claim-level label, DISPUTED left out.
+///
+/// # Errors
+/// [`EvalError::Io`] / [`EvalError::Record`] as for [`load_pairs`], and a
+/// record error when a claim cites a sentence the corpus file lacks.
+pub fn load_climate_fever(dir: &Path) -> Result<(Vec<Pair>, Vec<Pair>)> {
+    let corpus_path = dir.join("corpus.jsonl");
+    let mut sentences: BTreeMap<(String, u32), String> = BTreeMap::new();
+    for (n, line) in read_lines(&corpus_path)?.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let d: CfDoc =
+            serde_json::from_str(line).map_err(|e| EvalError::Record { path: corpus_path.clone(), line: n + 1, reason: e.to_string() })?;
+        for s in d.sentences {
+            sentences.insert((d.doc_id.clone(), s.idx), s.text);
+        }
+    }
+    let claims_path = dir.join("claims.jsonl");
+    let mut evidence_pairs = Vec::new();
+    let mut claim_pairs = Vec::new();
+    for (n, line) in read_lines(&claims_path)?.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |reason: String| EvalError::Record { path: claims_path.clone(), line: n + 1, reason };
+        let c: CfClaim = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let mut all = Vec::new();
+        for (k, e) in c.evidence.iter().enumerate() {
+            let mut parts = Vec::new();
+            for idx in &e.sentences {
+                let t = sentences
+                    .get(&(e.doc_id.clone(), *idx))
+                    .ok_or_else(|| bad(format!("sentence {} of {:?} is not in corpus.jsonl", idx, e.doc_id)))?;
+                parts.push(t.as_str());
+            }
+            let text = parts.join(" ");
+            let label = parse_group(&e.label).ok_or_else(|| bad(format!("unknown evidence label {:?}", e.label)))?;
+            evidence_pairs.push(Pair { id: format!("{}#{}", c.id, k), claim: c.claim.clone(), evidence: vec![text.clone()], label });
+            all.push(text);
+        }
+        if c.label == "DISPUTED" {
+            continue;
+        }
+        let label = parse_group(&c.label).ok_or_else(|| bad(format!("unknown claim label {:?}", c.label)))?;
+        claim_pairs.push(Pair { id: c.id, claim: c.claim, evidence: all, label });
+    }
+    Ok((evidence_pairs, claim_pairs))
+}
+
+/// The sets found under `dir`, in a fixed order, each loaded.
+///
+/// # Errors
+/// Any read error, or [`EvalError::Empty`] when no set is present.
+pub fn load_corpus(dir: &Path) -> Result<Vec<(String, Vec<Pair>)>> {
+    let mut sets = Vec::new();
+    for name in ["fever_symmetric", "healthver", "covid_fact", "wice"] {
+        let p = dir.join(name).join("pairs.jsonl");
+        if p.is_file() {
+            sets.push((name.to_string(), load_pairs(&p)?));
+        }
+    }
+    let cf = dir.join("climate_fever");
+    if cf.join("claims.jsonl").is_file() {
+        let (ev, claims) = load_climate_fever(&cf)?;
+        sets.push(("climate_fever".to_string(), ev));
+        sets.push(("climate_fever_claims".to_string(), claims));
+    }
+    if sets.is_empty() {
+        return Err(EvalError::Empty(dir.to_path_buf()));
+    }
+    Ok(sets)
+}
+
+/// Load and score every set under `dir`.
+///
+/// # Errors
+/// As [`load_corpus`].
+pub fn evaluate(dir: &Path) -> Result<Vec<SetScore>> {
+    Ok(load_corpus(dir)?.iter().map(|(name, pairs)| score(name, pairs)).collect())
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}", x * 100.0)
+}
+
+/// The scores as the markdown block kept in the README (tables only, no prose).
+pub fn render_markdown(scores: &[SetScore]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "| set | pairs | accuracy | macro-F1 | balanced acc. | supported P / R | contradicted P / R | unverified P / R |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    for sc in scores {
+        let gold = sc.gold_classes();
+        let pr: Vec<String> = GROUPS
+            .iter()
+            .map(|g| if gold.contains(g) { format!("{} / {}", pct(sc.precision(*g)), pct(sc.recall(*g))) } else { "n/a".to_string() })
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            sc.name,
+            sc.pairs(),
+            pct(sc.accuracy()),
+            pct(sc.macro_f1()),
+            pct(sc.balanced_accuracy()),
+            pr[0],
+            pr[1],
+            pr[2]
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Confusion (rows: gold group; columns: predicted group S / C / U) and the statuses given:");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "| set | gold supported | gold contradicted | gold unverified | statuses |");
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for sc in scores {
+        let row = |g: usize| {
+            if sc.gold(g) == 0 {
+                "—".to_string()
+            } else {
+                format!("{} / {} / {}", sc.confusion[g][0], sc.confusion[g][1], sc.confusion[g][2])
+            }
+        };
+        let st: Vec<String> = sc.statuses.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(s, "| {} | {} | {} | {} | {} |", sc.name, row(0), row(1), row(2), st.join(", "));
+    }
+    s
+}
+
+/// The scores as one JSON object per set.
+pub fn to_json(sc: &SetScore) -> serde_json::Value {
+    let mut classes = serde_json::Map::new();
+    for g in sc.gold_classes() {
+        classes.insert(g.as_str().to_string(), serde_json::json!({"precision": sc.precision(g), "recall": sc.recall(g), "f1": sc.f1(g)}));
+    }
+    serde_json::json!({
+        "set": sc.name,
+        "pairs": sc.pairs(),
+        "accuracy": sc.accuracy(),
+        "macro_f1": sc.macro_f1(),
+        "balanced_accuracy": sc.balanced_accuracy(),
+        "classes": classes,
+        "confusion": {
+            "order": ["supported", "contradicted", "unverified"],
+            "rows_gold_columns_predicted": sc.confusion,
+        },
+        "statuses": sc.statuses,
+    })
+}
+
+/// Markers around the generated block inside the README's `verify` section.
+pub const README_BEGIN: &str = "<!-- verify-eval:begin -->";
+/// See [`README_BEGIN`].
+pub const README_END: &str = "<!-- verify-eval:end -->";
+
+/// The text between the markers in `readme`, if both are present.
+pub fn readme_block(readme: &str) -> Option<&str> {
+    let start = readme.find(README_BEGIN)? + README_BEGIN.len();
+    let end = readme[start..].find(README_END)? + start;
+    Some(readme[start..end].trim_matches('\n'))
+}
+
+/// `readme` with the block between the markers replaced by `block`.
+pub fn replace_readme_block(readme: &str, block: &str) -> Option<String> {
+    let start = readme.find(README_BEGIN)? + README_BEGIN.len();
+    let end = readme[start..].find(README_END)? + start;
+    Some(format!("{}\n{}\n{}", &readme[..start], block.trim_matches('\n'), &readme[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_on_a_known_table() {
+        let sc = SetScore { name: "t".into(), confusion: [[8, 1, 1], [2, 6, 2], [0, 0, 0]], statuses: BTreeMap::new() };
+        assert_eq!(sc.pairs(), 20);
+        assert!((sc.accuracy() - 0.7).abs() < 1e-12);
+        assert!((sc.precision(Group::Supported) - 0.8).abs() < 1e-12);
+        assert!((sc.recall(Group::Contradicted) - 0.6).abs() < 1e-12);
+        // macro-F1 over the two gold classes: F1(S)=0.8, F1(C)=2*.857*.6/(1.457)
+        let f1c = 2.0 * (6.0 / 7.0) * 0.6 / (6.0 / 7.0 + 0.6);
+        assert!((sc.macro_f1() - (0.8 + f1c) / 2.0).abs() < 1e-12);
+        assert!((sc.balanced_accuracy() - 0.7).abs() < 1e-12);
+        assert_eq!(sc.gold_classes(), vec![Group::Supported, Group::Contradicted]);
+    }
+
+    #[test]
+    fn readme_block_round_trip() {
+        let readme = format!("a\n{README_BEGIN}\nold\n{README_END}\nb");
+        let new = replace_readme_block(&readme, "new table").expect("markers");
+        assert_eq!(readme_block(&new), Some("new table"));
+        assert!(new.starts_with("a\n") && new.ends_with("\nb"));
+    }
+
+    #[test]
+    fn bad_lines_name_the_line() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("pairs.jsonl");
+        std::fs::write(&p, "{\"id\":\"a\",\"claim\":\"c\",\"evidence\":\"e\",\"label\":\"supported\"}\n{\"id\":\"b\"}\n").expect("write");
+        let err = load_pairs(&p).expect_err("second line is bad");
+        assert!(err.to_string().contains(":2:"), "{err}");
+    }
+
+    /// The figures in the README's `verify` section are what the verifier
+    /// scores on ../shared/eval now. Set `AMEM_UPDATE_README=1` to rewrite them.
+    #[test]
+    fn readme_figures_match_the_dev_halves() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..");
+        let corpus = root.join("..").join("shared").join("eval");
+        if !corpus.is_dir() {
+            eprintln!("SKIPPED readme_figures_match_the_dev_halves: ../shared is absent");
+            return;
+        }
+        let scores = evaluate(&corpus).expect("the dev halves load");
+        let block = render_markdown(&scores);
+        let readme_path = root.join("README.md");
+        let readme = std::fs::read_to_string(&readme_path).expect("README.md");
+        if std::env::var_os("AMEM_UPDATE_README").is_some() {
+            let new = replace_readme_block(&readme, &block).expect("verify-eval markers in README.md");
+            std::fs::write(&readme_path, new).expect("write README.md");
+            return;
+        }
+        let have = readme_block(&readme).unwrap_or("(markers missing)");
+        assert_eq!(have, block.trim_matches('\n'), "README verify figures differ from the measurement; rerun with AMEM_UPDATE_README=1");
+    }
+}

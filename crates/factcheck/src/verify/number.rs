@@ -1,0 +1,604 @@
+//! Quantities: a number in value with its anchor (unit, currency, scale word
+//! or the noun it counts), and the precision the writer stated.
+//!
+//! Rules, each with its reason:
+//! - a number is read whole: the scanner starts at the first digit of a run and
+//!   takes the run, so "86" can never be found inside "1986" or "2,086";
+//! - digits glued to letters before them ("COVID-19", "CD177", "B12") are names,
+//!   not quantities;
+//! - "%" / "percent" and "percentage points" are different units, so 5% never
+//!   matches 5 percentage points;
+//! - "2.3 million" states its value to the nearest 0.1 million, so it matches
+//!   2,304,580 (which rounds to 2.3 million) and not 2,350,001.
+
+use super::text::{Word, stem};
+use std::ops::Range;
+
+/// The unit class a quantity is stated in.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Unit {
+    /// No unit word: a count of the anchor noun, or a bare number.
+    Plain,
+    /// "%", "percent", "per cent".
+    Percent,
+    /// "percentage point(s)", "pp".
+    PercentagePoint,
+    /// A currency, by ISO-like code ("USD", "EUR", "GBP", "JPY", "INR").
+    Currency(&'static str),
+    /// A measurement unit word, normalised ("km", "kg", "c", "mg", "year", ...).
+    Measure(String),
+}
+
+/// A comparison the writer put on the number ("more than 30").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// Stated as the value.
+    Exact,
+    /// "about", "around", "nearly", "almost", "roughly", "approximately", "some", "~".
+    About,
+    /// "more than", "over", "above", "at least", "exceeding".
+    AtLeast,
+    /// "less than", "under", "below", "at most", "fewer than", "up to".
+    AtMost,
+}
+
+/// One quantity found in a text.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Quantity {
+    /// Byte range of the number with its scale and unit words, in the text it was read from.
+    pub range: Range<usize>,
+    /// Value with the scale applied (2.3 million → 2 300 000).
+    pub value: f64,
+    /// The unit of the last stated digit, scaled (2.3 million → 100 000): the precision the writer stated.
+    pub step: f64,
+    /// Unit class.
+    pub unit: Unit,
+    /// Stem of the noun the number counts or measures ("18 patients" → "patient"), if any.
+    pub anchor: Option<String>,
+    /// Comparison stated with it.
+    pub bound: Bound,
+    /// True when the number looks like a calendar year (four digits, 1000–2099, no unit).
+    pub is_year: bool,
+}
+
+const SCALES: &[(&str, f64)] = &[
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("millions", 1e6),
+    ("billion", 1e9),
+    ("billions", 1e9),
+    ("trillion", 1e12),
+    ("bn", 1e9),
+    ("mn", 1e6),
+    ("k", 1e3),
+    ("m", 1e6),
+    ("b", 1e9),
+];
+
+const SPELLED: &[(&str, f64)] = &[
+    ("two", 2.0),
+    ("three", 3.0),
+    ("four", 4.0),
+    ("five", 5.0),
+    ("six", 6.0),
+    ("seven", 7.0),
+    ("eight", 8.0),
+    ("nine", 9.0),
+    ("ten", 10.0),
+    ("eleven", 11.0),
+    ("twelve", 12.0),
+    ("thirteen", 13.0),
+    ("fourteen", 14.0),
+    ("fifteen", 15.0),
+    ("sixteen", 16.0),
+    ("seventeen", 17.0),
+    ("eighteen", 18.0),
+    ("nineteen", 19.0),
+    ("twenty", 20.0),
+    ("thirty", 30.0),
+    ("forty", 40.0),
+    ("fifty", 50.0),
+    ("sixty", 60.0),
+    ("seventy", 70.0),
+    ("eighty", 80.0),
+    ("ninety", 90.0),
+    ("hundred", 100.0),
+    ("dozen", 12.0),
+];
+
+/// Measurement units, surface → normalised. Time spans count as units so that
+/// "17 seasons" and "17 years" are not compared as the same quantity.
+const MEASURES: &[(&str, &str)] = &[
+    ("km", "km"),
+    ("kilometres", "km"),
+    ("kilometers", "km"),
+    ("kilometre", "km"),
+    ("kilometer", "km"),
+    ("m2", "m2"),
+    ("miles", "mile"),
+    ("mile", "mile"),
+    ("kg", "kg"),
+    ("kilograms", "kg"),
+    ("g", "g"),
+    ("mg", "mg"),
+    ("µg", "ug"),
+    ("ug", "ug"),
+    ("ml", "ml"),
+    ("l", "l"),
+    ("litres", "l"),
+    ("liters", "l"),
+    ("c", "c"),
+    ("°c", "c"),
+    ("f", "f"),
+    ("°f", "f"),
+    ("degrees", "deg"),
+    ("years", "year"),
+    ("year", "year"),
+    ("yrs", "year"),
+    ("months", "month"),
+    ("month", "month"),
+    ("weeks", "week"),
+    ("week", "week"),
+    ("days", "day"),
+    ("day", "day"),
+    ("hours", "hour"),
+    ("hour", "hour"),
+    ("minutes", "minute"),
+    ("seconds", "second"),
+    ("decades", "decade"),
+    ("decade", "decade"),
+    ("centuries", "century"),
+    ("ppm", "ppm"),
+    ("gt", "gt"),
+    ("mw", "mw"),
+    ("gw", "gw"),
+    ("mph", "mph"),
+    ("feet", "ft"),
+    ("ft", "ft"),
+    ("metres", "metre"),
+    ("meters", "metre"),
+    ("tonnes", "tonne"),
+    ("tons", "tonne"),
+];
+
+const CURRENCY_SYMBOLS: &[(char, &str)] = &[('$', "USD"), ('€', "EUR"), ('£', "GBP"), ('¥', "JPY"), ('₹', "INR")];
+const CURRENCY_WORDS: &[(&str, &str)] = &[
+    ("usd", "USD"),
+    ("dollars", "USD"),
+    ("dollar", "USD"),
+    ("eur", "EUR"),
+    ("euros", "EUR"),
+    ("euro", "EUR"),
+    ("gbp", "GBP"),
+    ("pounds", "GBP"),
+    ("jpy", "JPY"),
+    ("yen", "JPY"),
+    ("inr", "INR"),
+    ("rupees", "INR"),
+];
+
+/// Words between a number and the noun it counts that do not change what is counted.
+const ANCHOR_SKIP: &[&str] = &[
+    "of",
+    "the",
+    "new",
+    "more",
+    "additional",
+    "confirmed",
+    "reported",
+    "total",
+    "other",
+    "further",
+    "american",
+    "different",
+    "consecutive",
+    "people", // "1 million people" and "1 million" name the same population; the anchor is kept when it is the only noun
+];
+
+/// All quantities in `text`. `words` must be [`super::text::words`] of the same text.
+pub(crate) fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0usize;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // Take the whole run: digits, thousands separators between digit groups, one decimal point.
+        let start = i;
+        let mut j = i;
+        let mut seen_point = false;
+        while j < bytes.len() {
+            let b = bytes[j];
+            if b.is_ascii_digit() {
+                j += 1;
+            } else if b == b','
+                && j + 3 < bytes.len() + 1
+                && bytes.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+                && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit)
+            {
+                j += 1;
+            } else if b == b'.' && !seen_point && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                seen_point = true;
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let end = j;
+        i = end;
+        if is_glued_to_name(text, start) || glued_letters_after(text, end) {
+            continue;
+        }
+        // A number in a date form (05/01/2024, 2024-05-01) or a ratio/range part is read by the date scanner or skipped.
+        if matches!(bytes.get(end), Some(b'/')) && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            i = skip_run(bytes, end);
+            continue;
+        }
+        if start > 0 && bytes[start - 1] == b'/' {
+            continue;
+        }
+        let digits = &text[start..end];
+        let clean: String = digits.chars().filter(|c| *c != ',').collect();
+        let Ok(base) = clean.parse::<f64>() else { continue };
+        let decimals = clean.split_once('.').map(|(_, d)| d.len()).unwrap_or(0);
+        out.push(build(text, words, start, end, base, decimals as i32, digits.len() == 4 && !digits.contains([',', '.'])));
+    }
+    // Spelled-out numbers ("three patients", "two million").
+    for (wi, w) in words.iter().enumerate() {
+        let Some((_, v)) = SPELLED.iter().find(|(s, _)| *s == w.lower) else { continue };
+        // "hundred"/"dozen" after a digit number are scale words of that number, already read.
+        if wi > 0 && words[wi - 1].lower.chars().all(|c| c.is_ascii_digit()) && w.range.start <= words[wi - 1].range.end + 1 {
+            continue;
+        }
+        out.push(build(text, words, w.range.start, w.range.end, *v, 0, false));
+    }
+    out.sort_by_key(|q| q.range.start);
+    out
+}
+
+fn skip_run(bytes: &[u8], mut j: usize) -> usize {
+    while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'/') {
+        j += 1;
+    }
+    j
+}
+
+/// "COVID-19", "CD177", "B.1.1.7", "H1N1": digits glued to letters before them are part of a name.
+fn is_glued_to_name(text: &str, start: usize) -> bool {
+    let before = &text[..start];
+    let mut rev = before.chars().rev();
+    match rev.next() {
+        Some(c) if c.is_alphabetic() => true,
+        Some('-') | Some('.') => rev.next().is_some_and(|c| c.is_alphabetic()),
+        _ => false,
+    }
+}
+
+/// "5G", "10x", "3D": letters glued after the number that are neither an ordinal
+/// suffix nor a known unit make it a name.
+fn glued_letters_after(text: &str, end: usize) -> bool {
+    let after: String = text[end..].chars().take_while(|c| c.is_alphabetic()).collect();
+    if after.is_empty() {
+        return false;
+    }
+    // "5G", "3D", "4K": one capital letter glued to a number names a thing, it is not a unit ("5g" is grams).
+    if after.chars().count() == 1 && after.chars().all(char::is_uppercase) {
+        return true;
+    }
+    let lower = after.to_lowercase();
+    let ordinal = matches!(lower.as_str(), "st" | "nd" | "rd" | "th" | "s");
+    let unit = MEASURES.iter().any(|(s, _)| *s == lower) || SCALES.iter().any(|(s, _)| *s == lower);
+    !(ordinal || unit)
+}
+
+fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decimals: i32, four_digits: bool) -> Quantity {
+    let mut range_end = end;
+    let mut unit = Unit::Plain;
+    let mut scale = 1.0f64;
+    let mut scaled = false;
+    // Letters glued to the number: a scale ("3.5bn", "2m") or a unit ("70C", "5mg").
+    let glued: String = text[end..].chars().take_while(|c| c.is_alphabetic()).collect();
+    let glued_lower = glued.to_lowercase();
+    if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == glued_lower) {
+        scale = *s;
+        scaled = true;
+        range_end = end + glued.len();
+    } else if let Some((_, m)) = MEASURES.iter().find(|(s, _)| *s == glued_lower) {
+        unit = Unit::Measure((*m).to_string());
+        range_end = end + glued.len();
+    } else if !glued.is_empty() {
+        range_end = end + glued.len(); // an ordinal suffix ("22nd")
+    }
+    let end = range_end;
+    // Words after the number, in order.
+    let after: Vec<&Word> = words.iter().filter(|w| w.range.start >= end).take(6).collect();
+    let mut k = 0usize;
+    // Glued or spaced suffix: "%", "2.3m", "70 °C".
+    let tail = &text[end..];
+    let tail_trim = tail.trim_start();
+    let gap = tail.len() - tail_trim.len();
+    if tail_trim.starts_with('%') {
+        unit = Unit::Percent;
+        range_end = end + gap + 1;
+    }
+    if unit == Unit::Plain {
+        if let Some(w) = after.get(k).filter(|_| !scaled) {
+            if w.range.start <= end + 1 {
+                if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower) {
+                    // a lone "m"/"b"/"k" glued or spaced only counts as a scale right after a currency symbol or glued
+                    let single = w.lower.len() == 1;
+                    if !single || w.range.start == end || currency_before(text, start).is_some() {
+                        scale = *s;
+                        scaled = true;
+                        range_end = w.range.end;
+                        k += 1;
+                    }
+                } else if w.lower == "hundred" {
+                    scale = 100.0;
+                    scaled = true;
+                    range_end = w.range.end;
+                    k += 1;
+                }
+            }
+        }
+        // "two million": a spelled number followed by a scale.
+        if !scaled {
+            if let Some(w) = after.get(k) {
+                if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower && s.len() > 2) {
+                    if w.range.start <= range_end + 1 {
+                        scale *= s;
+                        range_end = w.range.end;
+                        k += 1;
+                    }
+                }
+            }
+        }
+        if let Some(w) = after.get(k) {
+            let near = text.get(range_end..w.range.start).is_some_and(|g| g.trim().is_empty() || g.trim() == "°");
+            if near {
+                if w.lower == "percent" || (w.lower == "per" && after.get(k + 1).is_some_and(|n| n.lower == "cent")) {
+                    unit = Unit::Percent;
+                    range_end = if w.lower == "per" { after[k + 1].range.end } else { w.range.end };
+                    k += if w.lower == "per" { 2 } else { 1 };
+                } else if w.lower == "percentage" && after.get(k + 1).is_some_and(|n| n.lower.starts_with("point")) {
+                    unit = Unit::PercentagePoint;
+                    range_end = after[k + 1].range.end;
+                    k += 2;
+                } else if w.lower == "pp" {
+                    unit = Unit::PercentagePoint;
+                    range_end = w.range.end;
+                    k += 1;
+                } else if let Some((_, c)) = CURRENCY_WORDS.iter().find(|(s, _)| *s == w.lower) {
+                    unit = Unit::Currency(c);
+                    range_end = w.range.end;
+                    k += 1;
+                } else if let Some((_, m)) = MEASURES.iter().find(|(s, _)| *s == w.lower) {
+                    unit = Unit::Measure((*m).to_string());
+                    range_end = w.range.end;
+                    k += 1;
+                }
+            }
+        }
+    }
+    if let Some(c) = currency_before(text, start) {
+        if unit == Unit::Plain {
+            unit = Unit::Currency(c);
+        }
+    }
+    if unit == Unit::Percent && matches!(after.first(), Some(w) if w.lower == "percentage") {
+        unit = Unit::PercentagePoint;
+    }
+    // The anchor: the first content word after the number and its unit words.
+    let mut anchor = None;
+    for w in after.iter().skip(k).take(3) {
+        if ANCHOR_SKIP.contains(&w.lower.as_str())
+            && after.iter().skip(k).take(3).any(|o| !o.stop && !ANCHOR_SKIP.contains(&o.lower.as_str()))
+        {
+            continue;
+        }
+        if w.stop || w.lower.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        anchor = Some(stem(&w.lower));
+        break;
+    }
+    let is_year = four_digits && unit == Unit::Plain && !scaled && (1000.0..2100.0).contains(&base);
+    // Dividing the scale (an exact power of ten or 12) keeps the step exact: 1e6 / 10 = 100 000.
+    let step = scale / 10f64.powi(decimals);
+    Quantity { range: start..range_end, value: base * scale, step, unit, anchor, bound: bound_before(text, start), is_year }
+}
+
+fn currency_before(text: &str, start: usize) -> Option<&'static str> {
+    let before = text[..start].trim_end();
+    let c = before.chars().next_back()?;
+    if let Some((_, code)) = CURRENCY_SYMBOLS.iter().find(|(s, _)| *s == c) {
+        return Some(code);
+    }
+    let lower = before.to_lowercase();
+    for (w, code) in [("us$", "USD"), ("usd", "USD"), ("eur", "EUR"), ("gbp", "GBP"), ("rs", "INR"), ("rs.", "INR")] {
+        if lower.ends_with(w) && !lower[..lower.len() - w.len()].chars().next_back().is_some_and(char::is_alphanumeric) {
+            return Some(code);
+        }
+    }
+    None
+}
+
+fn bound_before(text: &str, start: usize) -> Bound {
+    let before = text[..start].trim_end().trim_end_matches(['$', '€', '£', '~']).trim_end().to_lowercase();
+    if text[..start].trim_end().ends_with('~') {
+        return Bound::About;
+    }
+    let tail: Vec<&str> = before.split(|c: char| !c.is_alphanumeric()).filter(|s| !s.is_empty()).rev().take(2).collect();
+    let last = tail.first().copied().unwrap_or("");
+    let two = if tail.len() == 2 { format!("{} {}", tail[1], tail[0]) } else { String::new() };
+    match two.as_str() {
+        "more than" | "greater than" | "at least" | "higher than" | "in excess" => return Bound::AtLeast,
+        "less than" | "fewer than" | "at most" | "up to" | "lower than" => return Bound::AtMost,
+        _ => {}
+    }
+    match last {
+        "over" | "above" | "exceeding" | "exceeds" | "exceeded" => Bound::AtLeast,
+        "under" | "below" => Bound::AtMost,
+        "about" | "around" | "nearly" | "almost" | "approximately" | "roughly" | "some" | "circa" | "approx" | "estimated" => Bound::About,
+        _ => Bound::Exact,
+    }
+}
+
+/// How a claim's quantity relates to one stated in the evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Relation {
+    /// Same unit, values agree at the claim's stated precision (and bound).
+    Agrees,
+    /// Same unit and anchor, values disagree.
+    Conflicts,
+    /// Not the same quantity (unit or anchor differs).
+    Unrelated,
+}
+
+/// Compare a claim quantity with an evidence quantity.
+pub(crate) fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
+    if claim.is_year != ev.is_year || claim.unit != ev.unit {
+        return Relation::Unrelated;
+    }
+    let same_anchor = match (&claim.anchor, &ev.anchor) {
+        (Some(a), Some(b)) => super::text::stems_match(a, b),
+        (None, None) => claim.unit != Unit::Plain,
+        _ => false,
+    };
+    if value_agrees(claim, ev) {
+        // Equal values with different anchors ("17 seasons" / "17 players") are not the same fact,
+        // but a bare equal value with a unit (a percentage, a sum) is.
+        return if same_anchor || claim.anchor.is_none() || ev.anchor.is_none() { Relation::Agrees } else { Relation::Unrelated };
+    }
+    if same_anchor { Relation::Conflicts } else { Relation::Unrelated }
+}
+
+/// True when `ev`'s value satisfies the claim's value at the claim's stated precision and bound.
+pub(crate) fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
+    // Round the evidence to the claim's step: 2,304,580 at a step of 100,000 is 2,300,000.
+    let step = claim.step;
+    let rounded = if step > 0.0 { (ev.value / step).round() * step } else { ev.value };
+    let close = (rounded - claim.value).abs() <= step * 1e-6;
+    match claim.bound {
+        Bound::Exact => close,
+        // An approximate claim tolerates 10% either way (and anything the evidence itself calls approximate at the same precision).
+        Bound::About => close || (ev.value - claim.value).abs() <= claim.value.abs() * 0.1,
+        Bound::AtLeast => ev.value > claim.value || (close && ev.bound == Bound::AtLeast),
+        Bound::AtMost => ev.value < claim.value || (close && ev.bound == Bound::AtMost),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::words;
+    use super::*;
+    use proptest::prelude::*;
+
+    fn q(t: &str) -> Vec<Quantity> {
+        quantities(t, &words(t))
+    }
+
+    fn one(t: &str) -> Quantity {
+        let v = q(t);
+        assert_eq!(v.len(), 1, "{t}: {v:?}");
+        v.into_iter().next().expect("one")
+    }
+
+    #[test]
+    fn reads_whole_numbers_only() {
+        let v = q("He was born in 1986 and scored 86 points.");
+        assert_eq!(v.len(), 2);
+        assert!(v[0].is_year && v[0].value == 1986.0);
+        assert_eq!(v[1].value, 86.0);
+        assert_eq!(v[1].anchor.as_deref(), Some("point"));
+        assert!(q("COVID-19 and CD177 and H1N1 and 5G").is_empty());
+    }
+
+    #[test]
+    fn scale_and_precision() {
+        let c = one("2.3 million people");
+        assert_eq!(c.value, 2_300_000.0);
+        let e = one("2,304,580 people");
+        assert_eq!(e.value, 2_304_580.0);
+        assert_eq!(relate(&c, &e), Relation::Agrees);
+        let far = one("2,350,001 people");
+        assert_eq!(relate(&c, &far), Relation::Conflicts);
+        let exact = one("2,304,580 people");
+        assert_eq!(relate(&exact, &c), Relation::Conflicts, "the claim's own precision rules");
+    }
+
+    #[test]
+    fn percent_is_not_percentage_points() {
+        let p = one("rose 5% last year");
+        let pp = one("rose 5 percentage points");
+        assert_eq!(p.unit, Unit::Percent);
+        assert_eq!(pp.unit, Unit::PercentagePoint);
+        assert_eq!(relate(&p, &pp), Relation::Unrelated);
+        assert_eq!(relate(&p, &one("up 5 percent")), Relation::Agrees);
+        assert_eq!(relate(&p, &one("up 5 per cent")), Relation::Agrees);
+    }
+
+    #[test]
+    fn currency_and_bounds() {
+        let c = one("costs $3.5bn");
+        assert_eq!(c.unit, Unit::Currency("USD"));
+        assert_eq!(c.value, 3.5e9);
+        assert_eq!(relate(&c, &one("3.5 billion dollars")), Relation::Agrees);
+        let more = one("more than 30 million people");
+        assert_eq!(more.bound, Bound::AtLeast);
+        assert!(value_agrees(&more, &one("nearly 108 million people")));
+        assert!(!value_agrees(&more, &one("20 million people")));
+    }
+
+    #[test]
+    fn anchors_separate_counts() {
+        let a = one("18 patients");
+        assert_eq!(relate(&a, &one("18 patients")), Relation::Agrees);
+        assert_eq!(relate(&a, &one("20 patients")), Relation::Conflicts);
+        assert_eq!(relate(&a, &one("20 doctors")), Relation::Unrelated);
+        assert_eq!(relate(&one("three patients"), &one("3 patients")), Relation::Agrees);
+    }
+
+    proptest! {
+        #[test]
+        fn never_inside_a_longer_number(n in 1u32..100, prefix in 1u32..100) {
+            let long = format!("{prefix}{n}");
+            let t = format!("The value was {long} in total.");
+            let v = q(&t);
+            prop_assert_eq!(v.len(), 1);
+            prop_assert_eq!(v[0].value, long.parse::<f64>().unwrap_or(0.0));
+            prop_assert!(v.iter().all(|x| x.value != n as f64 || long == n.to_string()));
+        }
+
+        #[test]
+        fn separators_do_not_change_value(n in 1000u64..1_000_000_000) {
+            let plain = n.to_string();
+            let mut grouped = String::new();
+            for (i, c) in plain.chars().enumerate() {
+                if i > 0 && (plain.len() - i) % 3 == 0 { grouped.push(','); }
+                grouped.push(c);
+            }
+            let a = one(&format!("{plain} cases"));
+            let b = one(&format!("{grouped} cases"));
+            prop_assert_eq!(a.value, b.value);
+            prop_assert_eq!(relate(&a, &b), Relation::Agrees);
+        }
+
+        #[test]
+        fn scaled_claim_matches_at_its_precision(m in 1u64..999, tenth in 0u64..10, rest in 0u64..100_000) {
+            let claim = one(&format!("{m}.{tenth} million people"));
+            let exact = m * 1_000_000 + tenth * 100_000 + rest;
+            // within the stated step (rounds to the claim) unless it crosses the half-way point
+            let ev = one(&format!("{exact} people"));
+            let agrees = rest < 50_000;
+            prop_assert_eq!(relate(&claim, &ev) == Relation::Agrees, agrees, "{} vs {}", m, exact);
+        }
+
+        #[test]
+        fn never_panics(s in ".{0,80}") {
+            let _ = q(&s);
+        }
+    }
+}

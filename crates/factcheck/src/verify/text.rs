@@ -1,0 +1,413 @@
+//! Sentences and words with byte offsets: the units the verifier aligns.
+//!
+//! Sentence boundaries are found by rule (terminal punctuation followed by
+//! whitespace and an upper-case letter, digit or quote; or a line break), with
+//! the usual abbreviation exceptions, so every sentence is a verbatim byte range
+//! of the evidence it came from and can be cited.
+
+use std::ops::Range;
+
+/// One word of a text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Word {
+    /// Byte range in the text it was read from.
+    pub range: Range<usize>,
+    /// Lower-cased surface form.
+    pub lower: String,
+    /// Normalised stem used for alignment (see [`stem`]).
+    pub stem: String,
+    /// True when the surface form starts with an upper-case letter.
+    pub capitalised: bool,
+    /// True when the word is a function word (see [`STOPWORDS`]).
+    pub stop: bool,
+}
+
+/// Abbreviations after which a full stop does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "al", "fig", "no", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+    "sep", "sept", "oct", "nov", "dec", "inc", "ltd", "co", "corp", "jr", "sr", "u.s", "u.k", "approx", "vol", "p", "pp", "ca",
+];
+
+/// Byte ranges of the sentences of `text`, trimmed, never empty.
+pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let mut cut: Option<usize> = None; // end of the current sentence (exclusive)
+        if b == b'\n' {
+            cut = Some(i);
+        } else if matches!(b, b'.' | b'!' | b'?') {
+            // Absorb runs of terminal punctuation and closing quotes/brackets.
+            let mut j = i + 1;
+            while j < bytes.len() && matches!(bytes[j], b'.' | b'!' | b'?' | b'"' | b'\'' | b')' | b']') {
+                j += 1;
+            }
+            if j >= bytes.len() {
+                cut = Some(j);
+            } else if bytes[j].is_ascii_whitespace() {
+                let mut k = j;
+                while k < bytes.len() && bytes[k].is_ascii_whitespace() {
+                    k += 1;
+                }
+                let next_starts = k >= bytes.len()
+                    || bytes[k].is_ascii_uppercase()
+                    || bytes[k].is_ascii_digit()
+                    || matches!(bytes[k], b'"' | b'\'' | b'(' | b'[' | b'`')
+                    || bytes[k] >= 0x80;
+                if next_starts && !(b == b'.' && is_abbreviation(text, start, i)) {
+                    cut = Some(j);
+                }
+            }
+            if cut.is_none() {
+                i = j;
+                continue;
+            }
+        }
+        if let Some(end) = cut {
+            push_trimmed(text, start, end, &mut out);
+            start = end;
+            i = end.max(i + 1);
+            continue;
+        }
+        i += 1;
+    }
+    push_trimmed(text, start, bytes.len(), &mut out);
+    out
+}
+
+fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Range<usize>>) {
+    let Some(s) = text.get(start..end) else { return };
+    let lead = s.len() - s.trim_start().len();
+    let trimmed = s.trim();
+    if trimmed.chars().any(|c| c.is_alphanumeric()) {
+        out.push(start + lead..start + lead + trimmed.len());
+    }
+}
+
+/// True when the word ending at byte `dot` (a full stop) is an abbreviation or a single initial.
+fn is_abbreviation(text: &str, sentence_start: usize, dot: usize) -> bool {
+    let before = &text[sentence_start..dot];
+    let word: String =
+        before.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '.').collect::<Vec<_>>().into_iter().rev().collect();
+    if word.is_empty() {
+        return false;
+    }
+    let lower = word.to_lowercase();
+    // A single upper-case initial ("J. Smith") or a dotted acronym ("U.S.").
+    if word.chars().count() == 1 && word.chars().all(|c| c.is_uppercase()) {
+        return true;
+    }
+    ABBREVIATIONS.contains(&lower.as_str())
+}
+
+/// Function words: never used to decide whether two sentences talk about the same thing.
+/// `lrb`/`rrb`/`lsb`/`rsb` are the bracket escapes of the FEVER tokenisation (`-LRB-`).
+pub(crate) const STOPWORDS: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "myself",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "may",
+    "might",
+    "must",
+    "shall",
+    "one",
+    "s",
+    "t",
+    "lrb",
+    "rrb",
+    "lsb",
+    "rsb",
+    "via",
+    "per",
+    "within",
+    "upon",
+    "among",
+    "yet",
+    "whether",
+    "would",
+    "many",
+    "much",
+    "new",
+    "use",
+    "used",
+    "using",
+    "well",
+    "like",
+    "get",
+    "got",
+    "make",
+    "made",
+    "even",
+    "still",
+    "amp",
+    "quot",
+    // the stems of contracted negations ("doesn't" → "doesn" + "t"): the negation itself is read by the cue scanner
+    "doesn",
+    "isn",
+    "aren",
+    "wasn",
+    "weren",
+    "don",
+    "didn",
+    "hasn",
+    "haven",
+    "hadn",
+    "wouldn",
+    "couldn",
+    "shouldn",
+    "ain",
+    "mustn",
+    "needn",
+    "not",
+    "no",
+    "never",
+    "cannot",
+    "nor",
+    "neither",
+];
+
+fn is_stopword(lower: &str) -> bool {
+    STOPWORDS.contains(&lower)
+}
+
+/// The words of `text` (letters and digits; hyphens and apostrophes split words),
+/// with byte ranges relative to `text`.
+pub(crate) fn words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if c.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(i);
+            }
+        } else if let Some(s) = start.take() {
+            out.push(make_word(text, s, i));
+        }
+    }
+    if let Some(s) = start {
+        out.push(make_word(text, s, text.len()));
+    }
+    out
+}
+
+fn make_word(text: &str, s: usize, e: usize) -> Word {
+    let surface = &text[s..e];
+    let lower = surface.to_lowercase();
+    let stop = is_stopword(&lower) || lower.chars().all(|c| c.is_ascii_digit());
+    Word { range: s..e, stem: stem(&lower), capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
+}
+
+/// A small, symmetric suffix stripper. It only has to map the inflections and
+/// derivations that separate a claim from its source onto one key ("infected",
+/// "infection", "infects" → "infect"; "vaccines", "vaccinated" → "vaccin…");
+/// both sides go through the same function, so over-stripping is harmless.
+pub(crate) fn stem(lower: &str) -> String {
+    let mut w = lower.to_string();
+    if w.chars().count() <= 3 || !w.is_ascii() {
+        return w;
+    }
+    for (suffix, repl, min) in [
+        ("ies", "y", 5),
+        ("sses", "ss", 5),
+        ("ations", "ate", 8),
+        ("ation", "ate", 7),
+        ("ions", "", 7),
+        ("ion", "", 6),
+        ("ings", "", 7),
+        ("ing", "", 6),
+        ("edly", "", 7),
+        ("ed", "", 5),
+        ("ly", "", 6),
+        ("ments", "", 8),
+        ("ment", "", 7),
+        ("ness", "", 7),
+        ("s", "", 4),
+    ] {
+        if w.len() >= min && w.ends_with(suffix) {
+            if suffix == "s" && (w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")) {
+                continue;
+            }
+            w.truncate(w.len() - suffix.len());
+            w.push_str(repl);
+            break;
+        }
+    }
+    // "caused"/"cause", "vaccinate"/"vaccinat": drop a final e, undouble a final consonant ("stopped").
+    if w.len() > 4 && w.ends_with('e') {
+        w.pop();
+    }
+    let b = w.as_bytes();
+    if b.len() > 4 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o') {
+        w.pop();
+    }
+    w
+}
+
+/// True when two stems name the same word: equal, or one a prefix (at least
+/// five letters) of the other ("vaccin" / "vaccinat").
+pub(crate) fn stems_match(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 5 && long.starts_with(short)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(t: &str) -> Vec<&str> {
+        sentences(t).into_iter().map(|r| &t[r]).collect()
+    }
+
+    #[test]
+    fn splits_sentences_with_offsets() {
+        let t = "Dr. Smith arrived on Jan. 5. He left in 2019! Was it 3.5 km? Yes.\nNext line";
+        assert_eq!(texts(t), vec!["Dr. Smith arrived on Jan. 5.", "He left in 2019!", "Was it 3.5 km?", "Yes.", "Next line"]);
+    }
+
+    #[test]
+    fn fever_tokenisation_and_initials() {
+        let t = "Henry -LRB- born 1519 -RRB- was king . J. R. R. Tolkien wrote it . the U.S. army";
+        assert_eq!(texts(t), vec!["Henry -LRB- born 1519 -RRB- was king .", "J. R. R. Tolkien wrote it . the U.S. army"]);
+    }
+
+    #[test]
+    fn stems_meet() {
+        assert_eq!(stem("infected"), stem("infects"));
+        assert_eq!(stem("caused"), stem("cause"));
+        assert!(stems_match(&stem("vaccines"), &stem("vaccination")));
+        assert_eq!(stem("studies"), stem("study"));
+        assert!(!stems_match(&stem("cat"), &stem("catastrophe")));
+    }
+
+    #[test]
+    fn words_have_ranges() {
+        let t = "SARS-CoV-2 isn't new";
+        let w = words(t);
+        let surf: Vec<&str> = w.iter().map(|w| &t[w.range.clone()]).collect();
+        assert_eq!(surf, vec!["SARS", "CoV", "2", "isn", "t", "new"]);
+        assert!(w[0].capitalised && w[2].stop);
+    }
+}
