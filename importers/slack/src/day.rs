@@ -83,6 +83,9 @@ fn ts_time(s: &str) -> Option<Timestamp> {
     Timestamp::new(secs, i32::try_from(nanos).ok()?).ok()
 }
 
+/// A parsed item with its sort key (`ts`, then position in the file).
+type Keyed = ((i64, u32), usize, Result<Message, ImportError>);
+
 /// Parse one day file. Items come out sorted by `ts` (errors first, in file order).
 pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Message, ImportError>> {
     let err = |pos: String, kind: &str, reason: String| ImportError::new(ctx.file, pos, kind, reason);
@@ -93,7 +96,7 @@ pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Messag
     let Some(arr) = v.as_array() else {
         return vec![Err(err("line 1".into(), "json", "a day file must be a JSON array of messages".into()))];
     };
-    let mut keyed: Vec<((i64, u32), usize, Result<Message, ImportError>)> = Vec::with_capacity(arr.len());
+    let mut keyed: Vec<Keyed> = Vec::with_capacity(arr.len());
     for (i, raw) in arr.iter().enumerate() {
         match convert(raw, i, ctx) {
             Ok(None) => {}
@@ -170,10 +173,8 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
 
     // Text: `text`, else the blocks; then attachments and files.
     let mut text = decode_text(s(o, "text").unwrap_or(""), dir);
-    if text.trim().is_empty() {
-        if let Some(b) = o.get("blocks") {
-            text = render_blocks(b, dir);
-        }
+    if let Some(b) = o.get("blocks").filter(|_| text.trim().is_empty()) {
+        text = render_blocks(b, dir);
     }
     let mut extra: Vec<String> = Vec::new();
     if let Some(atts) = o.get("attachments").and_then(Value::as_array) {
@@ -191,10 +192,8 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
     }
     for f in files {
         let title = nonempty(f.get("title").and_then(Value::as_str)).or_else(|| nonempty(f.get("name").and_then(Value::as_str)));
-        if let Some(t) = title {
-            if !text.contains(t) {
-                extra.push(format!("[file: {t}]"));
-            }
+        if let Some(t) = title.filter(|t| !text.contains(t)) {
+            extra.push(format!("[file: {t}]"));
         }
         if let Some(c) = f.get("initial_comment").and_then(|c| c.get("comment")).and_then(Value::as_str) {
             let c = decode_text(c, dir);

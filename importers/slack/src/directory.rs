@@ -82,7 +82,10 @@ impl Directory {
             fn pick<'a>(v: Option<&'a Value>, k: &str) -> Option<&'a str> {
                 v.and_then(|v| v.get(k)).and_then(Value::as_str).filter(|s| !s.trim().is_empty())
             }
-            let name = pick(p, "display_name").or_else(|| pick(p, "real_name")).or_else(|| pick(Some(u), "real_name")).or_else(|| pick(Some(u), "name"));
+            let name = pick(p, "display_name")
+                .or_else(|| pick(p, "real_name"))
+                .or_else(|| pick(Some(u), "real_name"))
+                .or_else(|| pick(Some(u), "name"));
             if let Some(n) = name {
                 self.users.insert(id.to_string(), n.to_string());
             }

@@ -247,6 +247,20 @@ mod tests {
         s.parse().unwrap()
     }
 
+    proptest::proptest! {
+        #[test]
+        fn day_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)) {
+            let _ = parse_day_bytes(&bytes);
+        }
+
+        #[test]
+        fn day_json_never_panics(text in "[\\[\\]{}\",:<>@#!|&;a-z0-9. ]{0,200}") {
+            let _ = parse_day_bytes(text.as_bytes());
+            let wrapped = format!("[{{\"ts\": \"1.5\", \"text\": \"{}\"}}]", text.replace('"', ""));
+            let _ = parse_day_bytes(wrapped.as_bytes());
+        }
+    }
+
     #[test]
     fn day_names() {
         assert!(day_date("2016-01-14.json").is_some());

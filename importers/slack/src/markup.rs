@@ -123,8 +123,14 @@ fn render_block(b: &Value, dir: &Directory) -> String {
             out.join("\n")
         }
         "context" => {
-            let texts: Vec<String> =
-                b.get("elements").and_then(Value::as_array).into_iter().flatten().filter_map(|e| str_of(e, "text")).map(|t| decode_text(t, dir)).collect();
+            let texts: Vec<String> = b
+                .get("elements")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| str_of(e, "text"))
+                .map(|t| decode_text(t, dir))
+                .collect();
             texts.join(" ")
         }
         _ => String::new(),
@@ -134,12 +140,9 @@ fn render_block(b: &Value, dir: &Directory) -> String {
 fn render_rich_container(e: &Value, dir: &Directory) -> String {
     let children = e.get("elements").and_then(Value::as_array);
     match str_of(e, "type").unwrap_or("") {
-        "rich_text_list" => children
-            .into_iter()
-            .flatten()
-            .map(|item| format!("- {}", render_rich_container(item, dir)))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        "rich_text_list" => {
+            children.into_iter().flatten().map(|item| format!("- {}", render_rich_container(item, dir))).collect::<Vec<_>>().join("\n")
+        }
         "rich_text_quote" => {
             let inner: String = children.into_iter().flatten().map(|x| render_inline(x, dir)).collect();
             inner.lines().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n")
