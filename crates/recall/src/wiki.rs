@@ -462,3 +462,198 @@ fn walk(dir: &Path, skipped: &mut Vec<SkippedFile>) -> Vec<FoundFile> {
     skipped.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GLACIERS: &str = "---\ntitle: Glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\
+        Glaciers in the Alps lost 10% of their volume between 2022 and 2023. Penguins do not live there.\n";
+    const ICE: &str = "# Arctic ice\nArctic sea ice extent fell to 3.41 million km2 in September 2012. It has since recovered a little.\n";
+
+    fn home() -> tempfile::TempDir {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("wiki/notes")).unwrap();
+        std::fs::write(d.path().join("wiki/glaciers.md"), GLACIERS).unwrap();
+        std::fs::write(d.path().join("wiki/notes/ice.md"), ICE).unwrap();
+        std::fs::write(d.path().join("wiki/page.html"), "<html><head><title>Volcanoes</title></head><body><p>Samalas erupted in 1257.</p></body></html>").unwrap();
+        std::fs::write(d.path().join("wiki/plain.txt"), "The Keeling curve passed 420 ppm in 2023.\n").unwrap();
+        d
+    }
+
+    fn go() -> impl FnMut(IndexProgress<'_>) -> ControlFlow<()> {
+        |_| ControlFlow::Continue(())
+    }
+
+    fn at() -> IndexOptions {
+        IndexOptions { rehash: false, now: Some("2024-06-01T00:00:00Z".parse().unwrap()) }
+    }
+
+    #[test]
+    fn index_search_open_and_evidence() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.files, r.added, r.items_added, r.skipped.len()), (4, 4, 4, 0), "{r:?}");
+        let hits = w.search("Did the glaciers of the Alps lose 10% of their volume?", 3).unwrap();
+        let top = &hits[0];
+        assert_eq!(top.title.as_deref(), Some("Glaciers"));
+        assert_eq!(top.quote, "Glaciers in the Alps lost 10% of their volume between 2022 and 2023.");
+        assert_eq!(top.span.slice(&top.text), Some(top.quote.as_str()));
+        assert!(top.item.as_str().starts_with("glaciers-"));
+        assert_eq!(top.path, "glaciers.md");
+        let ev = top.to_evidence();
+        assert_eq!(ev.uri.to_string(), format!("amem://{}#chunk=0", top.item));
+        assert_eq!(ev.captured_at.as_deref(), Some("2024-05-01T10:00:00Z"));
+        assert_eq!(ev.source_url.as_deref(), Some("https://example.org/glaciers"));
+        assert_eq!(ev.item_digest, Digest::of(GLACIERS.as_bytes()));
+        // Own notes: captured_at is the index time.
+        let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
+        assert_eq!(ice.to_evidence().captured_at.as_deref(), Some("2024-06-01T00:00:00Z"));
+        assert_eq!(ice.title.as_deref(), Some("Arctic ice"));
+        // HTML is searched by its visible text.
+        assert_eq!(w.search("Samalas eruption", 1).unwrap()[0].title.as_deref(), Some("Volcanoes"));
+        let opened = w.open_uri(&top.uri).unwrap();
+        assert_eq!((opened.text.as_str(), opened.chunks, opened.path.as_str()), (top.text.as_str(), 1, "glaciers.md"));
+        assert!(matches!(w.open_uri(&AmemUri::chunk("nope", 0)), Err(Error::UnknownItem { .. })));
+        assert!(matches!(w.open_uri(&AmemUri::chunk(top.item.as_str(), 7)), Err(Error::UnknownChunk { chunks: 1, .. })));
+        w.check().unwrap();
+    }
+
+    #[test]
+    fn fts_syntax_in_claims_is_plain_text() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        for claim in [
+            r#"glaciers "lost 10%"#,
+            "glac* NEAR(alps volume)",
+            "-glaciers AND NOT alps OR",
+            "title:glaciers ^alps {x} (y) [z] + *",
+            "\"\"\"",
+            "NEAR",
+            "",
+        ] {
+            let hits = w.search(claim, 5);
+            assert!(hits.is_ok(), "{claim:?}: {hits:?}");
+        }
+        assert!(!w.search("-glaciers AND NOT alps OR", 5).unwrap().is_empty());
+        assert!(w.search("the of and", 5).unwrap().is_empty());
+        assert!(w.search("glaciers", 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn rename_keeps_ids_edit_makes_new_revision_remove_drops() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        let before = w.search("Alps glaciers volume", 1).unwrap()[0].clone();
+        std::fs::create_dir_all(h.path().join("wiki/moved")).unwrap();
+        std::fs::rename(h.path().join("wiki/glaciers.md"), h.path().join("wiki/moved/renamed.md")).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.added, r.removed, r.unchanged, r.items_added, r.items_removed), (1, 1, 3, 0, 0), "{r:?}");
+        let after = w.search("Alps glaciers volume", 1).unwrap()[0].clone();
+        assert_eq!((after.uri.clone(), after.path.as_str()), (before.uri.clone(), "moved/renamed.md"));
+        // Unchanged files are not read again.
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.unchanged, r.bytes_read), (4, 0));
+        // An edit is a new revision with a new id; the old URI is gone.
+        std::fs::write(h.path().join("wiki/moved/renamed.md"), GLACIERS.replace("10%", "12%")).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.changed, r.items_added, r.items_removed), (1, 1, 1));
+        assert!(matches!(w.open_uri(&before.uri), Err(Error::UnknownItem { .. })));
+        assert!(w.search("Alps glaciers 12%", 1).unwrap()[0].quote.contains("12%"));
+        // Removing a file drops its item.
+        std::fs::remove_file(h.path().join("wiki/plain.txt")).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.removed, r.items_removed), (1, 1));
+        assert!(w.search("Keeling curve", 3).unwrap().is_empty());
+        assert_eq!(w.stats().unwrap(), IndexStats { items: 3, chunks: 3, files: 3 });
+        w.check().unwrap();
+    }
+
+    #[test]
+    fn bad_files_are_reported_and_skipped() {
+        let h = home();
+        let wiki = h.path().join("wiki");
+        std::fs::write(wiki.join("latin1.md"), b"caf\xe9 au lait").unwrap();
+        std::fs::write(wiki.join("binary.txt"), b"PK\x03\x04\0\0").unwrap();
+        std::fs::write(wiki.join("broken.md"), "---\ntitle: never closed\nbody\n").unwrap();
+        std::fs::write(wiki.join("image.png"), b"\x89PNG").unwrap();
+        std::fs::write(wiki.join(".hidden.md"), "hidden").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(wiki.join("missing-target.md"), wiki.join("dangling.md")).unwrap();
+        let mut w = Wiki::open(h.path()).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        let reasons: BTreeMap<String, String> = r
+            .skipped
+            .iter()
+            .map(|s| (s.path.file_name().unwrap().to_string_lossy().into_owned(), format!("{}", s.reason)))
+            .collect();
+        assert!(reasons["latin1.md"].contains("not UTF-8"), "{reasons:?}");
+        assert!(reasons["binary.txt"].contains("binary"));
+        assert!(reasons["broken.md"].contains("front matter"));
+        assert!(reasons["image.png"].contains("not a wiki format"));
+        #[cfg(unix)]
+        assert!(reasons["dangling.md"].contains("unreadable"));
+        assert!(!reasons.contains_key(".hidden.md"));
+        assert_eq!(r.items_added, 4);
+        assert_eq!(w.stats().unwrap().items, 4);
+    }
+
+    #[test]
+    fn interrupted_run_leaves_the_previous_state() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        let stats = w.stats().unwrap();
+        let hits = w.search("glaciers Alps", 5).unwrap();
+        // Added, changed and removed files, then a failure after two files.
+        std::fs::write(h.path().join("wiki/new.md"), "Brand new note about Alps glaciers.").unwrap();
+        std::fs::write(h.path().join("wiki/glaciers.md"), GLACIERS.replace("10%", "11%")).unwrap();
+        std::fs::remove_file(h.path().join("wiki/plain.txt")).unwrap();
+        let mut calls = 0;
+        let err = w
+            .index_wiki(at(), &mut |_p| {
+                calls += 1;
+                if calls > 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::Interrupted { done: 2, total: 4 }), "{err}");
+        // A second handle (another process would see the same) reads the old state.
+        let other = Wiki::open(h.path()).unwrap();
+        assert_eq!(other.stats().unwrap(), stats);
+        assert_eq!(other.search("glaciers Alps", 5).unwrap(), hits);
+        other.check().unwrap();
+        // The next run completes.
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.added, r.changed, r.removed), (1, 1, 1), "{r:?}");
+        assert!(other.search("Brand new note", 1).unwrap()[0].quote.starts_with("Brand new note"));
+    }
+
+    #[test]
+    fn capture_writes_front_matter_and_indexes() {
+        let h = tempfile::tempdir().unwrap();
+        let id = capture(h.path(), "  The 2023 report says sea level rose 4.6 mm per year.  ", Some("Sea level\nreport"), Some("https://example.org/sl"), "2024-02-03T04:05:06Z").unwrap();
+        assert!(id.as_str().starts_with("sea-level-report-"));
+        let file = h.path().join(format!("wiki/captured/{id}.md"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let body = "The 2023 report says sea level rose 4.6 mm per year.\n";
+        assert_eq!(
+            text,
+            format!(
+                "---\ntitle: Sea level report\nsource: https://example.org/sl\nretrieved_at: 2024-02-03T04:05:06Z\ndigest: {}\n---\n{body}",
+                Digest::of(body.as_bytes()).to_hex()
+            )
+        );
+        let mut w = Wiki::open(h.path()).unwrap();
+        let opened = w.open_uri(&AmemUri::chunk(id.as_str(), 0)).unwrap();
+        assert_eq!((opened.text.as_str(), opened.source_url.as_deref()), (body.trim_end(), Some("https://example.org/sl")));
+        // Same capture again: same id, nothing duplicated; a later full run agrees.
+        let again = w.capture(&Capture { text: body, title: Some("Sea level report"), source_url: Some("https://example.org/sl"), retrieved_at: "2024-02-03T04:05:06Z" }).unwrap();
+        assert_eq!(again, id);
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.files, r.unchanged, r.items_added), (1, 1, 0), "{r:?}");
+        assert!(matches!(w.capture(&Capture { text: " \n", title: None, source_url: None, retrieved_at: "x" }), Err(Error::EmptyCapture(_))));
+    }
+}
