@@ -1,1 +1,345 @@
-//! amem-report-markdown: to be written.
+//! `amem-report-markdown`: the human report, `reports/<run-id>/audit.md`.
+//!
+//! Where it sits: the last stage of the audit (DESIGN.md, "Reports"). It is a
+//! [`ReportSink`]: it gets the run's [`RunInfo`], one [`AuditRecord`] per
+//! claim assessment, then the [`RunSummary`], and writes
+//!
+//! 1. the run's parameters and counts;
+//! 2. ✅ Supported, ⚠ Contradicted, ❓ Unverified, each grouped by
+//!    conversation: who, when (UTC), where, the claim verbatim (hedges and
+//!    attributions intact, its stance cues listed), its status and why, the
+//!    quoted evidence with its `amem://` or URL citation, the gate verdict
+//!    and flags;
+//! 3. Skipped (counts by stage and reason, sample locators), Uncheckable
+//!    (counts, and every claim the gate could align nothing for), and Not
+//!    checked (the change types no detector covers).
+//!
+//! Rows arrive in pipeline order but are shown grouped and sorted, so the
+//! sink parks each row in a temporary SQLite file next to the report and
+//! reads it back with `ORDER BY` at `finish`: SQLite sorts out of core, so
+//! memory stays flat whatever the number of rows. The output is written to
+//! `audit.md.tmp` and renamed into place, so a killed run never leaves a
+//! half report under the final name. Same input, same bytes: all ordering is
+//! by sort keys, never by arrival.
+//!
+//! ```no_run
+//! use amem_model::ReportSink;
+//! use amem_report_markdown::MarkdownSink;
+//! # fn run(info: &amem_model::RunInfo, rows: Vec<amem_model::AuditRecord>, summary: &amem_model::RunSummary)
+//! #     -> Result<(), amem_model::ReportError> {
+//! let mut sink = MarkdownSink::new(std::path::Path::new("reports").join(&info.run_id.0));
+//! sink.begin(info)?;
+//! for r in &rows {
+//!     sink.write(r)?;
+//! }
+//! sink.finish(summary)?; // writes reports/<run-id>/audit.md
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+mod escape;
+mod render;
+
+use amem_model::{AuditRecord, Group, ReportError, ReportSink, RunInfo, RunSummary};
+use rusqlite::{Connection, params};
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The report's file name inside the run's report directory.
+pub const FILE_NAME: &str = "audit.md";
+
+/// The temporary row store's file name (removed when the sink finishes or is dropped).
+const ROWS_FILE: &str = ".audit.md.rows.sqlite";
+
+/// What can go wrong writing the markdown report.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// `write` or `finish` before `begin`.
+    #[error("markdown report: {0} called before begin")]
+    NotBegun(&'static str),
+    /// The report directory or file could not be created or written.
+    #[error("markdown report {path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The temporary row store failed.
+    #[error("markdown report row store {path}: {action}: {source}")]
+    Rows {
+        /// The temporary file.
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// The SQLite error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A row could not be encoded or decoded for the row store.
+    #[error("markdown report: row {what}: {source}")]
+    Json {
+        /// Which step.
+        what: &'static str,
+        /// The serde error.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+struct Open {
+    run: RunInfo,
+    rows: Connection,
+}
+
+/// Writes `<dir>/audit.md`. See the crate docs.
+pub struct MarkdownSink {
+    dir: PathBuf,
+    open: Option<Open>,
+}
+
+impl std::fmt::Debug for MarkdownSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MarkdownSink").field("dir", &self.dir).field("begun", &self.open.is_some()).finish()
+    }
+}
+
+fn group_rank(g: Group) -> i64 {
+    match g {
+        Group::Supported => 0,
+        Group::Contradicted => 1,
+        Group::Unverified => 2,
+    }
+}
+
+impl MarkdownSink {
+    /// A sink writing into `dir` (created at `begin`), normally
+    /// `$AMEM_HOME/reports/<run-id>` or the user's `--out`.
+    pub fn new(dir: impl Into<PathBuf>) -> MarkdownSink {
+        MarkdownSink { dir: dir.into(), open: None }
+    }
+
+    /// Where the report goes.
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(FILE_NAME)
+    }
+
+    fn rows_path(&self) -> PathBuf {
+        self.dir.join(ROWS_FILE)
+    }
+
+    fn rows_err(&self, action: &'static str) -> impl FnOnce(rusqlite::Error) -> Error + use<> {
+        let path = self.rows_path();
+        move |source| Error::Rows { path, action, source }
+    }
+
+    fn begin_inner(&mut self, run: &RunInfo) -> Result<()> {
+        fs::create_dir_all(&self.dir).map_err(|source| Error::Io { path: self.dir.clone(), source })?;
+        let rows_path = self.rows_path();
+        remove_if_exists(&rows_path)?;
+        let rows = Connection::open(&rows_path).map_err(self.rows_err("creating"))?;
+        // Scratch data: no journal, no fsync; a crash just leaves a file the
+        // next begin removes. The page cache is capped (SQLite's default,
+        // 2 MiB) and sorts spill to temporary files, so memory stays flat.
+        rows.execute_batch(
+            "PRAGMA journal_mode=OFF;
+             PRAGMA synchronous=OFF;
+             PRAGMA temp_store=FILE;
+             CREATE TABLE rows (
+                 grp INTEGER NOT NULL,
+                 source TEXT NOT NULL,
+                 archive TEXT NOT NULL,
+                 conversation TEXT NOT NULL,
+                 sent_at INTEGER NOT NULL,
+                 message_id TEXT NOT NULL,
+                 span_start INTEGER NOT NULL,
+                 claim_id TEXT NOT NULL,
+                 method TEXT NOT NULL,
+                 assessed_at TEXT NOT NULL,
+                 uncheckable INTEGER NOT NULL,
+                 json TEXT NOT NULL
+             );
+             BEGIN;",
+        )
+        .map_err(self.rows_err("creating the row table"))?;
+        self.open = Some(Open { run: run.clone(), rows });
+        Ok(())
+    }
+
+    fn write_inner(&mut self, rec: &AuditRecord) -> Result<()> {
+        let err = self.rows_err("storing a row");
+        let open = self.open.as_mut().ok_or(Error::NotBegun("write"))?;
+        let json = serde_json::to_string(rec).map_err(|source| Error::Json { what: "encoding", source })?;
+        open.rows
+            .prepare_cached(
+                "INSERT INTO rows (grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method,
+                                   assessed_at, uncheckable, json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    group_rank(rec.group()),
+                    rec.source.as_str(),
+                    rec.archive,
+                    rec.conversation,
+                    rec.sent_at.as_microsecond(),
+                    rec.message_id.0,
+                    rec.claim.span.start as i64,
+                    rec.claim.id.0.to_hex(),
+                    rec.assessment.method,
+                    rec.assessment.assessed_at,
+                    rec.is_uncheckable() as i64,
+                    json
+                ])
+            })
+            .map_err(err)?;
+        Ok(())
+    }
+
+    fn finish_inner(&mut self, summary: &RunSummary) -> Result<()> {
+        let open = self.open.take().ok_or(Error::NotBegun("finish"))?;
+        open.rows.execute_batch("COMMIT").map_err(self.rows_err("committing rows"))?;
+        let final_path = self.path();
+        let tmp_path = self.dir.join(format!("{FILE_NAME}.tmp"));
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        let file = fs::File::create(&tmp_path).map_err(io(&tmp_path))?;
+        let mut out = BufWriter::new(file);
+        self.render_all(&open, summary, &mut out).map_err(|e| match e {
+            RenderError::Io(source) => Error::Io { path: tmp_path.clone(), source },
+            RenderError::Other(e) => e,
+        })?;
+        let file = out.into_inner().map_err(|e| Error::Io { path: tmp_path.clone(), source: e.into_error() })?;
+        file.sync_all().map_err(io(&tmp_path))?;
+        drop(file);
+        fs::rename(&tmp_path, &final_path).map_err(io(&final_path))?;
+        drop(open);
+        remove_if_exists(&self.rows_path())?;
+        Ok(())
+    }
+
+    fn render_all(&self, open: &Open, summary: &RunSummary, out: &mut impl Write) -> Result<(), RenderError> {
+        render::header(out, &open.run, summary)?;
+        let group_counts = self.group_row_counts(open)?;
+        for g in [Group::Supported, Group::Contradicted, Group::Unverified] {
+            let n = group_counts[group_rank(g) as usize];
+            render::group_heading(out, g, n)?;
+            if n == 0 {
+                writeln!(out, "_None._\n")?;
+                continue;
+            }
+            let mut last_conv: Option<(String, String, String)> = None;
+            self.each_row(open, "WHERE grp = ?1", group_rank(g), |rec| {
+                let conv = (rec.source.as_str().to_string(), rec.archive.clone(), rec.conversation.clone());
+                if last_conv.as_ref() != Some(&conv) {
+                    render::conversation_heading(out, &rec)?;
+                    last_conv = Some(conv);
+                }
+                render::record(out, &rec)
+            })?;
+        }
+        render::skipped(out, summary)?;
+        render::uncheckable_heading(out, summary, group_counts[3])?;
+        self.each_row(open, "WHERE uncheckable = ?1", 1, |rec| render::uncheckable_row(out, &rec))?;
+        if group_counts[3] > 0 {
+            writeln!(out)?;
+        }
+        render::not_checked(out, summary)?;
+        Ok(())
+    }
+
+    /// Rows per group rank, plus the uncheckable count at index 3.
+    fn group_row_counts(&self, open: &Open) -> Result<[u64; 4], RenderError> {
+        let mut counts = [0u64; 4];
+        let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
+        let mut st = open.rows.prepare("SELECT grp, count(*), sum(uncheckable) FROM rows GROUP BY grp").map_err(err)?;
+        let mut q = st.query([]).map_err(err)?;
+        while let Some(r) = q.next().map_err(err)? {
+            let g: i64 = r.get(0).map_err(err)?;
+            let n: i64 = r.get(1).map_err(err)?;
+            let u: i64 = r.get(2).map_err(err)?;
+            if let Some(c) = counts.get_mut(g as usize) {
+                *c = n as u64;
+            }
+            counts[3] += u as u64;
+        }
+        Ok(counts)
+    }
+
+    fn each_row(
+        &self,
+        open: &Open,
+        filter: &str,
+        arg: i64,
+        mut f: impl FnMut(AuditRecord) -> Result<(), RenderError>,
+    ) -> Result<(), RenderError> {
+        let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "reading rows back", source });
+        let sql = format!(
+            "SELECT json FROM rows {filter}
+             ORDER BY grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method, assessed_at, json"
+        );
+        let mut st = open.rows.prepare(&sql).map_err(err)?;
+        let mut q = st.query([arg]).map_err(err)?;
+        while let Some(r) = q.next().map_err(err)? {
+            let json: String = r.get(0).map_err(err)?;
+            let rec: AuditRecord =
+                serde_json::from_str(&json).map_err(|source| RenderError::Other(Error::Json { what: "decoding", source }))?;
+            f(rec)?;
+        }
+        Ok(())
+    }
+}
+
+/// Rendering writes to a `Write`; its I/O errors get the path attached by the caller.
+pub(crate) enum RenderError {
+    Io(std::io::Error),
+    Other(Error),
+}
+
+impl From<std::io::Error> for RenderError {
+    fn from(e: std::io::Error) -> Self {
+        RenderError::Io(e)
+    }
+}
+
+fn remove_if_exists(path: &Path) -> Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(Error::Io { path: path.to_path_buf(), source }),
+    }
+}
+
+impl ReportSink for MarkdownSink {
+    fn begin(&mut self, run: &RunInfo) -> Result<(), ReportError> {
+        Ok(self.begin_inner(run)?)
+    }
+
+    fn write(&mut self, rec: &AuditRecord) -> Result<(), ReportError> {
+        Ok(self.write_inner(rec)?)
+    }
+
+    fn finish(&mut self, summary: &RunSummary) -> Result<(), ReportError> {
+        Ok(self.finish_inner(summary)?)
+    }
+}
+
+impl Drop for MarkdownSink {
+    fn drop(&mut self) {
+        // Unfinished: drop the scratch rows (the final report was never written).
+        if let Some(open) = self.open.take() {
+            drop(open);
+            let _ = fs::remove_file(self.rows_path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,299 @@
+use super::*;
+use amem_model::{
+    AmemUri, Assessment, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, RunId,
+    RunParams, RunSource, Skipped, SourceKind, Span, Status,
+};
+
+fn run() -> RunInfo {
+    let t: jiff::Timestamp = "2024-05-02T03:04:05Z".parse().unwrap();
+    RunInfo {
+        run_id: RunId("20240502T030405Z-1a2b3c4d".into()),
+        started_at: t,
+        params: RunParams {
+            sources: vec![
+                RunSource { kind: SourceKind::Gmail, path: "exports/mail.mbox".into() },
+                RunSource { kind: SourceKind::Slack, path: "exports/acme".into() },
+            ],
+            since: Some("2024-04-25T00:00:00Z".parse().unwrap()),
+            until: None,
+            now: t,
+            offline: true,
+            policy_version: "policy@1".into(),
+            home: "examples/home".into(),
+        },
+    }
+}
+
+fn ev(item: &str, quote: &str, url: Option<&str>) -> Evidence {
+    Evidence {
+        uri: AmemUri::chunk(item, 2),
+        quote: quote.into(),
+        span: Span::new(10, 10 + quote.len()),
+        item_digest: Digest::of(item.as_bytes()),
+        captured_at: Some("2024-04-30T12:00:00Z".into()),
+        source_url: url.map(String::from),
+        title: Some("Launch notes".into()),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn row(
+    source: SourceKind,
+    conv: &str,
+    author: &str,
+    sent: &str,
+    text: &str,
+    kind: ClaimKind,
+    status: Status,
+    evidence: Vec<Evidence>,
+    gate: Option<GateSummary>,
+) -> AuditRecord {
+    let digest = Digest::of(format!("{conv}{sent}{text}").as_bytes());
+    let span = Span::new(0, text.len());
+    let cues = text
+        .find("probably")
+        .map(|i| vec![Cue { class: CueClass::Hedge, text: "probably".into(), span: Span::new(i, i + 8), rule: "hedge.probably".into() }])
+        .unwrap_or_default();
+    let claim = Claim {
+        id: Claim::id_for(&digest, span, text),
+        message: MessageId(format!("<{sent}@example.org>")),
+        message_digest: digest,
+        span,
+        text: text.into(),
+        kind,
+        cues,
+        extractor: "rules@1".into(),
+    };
+    let assessment = Assessment {
+        claim: claim.id,
+        status,
+        method: "deterministic@1".into(),
+        reasons: vec![Reason {
+            facet: "date".into(),
+            detail: "Friday matches Friday".into(),
+            claim_span: None,
+            evidence: evidence.clone(),
+            rule: "date.match".into(),
+        }],
+        gate,
+        assessed_at: "2024-05-02T03:04:06Z".into(),
+        policy_version: "policy@1".into(),
+    };
+    AuditRecord {
+        run_id: RunId("20240502T030405Z-1a2b3c4d".into()),
+        source,
+        archive: if source == SourceKind::Slack { "exports/acme".into() } else { "exports/mail.mbox".into() },
+        conversation: conv.into(),
+        message_id: claim.message.clone(),
+        locator: "exports/mail.mbox:byte 0".into(),
+        author: author.into(),
+        sent_at: sent.parse().unwrap(),
+        subject: Some("Launch *plans*".into()),
+        claim,
+        assessment,
+        evidence,
+    }
+}
+
+fn rows() -> Vec<AuditRecord> {
+    let pass = Some(GateSummary { verdict: GateVerdict::Pass, flags: vec![] });
+    let hedge = Some(GateSummary {
+        verdict: GateVerdict::Rewrite,
+        flags: vec![GateFlag {
+            check: "hedge".into(),
+            source_sentence: "The launch will probably move to Friday.".into(),
+            source_span: Span::new(16, 24),
+            cue: "probably".into(),
+            memory_sentence: "The launch moved to Friday.".into(),
+            rule: "hedge.probably".into(),
+        }],
+    });
+    let unaligned = Some(GateSummary { verdict: GateVerdict::Uncheckable, flags: vec![] });
+    vec![
+        row(
+            SourceKind::Gmail,
+            "thread-b",
+            "Bob <bob@example.org>",
+            "2024-04-29T09:00:00Z",
+            "The launch is probably on Friday.",
+            ClaimKind::Date,
+            Status::Supported,
+            vec![ev("launch-notes", "The launch is on Friday.", None)],
+            pass.clone(),
+        ),
+        row(
+            SourceKind::Gmail,
+            "thread-a",
+            "Alice <alice@example.org>",
+            "2024-04-28T09:00:00Z",
+            "# Revenue was *2.3 million* in 2023 <script>",
+            ClaimKind::Quantity,
+            Status::Contradicted,
+            vec![ev("finance", "Revenue was 1.9 million in 2023.", Some("https://example.org/report"))],
+            hedge,
+        ),
+        row(
+            SourceKind::Slack,
+            "general",
+            "carol",
+            "2024-04-30T09:00:00Z",
+            "The office closes at 6pm.\nAccording to Dave, anyway.",
+            ClaimKind::Fact,
+            Status::NoEvidence,
+            vec![],
+            unaligned,
+        ),
+        row(
+            SourceKind::Gmail,
+            "thread-a",
+            "Alice <alice@example.org>",
+            "2024-04-27T09:00:00Z",
+            "The board met on Tuesday.",
+            ClaimKind::Date,
+            Status::NotAddressed,
+            vec![ev("board", "The board meets monthly.", None)],
+            pass,
+        ),
+    ]
+}
+
+fn summary(rows: &[AuditRecord]) -> RunSummary {
+    let mut s =
+        RunSummary { messages_read: 7, local_hits: 3, finished_at: Some("2024-05-02T03:05:00Z".parse().unwrap()), ..Default::default() };
+    for r in rows {
+        s.count_claim(&r.claim);
+        s.count_record(r);
+    }
+    s.count_skipped(&Skipped { stage: "import".into(), locator: "exports/bad.mbox:byte 4096".into(), reason: "truncated message".into() });
+    s
+}
+
+fn render(rows: &[AuditRecord]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let mut sink = MarkdownSink::new(&out);
+    sink.begin(&run()).unwrap();
+    for r in rows {
+        sink.write(r).unwrap();
+    }
+    sink.finish(&summary(rows)).unwrap();
+    let names: Vec<String> = fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, vec![FILE_NAME.to_string()], "only the report is left behind");
+    fs::read_to_string(out.join(FILE_NAME)).unwrap()
+}
+
+/// The whole report, pinned. Set AMEM_UPDATE_SNAPSHOTS=1 to rewrite the
+/// snapshot after an intended change, then review the diff.
+#[test]
+fn snapshot() {
+    let got = render(&rows());
+    let snap = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/audit.md");
+    if std::env::var_os("AMEM_UPDATE_SNAPSHOTS").is_some() {
+        fs::create_dir_all(snap.parent().unwrap()).unwrap();
+        fs::write(&snap, &got).unwrap();
+    }
+    let want = fs::read_to_string(&snap).expect("snapshot missing: run with AMEM_UPDATE_SNAPSHOTS=1");
+    assert_eq!(got, want, "audit.md changed; if intended, rerun with AMEM_UPDATE_SNAPSHOTS=1 and review the diff");
+}
+
+#[test]
+fn arrival_order_does_not_matter() {
+    let mut r = rows();
+    let a = render(&r);
+    r.reverse();
+    let b = render(&r);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn sections_in_order_and_grouped_by_conversation() {
+    let md = render(&rows());
+    let pos = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s:?} missing in\n{md}"));
+    let order = [
+        "## Counts",
+        "## ✅ Supported (1)",
+        "## ⚠ Contradicted (1)",
+        "## ❓ Unverified (2)",
+        "## Skipped (1)",
+        "## Uncheckable (1)",
+        "## Not checked",
+    ];
+    for w in order.windows(2) {
+        assert!(pos(w[0]) < pos(w[1]), "{} before {}", w[0], w[1]);
+    }
+    // Unverified: gmail thread-a before slack general; one heading per conversation.
+    let unv = &md[pos("## ❓ Unverified")..pos("## Skipped")];
+    assert!(unv.find("### gmail").unwrap() < unv.find("### slack").unwrap());
+    assert_eq!(md.matches("### gmail · `exports/mail.mbox` · `thread-a`").count(), 2, "one per group it appears in");
+    assert!(md.contains("broadened, weakened"));
+    assert!(md.contains("`exports/bad.mbox:byte 4096`"));
+    assert!(md.contains("| ❓ Unverified | 2 (not_addressed 1, no_evidence 1) |"), "{md}");
+}
+
+#[test]
+fn claim_text_is_verbatim_and_escaped() {
+    let md = render(&rows());
+    // Hedge kept, cue listed.
+    assert!(md.contains("  > The launch is probably on Friday."));
+    assert!(md.contains("stance cues: hedge `probably`"));
+    // Markup in user text is neutralised, not rendered.
+    assert!(md.contains(r"  > \# Revenue was \*2.3 million\* in 2023 \<script\>"), "{md}");
+    assert!(!md.contains("<script>"));
+    // Multi-line claims stay inside the quote.
+    assert!(md.contains("  > The office closes at 6pm.\n  > According to Dave, anyway."));
+    // Citations.
+    assert!(md.contains("`amem://finance#chunk=2` · <https://example.org/report>"));
+    assert!(md.contains("**Alice \\<alice@example.org\\>**, 2024-04-28 09:00:00 UTC"));
+    assert!(md.contains("  - gate: **REWRITE**\n    - hedge: cue `probably` · rule `hedge.probably`"));
+}
+
+#[test]
+fn empty_run_still_reports_every_section() {
+    let md = render(&[]);
+    for s in ["## ✅ Supported (0)", "## ⚠ Contradicted (0)", "## ❓ Unverified (0)", "_None._", "## Skipped (1)", "## Not checked"] {
+        assert!(md.contains(s), "{s:?} missing in\n{md}");
+    }
+    assert!(md.contains("_Nothing was uncheckable._"));
+}
+
+#[test]
+fn write_before_begin_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = MarkdownSink::new(dir.path());
+    let e = sink.write(&rows()[0]).unwrap_err();
+    assert!(e.to_string().contains("before begin"), "{e}");
+}
+
+#[test]
+fn dropped_sink_leaves_no_report() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut sink = MarkdownSink::new(dir.path());
+        sink.begin(&run()).unwrap();
+        sink.write(&rows()[0]).unwrap();
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn many_rows_stream_through_the_row_store() {
+    // 5,000 rows over 50 conversations: sorted output, one heading each.
+    let base = rows().remove(0);
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = MarkdownSink::new(dir.path());
+    sink.begin(&run()).unwrap();
+    let mut s = RunSummary::default();
+    for i in (0..5000u32).rev() {
+        let mut r = base.clone();
+        r.conversation = format!("c{:02}", i % 50);
+        r.claim.text = format!("Claim number {i} is here.");
+        r.claim.id = Claim::id_for(&r.claim.message_digest, r.claim.span, &r.claim.text);
+        s.count_record(&r);
+        sink.write(&r).unwrap();
+    }
+    sink.finish(&s).unwrap();
+    let md = fs::read_to_string(dir.path().join(FILE_NAME)).unwrap();
+    assert_eq!(md.matches("\n### gmail").count(), 50);
+    assert_eq!(md.matches("  > Claim number").count(), 5000);
+    assert!(md.find("`c00`").unwrap() < md.find("`c49`").unwrap());
+}
