@@ -63,7 +63,8 @@ pub fn decode(bytes: &[u8], label: &str) -> Decoded {
 
 fn finish(text: Cow<'_, str>, had_errors: bool, bytes: &[u8], label: &str) -> Decoded {
     if had_errors {
-        let before = String::from_utf8_lossy(bytes).matches('\u{FFFD}').count();
+        // U+FFFD already present in the source (as UTF-8) is not a loss.
+        let before = bytes.windows(3).filter(|w| *w == [0xEF, 0xBF, 0xBD]).count();
         let after = text.matches('\u{FFFD}').count();
         Decoded::Lossy { text: text.into_owned(), charset: label.to_string(), replaced: after.saturating_sub(before).max(1) }
     } else {
