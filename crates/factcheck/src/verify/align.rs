@@ -114,8 +114,8 @@ fn read_claim(text: &str) -> ClaimView<'_> {
         }
         content.push(i);
     }
-    let negations = cues::negations(text, &words);
-    let hedged = !cues::hedges(&words).is_empty();
+    let (negations, hedges) = cues::stance(text, &words);
+    let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
     ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped }
 }
@@ -145,8 +145,7 @@ fn read_sentences<'a>(evidence: &'a [Evidence]) -> Vec<Sentence<'a>> {
             let dates = date::dates(s);
             let quantities = values_outside_dates(number::quantities(s, &words), &dates);
             let stems = words.iter().map(|w| w.stem.clone()).collect();
-            let negations = cues::negations(s, &words);
-            let hedges = cues::hedges(&words);
+            let (negations, hedges) = cues::stance(s, &words);
             let scopes = cues::scopes(&words);
             out.push(Sentence { item, range, text: s, words, stems, quantities, dates, negations, hedges, scopes });
         }

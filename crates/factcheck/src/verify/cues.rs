@@ -3,13 +3,14 @@
 //! source speaks of a subset: "in mice", "in some patients"), and antonym
 //! pairs that flip a shared proposition ("increased" / "decreased").
 //!
-//! The lists are short on purpose: each entry is a word whose presence in an
-//! aligned source sentence changes what the claim may take from it. Negation
-//! and hedge entries follow the cue annotations of BioScope and SFU Review
-//! (../shared/eval/bioscope, ../shared/eval/sfu_review), restricted to the
-//! unambiguous single-word and fixed multi-word cues.
+//! Negation and hedge cues come from the gate's lexicons
+//! (`amem_gate::cues::detect_cues`), so the verifier and the gate agree on
+//! what a negator or a hedge is. The scope, denial and antonym lists here are
+//! short on purpose: each entry is a word whose presence in an aligned source
+//! sentence changes what the claim may take from it.
 
 use super::text::Word;
+use amem_model::CueClass;
 use std::ops::Range;
 
 /// A cue found in a sentence.
@@ -23,87 +24,11 @@ pub(crate) struct Cue {
     pub word: usize,
 }
 
-/// Negation cues (BioScope / SFU negation annotations: the closed-class cues).
-const NEGATION: &[&str] = &[
-    "not",
-    "no",
-    "never",
-    "none",
-    "nobody",
-    "nothing",
-    "neither",
-    "nor",
-    "without",
-    "cannot",
-    "lack",
-    "lacks",
-    "lacking",
-    "lacked",
-    "absence",
-    "absent",
-    "fail",
-    "fails",
-    "failed",
-    "unable",
-    "nowhere",
-    "denied",
-    "denies",
-    "deny",
-    "refute",
-    "refuted",
-    "refutes",
-    "myth",
-    "hoax",
-    "unproven",
-    "unfounded",
-    "debunked",
-];
-
-/// Hedge cues (BioScope / SFU speculation annotations: modal and epistemic cues).
-const HEDGE: &[&str] = &[
-    "may",
-    "might",
-    "could",
-    "possibly",
-    "possible",
-    "perhaps",
-    "probably",
-    "probable",
-    "likely",
-    "unlikely",
-    "suggest",
-    "suggests",
-    "suggested",
-    "suggesting",
-    "suggestive",
-    "appear",
-    "appears",
-    "appeared",
-    "seem",
-    "seems",
-    "seemed",
-    "potentially",
-    "potential",
-    "putative",
-    "presumably",
-    "hypothesis",
-    "hypothesize",
-    "hypothesized",
-    "speculate",
-    "indicate",
-    "indicates",
-    "preliminary",
-    "unclear",
-    "uncertain",
-    "whether",
-    "believed",
-    "thought",
-    "expected",
-    "predicted",
-    "predict",
-    "predicts",
-    "projected",
-];
+/// Words that deny the proposition they govern in a fact-check context
+/// ("the claim was debunked", "a myth that 5G spreads the virus"), beyond the
+/// closed-class negators of the gate's lexicon (`amem_gate::cues`).
+/// Fact-checking prose (Climate-FEVER, HealthVer evidence) uses them exactly so.
+const DENIAL: &[&str] = &["denied", "denies", "deny", "refute", "refuted", "refutes", "debunked", "myth", "hoax", "unfounded", "unproven"];
 
 /// Two-word scope cues: the source states the finding for a narrower population or setting.
 const SCOPE: &[(&str, &str)] = &[
@@ -195,42 +120,47 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("can", "cannot"),
 ];
 
-/// Negation cues in `words` (the words of `text`), with "n't" read as a cue.
-pub(crate) fn negations(text: &str, words: &[Word]) -> Vec<Cue> {
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(entry) = NEGATION.iter().find(|e| **e == w.lower) {
-            // "no longer", "not only", "no doubt" do not deny what follows.
-            let next = words.get(i + 1).map(|n| n.lower.as_str()).unwrap_or("");
-            if matches!((w.lower.as_str(), next), ("not", "only") | ("no", "doubt") | ("not", "just")) {
-                continue;
-            }
-            out.push(Cue { range: w.range.clone(), entry, word: i });
-        } else if w.lower == "t" && i > 0 {
-            // "isn't", "doesn't", "can't", "won't" (the tokeniser splits at the apostrophe).
-            let prev = &words[i - 1];
-            let between = text.get(prev.range.end..w.range.start).unwrap_or("");
-            if prev.lower.ends_with('n') && matches!(between, "'" | "’") {
-                out.push(Cue { range: prev.range.end.saturating_sub(1)..w.range.end, entry: "n't", word: i });
-            }
-        }
-    }
-    out
+/// Index of the word a byte offset falls in (or the last word before it).
+fn word_at(words: &[Word], byte: usize) -> usize {
+    words.iter().rposition(|w| w.range.start <= byte).unwrap_or(0)
 }
 
-/// Hedge cues in `words`.
-pub(crate) fn hedges(words: &[Word]) -> Vec<Cue> {
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some(entry) = HEDGE.iter().find(|e| **e == w.lower) {
-            // "May" the month is capitalised mid-sentence; the modal is not.
-            if w.lower == "may" && w.capitalised && i > 0 {
-                continue;
+/// Negation and hedge cues of a sentence: `(negations, hedges)`.
+///
+/// Negators and hedges come from the gate's lexicons (`amem_gate::cues::detect_cues`,
+/// one source of truth for the word lists and their false-friend exclusions),
+/// plus the [`DENIAL`] words read here.
+pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
+    let mut negations = Vec::new();
+    let mut hedges = Vec::new();
+    for c in amem_gate::cues::detect_cues(text) {
+        let range = c.span.start..c.span.end;
+        let cue = Cue { word: word_at(words, c.span.end.saturating_sub(1)), range, entry: "gate" };
+        match c.class {
+            CueClass::Negation => {
+                // "no longer", "not only", "no doubt" do not deny what follows.
+                let after = text[c.span.end..].trim_start().to_lowercase();
+                let lower = c.text.to_lowercase();
+                if (lower == "not" && (after.starts_with("only") || after.starts_with("just")))
+                    || (lower == "no" && after.starts_with("doubt"))
+                {
+                    continue;
+                }
+                negations.push(cue);
             }
-            out.push(Cue { range: w.range.clone(), entry, word: i });
+            CueClass::Hedge => hedges.push(cue),
+            _ => {}
         }
     }
-    out
+    for (i, w) in words.iter().enumerate() {
+        if let Some(entry) = DENIAL.iter().find(|e| **e == w.lower) {
+            if !negations.iter().any(|c| c.range.start < w.range.end && w.range.start < c.range.end) {
+                negations.push(Cue { range: w.range.clone(), entry, word: i });
+            }
+        }
+    }
+    negations.sort_by_key(|c| c.range.start);
+    (negations, hedges)
 }
 
 /// Scope cues in `words`.
@@ -267,21 +197,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_contracted_negation() {
-        let t = "It doesn't work and is not safe";
+    fn finds_contracted_negation_and_denials() {
+        let t = "It doesn't work, is not safe and the claim was debunked";
         let w = words(t);
-        let n = negations(t, &w);
-        assert_eq!(n.len(), 2);
-        assert_eq!(&t[n[0].range.clone()], "n't");
-        assert_eq!(n[1].entry, "not");
+        let (n, h) = stance(t, &w);
+        assert_eq!(n.len(), 3, "{n:?}");
+        assert!(t[n[0].range.clone()].contains("n't"));
+        assert_eq!(&t[n[2].range.clone()], "debunked");
+        assert!(h.is_empty());
     }
 
     #[test]
     fn may_the_month_is_not_a_hedge() {
-        let w = words("It launched in May 2024");
-        assert!(hedges(&w).is_empty());
-        let w = words("It may launch");
-        assert_eq!(hedges(&w).len(), 1);
+        let t = "It launched on May 3, 2024";
+        assert!(stance(t, &words(t)).1.is_empty());
+        let t = "It may launch";
+        assert_eq!(stance(t, &words(t)).1.len(), 1);
     }
 
     #[test]
