@@ -3,4 +3,5 @@
 //! One test binary, one link. One module per feature.
 
 mod cli;
+mod gate;
 mod util;

@@ -33,7 +33,8 @@ impl<'a> Scanned<'a> {
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text);
-        let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(|c| (c.span.start, c.span.end)).collect();
+        let covered: Vec<(usize, usize)> =
+            cues.iter().filter(|c| c.class != CueClass::Temporal).map(|c| (c.span.start, c.span.end)).collect();
         let words = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered)).collect();
         Scanned { text, sentences, cues, numbers, hits, words }
     }
@@ -201,10 +202,15 @@ impl Group<'_, '_> {
                 }
             }
         }
+        // Temporal scope, like negation, belongs to its clause: a date in a
+        // clause the memory dropped entirely is not a lost scope.
+        let mem_words = if class == CueClass::Temporal { self.mem_words() } else { Vec::new() };
         let mut found: Option<(usize, &Cue)> = None;
         for &k in &window {
             let s = &self.src.sentences[k];
-            if let Some(c) = self.src.cues_in(s.start, s.end, class).next() {
+            if let Some(c) =
+                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, &mem_words))
+            {
                 found = Some((k, c));
                 break;
             }
@@ -224,33 +230,41 @@ impl Group<'_, '_> {
         flags.push(self.flag(check, s, cue.span, &cue.text, &cue.rule, format!("{what} ({:?})", cue.text)));
     }
 
+    /// Content words of all memory sentences of the group, sorted.
+    fn mem_words(&self) -> Vec<String> {
+        let mut w: Vec<String> = self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().cloned()).collect();
+        w.sort();
+        w.dedup();
+        w
+    }
+
+    /// Is the clause holding `cue` kept in the memory? A clause is kept
+    /// when one of its content words (cue words left out) is in the memory,
+    /// or when it has none of its own ("On Monday," scopes the whole
+    /// sentence).
+    fn clause_kept(&self, cue: &Cue, mem_words: &[String]) -> bool {
+        let s = self.src_sentence();
+        let lex = Lexicon::get();
+        let rel = cue.span.start.saturating_sub(s.start);
+        let covered: Vec<(usize, usize)> = self.src.cues.iter().map(|c| (c.span.start, c.span.end)).collect();
+        match clauses(s.text).into_iter().find(|(a, b)| rel >= *a && rel < *b) {
+            Some((a, b)) => {
+                let cw = content_words(lex, self.src.text, s.start + a, s.start + b, &covered);
+                cw.is_empty() || cw.iter().any(|w| mem_words.binary_search(w).is_ok())
+            }
+            None => true,
+        }
+    }
+
     /// Polarity: a negation in a source clause the memory kept, none in the
     /// memory (reversed); or a negation in the memory where the source
     /// sentence has none (the reverse). A negation inside a clause the
     /// memory dropped entirely is not a reversal.
     fn polarity(&self, flags: &mut Vec<Flag>) {
         let s = self.src_sentence();
-        let lex = Lexicon::get();
-        let mem_words: Vec<String> = {
-            let mut w: Vec<String> = self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().cloned()).collect();
-            w.sort();
-            w.dedup();
-            w
-        };
+        let mem_words = self.mem_words();
         let all_neg: Vec<&Cue> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
-        let covered: Vec<(usize, usize)> = self.src.cues.iter().map(|c| (c.span.start, c.span.end)).collect();
-        let kept_neg = all_neg.iter().find(|c| {
-            let clause = clauses(s.text).into_iter().find(|(a, b)| c.span.start - s.start >= *a && c.span.start - s.start < *b);
-            match clause {
-                Some((a, b)) => {
-                    let cw = content_words(lex, self.src.text, s.start + a, s.start + b, &covered);
-                    // a clause with no content words of its own ("No,")
-                    // cannot be shown dropped: it counts as kept
-                    cw.is_empty() || cw.iter().any(|w| mem_words.binary_search(w).is_ok())
-                }
-                None => true,
-            }
-        });
+        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words));
         let mem_neg: Option<&Cue> = self.ms.iter().find_map(|&mi| {
             let m = &self.mem.sentences[mi];
             self.mem.cues_in(m.start, m.end, CueClass::Negation).next()
@@ -286,9 +300,11 @@ impl Group<'_, '_> {
             return;
         }
         let mem_vals: Vec<f64> = self.ms.iter().flat_map(|&mi| self.mem.numbers_in(mi).map(|n| n.value)).collect();
-        let marker = self.src.hits.iter().find(|h| {
-            h.start >= s.start && h.end <= s.end && matches!(lex.entries[h.entry].kind, Kind::Total | Kind::Derivation)
-        });
+        let marker = self
+            .src
+            .hits
+            .iter()
+            .find(|h| h.start >= s.start && h.end <= s.end && matches!(lex.entries[h.entry].kind, Kind::Total | Kind::Derivation));
         let Some(marker) = marker else { return };
         let entry = &lex.entries[marker.entry];
         let is_total = entry.kind == Kind::Total;
@@ -302,12 +318,8 @@ impl Group<'_, '_> {
             (None, false) => return,
         };
         let conclusion = nums[ci];
-        let inputs: Vec<f64> = nums
-            .iter()
-            .enumerate()
-            .filter(|(i, n)| *i != ci && (is_total || n.end <= marker.start))
-            .map(|(_, n)| n.value)
-            .collect();
+        let inputs: Vec<f64> =
+            nums.iter().enumerate().filter(|(i, n)| *i != ci && (is_total || n.end <= marker.start)).map(|(_, n)| n.value).collect();
         if inputs.is_empty() || !mem_vals.iter().any(|v| same_value(*v, conclusion.value)) {
             return;
         }

@@ -93,9 +93,8 @@ pub fn drift(chain: &[&str]) -> DriftReport {
     let mut losses = Vec::new();
     if let Some(e2e) = &end_to_end {
         for f in e2e.flags.iter().filter(|f| f.check != Check::Unaligned) {
-            let by_cue = class_of(f.check).and_then(|class| {
-                (0..chain.len() - 1).rev().find(|&i| presence[i].contains(&class) && !presence[i + 1].contains(&class))
-            });
+            let by_cue = class_of(f.check)
+                .and_then(|class| (0..chain.len() - 1).rev().find(|&i| presence[i].contains(&class) && !presence[i + 1].contains(&class)));
             let (hop, by) = match by_cue {
                 Some(i) => (Some((i, i + 1)), "last_cue_of_class"),
                 None => match hops.iter().rev().find(|h| h.report.flags.iter().any(|g| g.check == f.check)) {
@@ -115,7 +114,14 @@ pub fn drift(chain: &[&str]) -> DriftReport {
         }
     }
     let uncheckable_hops = hops.iter().enumerate().filter(|(_, h)| h.uncheckable).map(|(i, _)| i).collect();
-    DriftReport { versions: chain.len(), hops, end_to_end, losses, uncheckable_hops, not_checked: NOT_CHECKED.iter().map(|s| s.to_string()).collect() }
+    DriftReport {
+        versions: chain.len(),
+        hops,
+        end_to_end,
+        losses,
+        uncheckable_hops,
+        not_checked: NOT_CHECKED.iter().map(|s| s.to_string()).collect(),
+    }
 }
 
 impl DriftReport {
@@ -136,7 +142,8 @@ impl DriftReport {
             }
         }
         if !self.uncheckable_hops.is_empty() {
-            let hs: Vec<String> = self.uncheckable_hops.iter().map(|&i| format!("v{} -> v{}", self.hops[i].from, self.hops[i].to)).collect();
+            let hs: Vec<String> =
+                self.uncheckable_hops.iter().map(|&i| format!("v{} -> v{}", self.hops[i].from, self.hops[i].to)).collect();
             s.push_str(&format!("uncheckable hops: {}\n", hs.join(", ")));
         }
         s.push_str(&format!("not checked (no detector): {}\n", self.not_checked.join(", ")));

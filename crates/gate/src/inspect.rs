@@ -67,7 +67,10 @@ impl InspectReport {
             s.push_str("no changes found\n");
         }
         for c in &self.changes {
-            s.push_str(&format!("- {}: {:?} ({}) in {:?}\n    memory: {:?}\n", c.kind, c.cue, c.rule, c.source_sentence, c.memory_sentence));
+            s.push_str(&format!(
+                "- {}: {:?} ({}) in {:?}\n    memory: {:?}\n",
+                c.kind, c.cue, c.rule, c.source_sentence, c.memory_sentence
+            ));
         }
         s.push_str(&format!("not checked (no detector): {}\n", self.not_checked.join(", ")));
         s

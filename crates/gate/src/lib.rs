@@ -47,6 +47,10 @@ pub use inspect::{Change, InspectReport, inspect};
 pub use lexicon::{FILES as LEXICON_FILES, all_terms};
 pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
 
+/// The gate's version, as named in assessment methods (`gate@<VERSION>`).
+/// Bump it when a lexicon or a check changes what the gate reports.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// Errors of this crate (only the eval reader can fail; the gate itself
 /// takes any UTF-8 text).
 #[derive(Debug, thiserror::Error)]

@@ -119,12 +119,12 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
         let mut unit: Option<String> = None;
         let mut unit_text: Option<String> = None;
         // currency sign before ("$1.2", "US$ 5" is read as "$ 5")
-        if let Some(c) = text[..num_start].trim_end_matches(' ').chars().next_back() {
-            if let Some(cur) = currency_sign(c) {
-                unit = Some(cur.to_string());
-                unit_text = Some(c.to_string());
-                start = text[..num_start].trim_end_matches(' ').len() - c.len_utf8();
-            }
+        if let Some(c) = text[..num_start].trim_end_matches(' ').chars().next_back()
+            && let Some(cur) = currency_sign(c)
+        {
+            unit = Some(cur.to_string());
+            unit_text = Some(c.to_string());
+            start = text[..num_start].trim_end_matches(' ').len() - c.len_utf8();
         }
         let mut end = j;
         // percent sign
@@ -135,15 +135,14 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
         } else {
             // scale word, glued ("5k", "1.2M") or spaced ("1.2 million")
             let k = if b.get(end).is_some_and(u8::is_ascii_alphabetic) { end } else { skip_spaces(text, end) };
-            if let Some((w, wend)) = word_at(text, k) {
-                if let Some(m) = lex.scales.get(&w) {
-                    // a bare "m"/"b" spaced away from the number is too
-                    // ambiguous ("5 m" may be metres); only glued.
-                    if w.len() > 1 || k == end {
-                        value *= m;
-                        end = wend;
-                    }
-                }
+            // a bare "m"/"b" spaced away from the number is too ambiguous
+            // ("5 m" may be metres); only glued.
+            if let Some((w, wend)) = word_at(text, k)
+                && let Some(m) = lex.scales.get(&w)
+                && (w.len() > 1 || k == end)
+            {
+                value *= m;
+                end = wend;
             }
             // unit word (one or two words: "percentage points", "per cent")
             let k = if b.get(end).is_some_and(u8::is_ascii_alphabetic) { end } else { skip_spaces(text, end) };
@@ -154,12 +153,12 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
                     unit = lex.units.get(&w).cloned();
                     unit_text = Some(text[k..e].to_string());
                     end = e;
-                } else if let Some(u) = lex.units.get(&w1) {
-                    if unit.is_none() {
-                        unit = Some(u.clone());
-                        unit_text = Some(text[k..e1].to_string());
-                        end = e1;
-                    }
+                } else if let Some(u) = lex.units.get(&w1)
+                    && unit.is_none()
+                {
+                    unit = Some(u.clone());
+                    unit_text = Some(text[k..e1].to_string());
+                    end = e1;
                 }
             }
         }
@@ -171,7 +170,7 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
             word_at(text, k).is_some_and(|(w, _)| is_month(&w))
         };
         let year = plain_int && j - num_start == 4 && (1900.0..=2099.0).contains(&value);
-        let day = plain_int && value >= 1.0 && value <= 31.0 && (after_month || next_month);
+        let day = plain_int && (1.0..=31.0).contains(&value) && (after_month || next_month);
         // ISO dates and numeric dates: 2026-08-03, 3/8/2026
         let dated = matches!(b.get(j), Some(b'-' | b'/')) && b.get(j + 1).is_some_and(u8::is_ascii_digit)
             || (num_start > 0 && matches!(b[num_start - 1], b'-' | b'/') && num_start > 1 && b[num_start - 2].is_ascii_digit());

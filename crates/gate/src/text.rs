@@ -14,8 +14,9 @@ pub(crate) struct Sentence<'a> {
 /// Abbreviations whose period does not end a sentence (lower-cased, without
 /// the period). Short on purpose: the gate compares sentences of two texts
 /// split the same way, so a missed split costs little.
-const ABBREVIATIONS: &[&str] =
-    &["mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "inc", "ltd", "co", "corp", "no", "fig", "approx", "u.s"];
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "inc", "ltd", "co", "corp", "no", "fig", "approx", "u.s",
+];
 
 /// Split a text into sentences on `.`, `!`, `?` (followed by whitespace or
 /// the end) and on line breaks. Empty pieces are dropped; each sentence is
@@ -108,10 +109,11 @@ pub(crate) fn tokens(text: &str) -> Vec<Token> {
 pub(crate) fn stem(word: &str) -> String {
     let w = word.trim_end_matches("'s").trim_end_matches("’s");
     for suf in ["ing", "ed", "es", "s"] {
-        if let Some(base) = w.strip_suffix(suf) {
-            if base.chars().count() >= 4 && !base.ends_with('s') {
-                return base.to_string();
-            }
+        if let Some(base) = w.strip_suffix(suf)
+            && base.chars().count() >= 4
+            && !base.ends_with('s')
+        {
+            return base.to_string();
         }
     }
     w.to_string()
