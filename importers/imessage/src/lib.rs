@@ -91,11 +91,8 @@ pub fn apple_time(raw: i64) -> Option<Timestamp> {
     if raw == 0 {
         return None;
     }
-    let (secs, nanos) = if raw.unsigned_abs() > NANOS_THRESHOLD as u64 {
-        (raw.div_euclid(1_000_000_000), raw.rem_euclid(1_000_000_000))
-    } else {
-        (raw, 0)
-    };
+    let (secs, nanos) =
+        if raw.unsigned_abs() > NANOS_THRESHOLD as u64 { (raw.div_euclid(1_000_000_000), raw.rem_euclid(1_000_000_000)) } else { (raw, 0) };
     Timestamp::new(APPLE_EPOCH_UNIX.checked_add(secs)?, i32::try_from(nanos).ok()?).ok()
 }
 
