@@ -169,10 +169,10 @@ fn split_long(text: &str, r: Range<usize>, out: &mut Vec<Range<usize>>) {
         while !text.is_char_boundary(cut) {
             cut -= 1;
         }
-        if let Some(sp) = text[start..cut].rfind(char::is_whitespace) {
-            if sp > 0 {
-                cut = start + sp;
-            }
+        if let Some(sp) = text[start..cut].rfind(char::is_whitespace)
+            && sp > 0
+        {
+            cut = start + sp;
         }
         push_trimmed(text, start, cut, out);
         start = cut;
@@ -193,7 +193,13 @@ mod tests {
         let t = "Mr. Smith paid 3.5 dollars at 10:30 a.m. on Monday. Then he left! Did he? Yes, e.g. for lunch. J. R. R. Tolkien wrote it.";
         assert_eq!(
             texts(t),
-            vec!["Mr. Smith paid 3.5 dollars at 10:30 a.m. on Monday.", "Then he left!", "Did he?", "Yes, e.g. for lunch.", "J. R. R. Tolkien wrote it."]
+            vec![
+                "Mr. Smith paid 3.5 dollars at 10:30 a.m. on Monday.",
+                "Then he left!",
+                "Did he?",
+                "Yes, e.g. for lunch.",
+                "J. R. R. Tolkien wrote it."
+            ]
         );
     }
 

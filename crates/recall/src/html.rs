@@ -15,8 +15,34 @@ pub(crate) struct Page {
 const HIDDEN: &[&str] = &["script", "style", "head", "noscript", "template", "svg"];
 /// Elements that start a new block (line break before and after).
 const BLOCKS: &[&str] = &[
-    "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "section", "article", "header", "footer", "blockquote",
-    "pre", "hr", "dd", "dt", "figcaption", "main", "nav", "aside", "title",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "table",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "blockquote",
+    "pre",
+    "hr",
+    "dd",
+    "dt",
+    "figcaption",
+    "main",
+    "nav",
+    "aside",
+    "title",
 ];
 
 pub(crate) fn extract(html: &str) -> Page {
@@ -99,7 +125,7 @@ fn push_text(out: &mut String, s: &str) {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         rest = &rest[amp..];
-        let semi = rest[..rest.len().min(12)].find(';');
+        let semi = rest.bytes().take(12).position(|b| b == b';');
         let decoded = semi.and_then(|e| decode_entity(&rest[1..e]).map(|c| (c, e)));
         match decoded {
             Some((c, e)) => {

@@ -138,10 +138,8 @@ impl FtsIndex {
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(sql_err(&path, "configure"))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
-        tx.execute_batch(&format!(
-            "CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-        ))
-        .map_err(sql_err(&path, "create schema"))?;
+        tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
+            .map_err(sql_err(&path, "create schema"))?;
         let found: Option<String> = tx
             .query_row(&format!("SELECT value FROM {T_META} WHERE key = 'schema_version'"), [], |r| r.get(0))
             .optional()
@@ -221,7 +219,9 @@ impl FtsIndex {
         let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let rows = st
-            .query_map(params![expr, k], |r| Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: r.get(12)? }))
+            .query_map(params![expr, k], |r| {
+                Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: r.get(12)? })
+            })
             .map_err(&err)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
     }
@@ -244,7 +244,13 @@ impl FtsIndex {
     pub(crate) fn stats(&self) -> Result<IndexStats> {
         let sql = format!("SELECT (SELECT count(*) FROM {T_ITEMS}), (SELECT count(*) FROM {T_CHUNKS}), (SELECT count(*) FROM {T_FILES})");
         self.conn
-            .query_row(&sql, [], |r| Ok(IndexStats { items: r.get::<_, i64>(0)?.unsigned_abs(), chunks: r.get::<_, i64>(1)?.unsigned_abs(), files: r.get::<_, i64>(2)?.unsigned_abs() }))
+            .query_row(&sql, [], |r| {
+                Ok(IndexStats {
+                    items: r.get::<_, i64>(0)?.unsigned_abs(),
+                    chunks: r.get::<_, i64>(1)?.unsigned_abs(),
+                    files: r.get::<_, i64>(2)?.unsigned_abs(),
+                })
+            })
             .map_err(sql_err(&self.path, "count"))
     }
 
@@ -267,8 +273,10 @@ pub(crate) struct Writer<'a> {
 impl Writer<'_> {
     /// The digest stored for an item id, if the item exists.
     pub(crate) fn item_digest(&self, id: &str) -> Result<Option<String>> {
-        let mut st =
-            self.tx.prepare_cached(&format!("SELECT digest FROM {T_ITEMS} WHERE item_id = ?1")).map_err(sql_err(self.path, "look up item"))?;
+        let mut st = self
+            .tx
+            .prepare_cached(&format!("SELECT digest FROM {T_ITEMS} WHERE item_id = ?1"))
+            .map_err(sql_err(self.path, "look up item"))?;
         st.query_row([id], |r| r.get(0)).optional().map_err(sql_err(self.path, "look up item"))
     }
 
@@ -295,7 +303,8 @@ impl Writer<'_> {
             item.chunks
         ])
         .map_err(&err)?;
-        let mut st = self.tx.prepare_cached(&format!("INSERT INTO {T_CHUNKS}(item_id, chunk_no, text) VALUES (?1, ?2, ?3)")).map_err(&err)?;
+        let mut st =
+            self.tx.prepare_cached(&format!("INSERT INTO {T_CHUNKS}(item_id, chunk_no, text) VALUES (?1, ?2, ?3)")).map_err(&err)?;
         for (n, text) in chunks.iter().enumerate() {
             st.execute(params![item.id, n as i64, text]).map_err(&err)?;
         }
@@ -313,7 +322,8 @@ impl Writer<'_> {
 
     /// Forget a file (removed, or now unreadable).
     pub(crate) fn delete_file(&self, path: &str) -> Result<()> {
-        let mut st = self.tx.prepare_cached(&format!("DELETE FROM {T_FILES} WHERE path = ?1")).map_err(sql_err(self.path, "forget file"))?;
+        let mut st =
+            self.tx.prepare_cached(&format!("DELETE FROM {T_FILES} WHERE path = ?1")).map_err(sql_err(self.path, "forget file"))?;
         st.execute([path]).map(|_| ()).map_err(sql_err(self.path, "forget file"))
     }
 
@@ -321,9 +331,7 @@ impl Writer<'_> {
     /// how many items went.
     pub(crate) fn delete_orphans(&self) -> Result<usize> {
         let err = sql_err(self.path, "delete removed items");
-        self.tx
-            .execute(&format!("DELETE FROM {T_CHUNKS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), [])
-            .map_err(&err)?;
+        self.tx.execute(&format!("DELETE FROM {T_CHUNKS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), []).map_err(&err)?;
         self.tx.execute(&format!("DELETE FROM {T_ITEMS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), []).map_err(&err)
     }
 

@@ -215,7 +215,11 @@ fn split_front_matter(text: &str) -> Result<(std::collections::BTreeMap<String, 
                 return Err(SkipReason::FrontMatter { line: line_no, problem: format!("bad key {key:?}") });
             }
             let v = v.trim();
-            let v = v.strip_prefix('"').and_then(|s| s.strip_suffix('"')).or_else(|| v.strip_prefix('\'').and_then(|s| s.strip_suffix('\''))).unwrap_or(v);
+            let v = v
+                .strip_prefix('"')
+                .and_then(|s| s.strip_suffix('"'))
+                .or_else(|| v.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+                .unwrap_or(v);
             if !v.is_empty() {
                 map.insert(key.to_ascii_lowercase(), v.to_string());
             }
@@ -239,7 +243,8 @@ mod tests {
 
     #[test]
     fn id_from_title_and_digest_only() {
-        let bytes = b"---\ntitle: Sea level: 2023 report\nsource: https://example.org/x\nretrieved_at: 2024-05-01T10:00:00Z\n---\nThe sea rose.\n";
+        let bytes =
+            b"---\ntitle: Sea level: 2023 report\nsource: https://example.org/x\nretrieved_at: 2024-05-01T10:00:00Z\n---\nThe sea rose.\n";
         let it = parse_item(bytes, ItemKind::Markdown).unwrap();
         assert_eq!(it.title.as_deref(), Some("Sea level: 2023 report"));
         assert_eq!(it.source_url.as_deref(), Some("https://example.org/x"));

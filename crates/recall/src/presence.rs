@@ -1,1 +1,306 @@
-//! placeholder
+//! The presence instrument: does recall put the gold evidence in front of
+//! the verifier?
+//!
+//! For each gold (claim, supporting sentence) pair of an annotated corpus,
+//! the claim is searched and its top-k chunks joined into a context; the pair
+//! counts as present **verbatim** when the sentence occurs in that context
+//! (whitespace-normalised), and **in value** when every number (with its
+//! anchor) and date the sentence states occurs in the context in any written
+//! form ([`crate::value`]; only pairs whose sentence states a value count).
+//! Every measure is replayed with a **shuffled control**: claim *i*'s pairs
+//! are scored against the context recalled for claim *i+1* (file order,
+//! wrapping), which shows how much presence any topical context gets for
+//! free. The margin (signal minus shuffled) is the figure that counts.
+//!
+//! Corpus: Climate-FEVER (`../shared/eval/climate_fever`): `corpus.jsonl`
+//! is written as a wiki of markdown files (one per article, title in front
+//! matter) into a temporary home and indexed like a user's wiki; gold pairs
+//! are the evidence sentences labelled `SUPPORTED` in `claims.jsonl`.
+
+use crate::error::{Error, Result};
+use crate::value::{self, Value};
+use crate::{IndexOptions, Recall, Wiki};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// The k values published in the README.
+pub const DEFAULT_KS: &[usize] = &[1, 3, 5];
+
+/// Counts for one measure at one k.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Measure {
+    /// Pairs the measure applies to.
+    pub n: usize,
+    /// Pairs present in their own claim's context.
+    pub signal: usize,
+    /// Pairs present in the next claim's context (the control).
+    pub shuffled: usize,
+}
+
+impl Measure {
+    /// Signal rate in percent.
+    pub fn signal_pct(&self) -> f64 {
+        pct(self.signal, self.n)
+    }
+    /// Shuffled rate in percent.
+    pub fn shuffled_pct(&self) -> f64 {
+        pct(self.shuffled, self.n)
+    }
+    /// Signal minus shuffled, in percentage points.
+    pub fn margin_pts(&self) -> f64 {
+        self.signal_pct() - self.shuffled_pct()
+    }
+}
+
+fn pct(a: usize, n: usize) -> f64 {
+    if n == 0 { 0.0 } else { 100.0 * a as f64 / n as f64 }
+}
+
+/// Both measures at one k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PresenceRow {
+    /// Chunks in the context.
+    pub k: usize,
+    /// Sentence present verbatim.
+    pub verbatim: Measure,
+    /// Sentence's values present.
+    pub value: Measure,
+}
+
+/// The whole measurement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PresenceReport {
+    /// Corpus folder name.
+    pub corpus: String,
+    /// Claims searched.
+    pub claims: usize,
+    /// Gold (claim, supporting sentence) pairs.
+    pub pairs: usize,
+    /// Pairs whose sentence states at least one number or date.
+    pub value_pairs: usize,
+    /// Gold sentences not found in the corpus (counted absent everywhere).
+    pub missing_sentences: usize,
+    /// Documents written to the wiki.
+    pub documents: usize,
+    /// Chunks in the index.
+    pub chunks: u64,
+    /// One row per k.
+    pub rows: Vec<PresenceRow>,
+}
+
+impl PresenceReport {
+    /// The markdown block published in the README (`recall` section).
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!(
+            "Presence of gold evidence in the recalled context, Climate-FEVER dev (`../shared/eval/{}`): {} claims, {} (claim, supporting \
+             sentence) pairs, {} articles indexed as a wiki ({} chunks). *Verbatim*: the sentence occurs in the top-k chunks. *In value*: \
+             every number (with its anchor) and date of the sentence occurs there, in any written form ({} pairs whose sentence states \
+             one). *Shuffled*: claim i scored against the context recalled for claim i+1.\n\n",
+            self.corpus, self.claims, self.pairs, self.documents, self.chunks, self.value_pairs
+        );
+        s.push_str("| k | verbatim | shuffled | margin | in value | shuffled | margin |\n|---|---|---|---|---|---|---|\n");
+        for r in &self.rows {
+            s.push_str(&format!(
+                "| {} | {:.1}% | {:.1}% | **{:+.1} pts** | {:.1}% | {:.1}% | **{:+.1} pts** |\n",
+                r.k,
+                r.verbatim.signal_pct(),
+                r.verbatim.shuffled_pct(),
+                r.verbatim.margin_pts(),
+                r.value.signal_pct(),
+                r.value.shuffled_pct(),
+                r.value.margin_pts()
+            ));
+        }
+        if self.missing_sentences > 0 {
+            s.push_str(&format!("\n{} gold sentences were not in the corpus and count as absent.\n", self.missing_sentences));
+        }
+        s
+    }
+}
+
+#[derive(Deserialize)]
+struct CorpusDoc {
+    doc_id: String,
+    title: String,
+    text: String,
+    sentences: Vec<CorpusSentence>,
+}
+
+#[derive(Deserialize)]
+struct CorpusSentence {
+    idx: i64,
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct ClaimRecord {
+    claim: String,
+    evidence: Vec<EvidenceRecord>,
+}
+
+#[derive(Deserialize)]
+struct EvidenceRecord {
+    doc_id: String,
+    sentences: Vec<i64>,
+    label: String,
+}
+
+fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { what: "read", path: path.to_path_buf(), source })?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec = serde_json::from_str(line).map_err(|e| Error::Corpus { path: path.to_path_buf(), line: i + 1, reason: e.to_string() })?;
+        out.push(rec);
+    }
+    Ok(out)
+}
+
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Run the instrument on a Climate-FEVER-shaped folder (`corpus.jsonl`,
+/// `claims.jsonl`) for each k in `ks`. `progress(done, total)` is called as
+/// claims are searched.
+///
+/// # Errors
+/// A file is missing or a record malformed (with file and line); the
+/// temporary wiki cannot be written or indexed.
+pub fn run(dir: &Path, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> Result<PresenceReport> {
+    let docs: Vec<CorpusDoc> = read_jsonl(&dir.join("corpus.jsonl"))?;
+    let claims: Vec<ClaimRecord> = read_jsonl(&dir.join("claims.jsonl"))?;
+    let tmp = tempfile::tempdir().map_err(|source| Error::Io { what: "create a temporary home in", path: std::env::temp_dir(), source })?;
+    let wiki_dir = tmp.path().join("wiki");
+    std::fs::create_dir_all(&wiki_dir).map_err(|source| Error::Io { what: "create folder", path: wiki_dir.clone(), source })?;
+    let mut sentences: BTreeMap<(&str, i64), &str> = BTreeMap::new();
+    for (i, d) in docs.iter().enumerate() {
+        for s in &d.sentences {
+            sentences.insert((d.doc_id.as_str(), s.idx), s.text.as_str());
+        }
+        let title = d.title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let file = wiki_dir.join(format!("doc-{i:05}.md"));
+        let body = format!("---\ntitle: {title}\n---\n{}\n", d.text);
+        std::fs::write(&file, body).map_err(|source| Error::Io { what: "write", path: file.clone(), source })?;
+    }
+    let mut wiki = Wiki::open(tmp.path())?;
+    let opts = IndexOptions { rehash: false, now: Some(jiff::Timestamp::UNIX_EPOCH) };
+    let report = wiki.index_wiki(opts, &mut |_| ControlFlow::Continue(()))?;
+
+    let kmax = ks.iter().copied().max().unwrap_or(0);
+    // contexts[i][j]: claim i's context at ks[j], normalised, and its values.
+    let mut contexts: Vec<Vec<(String, Vec<Value>)>> = Vec::with_capacity(claims.len());
+    for (i, c) in claims.iter().enumerate() {
+        progress(i, claims.len());
+        let hits = wiki.search(&c.claim, kmax)?;
+        let per_k = ks
+            .iter()
+            .map(|&k| {
+                let joined = hits.iter().take(k).map(|h| h.text.as_str()).collect::<Vec<_>>().join("\n");
+                let values = value::values(&joined);
+                (normalise(&joined), values)
+            })
+            .collect();
+        contexts.push(per_k);
+    }
+    progress(claims.len(), claims.len());
+
+    let mut rows: Vec<PresenceRow> =
+        ks.iter().map(|&k| PresenceRow { k, verbatim: Measure::default(), value: Measure::default() }).collect();
+    let (mut pairs, mut value_pairs, mut missing) = (0, 0, 0);
+    let n = claims.len();
+    for (i, c) in claims.iter().enumerate() {
+        for e in c.evidence.iter().filter(|e| e.label == "SUPPORTED") {
+            for idx in &e.sentences {
+                pairs += 1;
+                let Some(sentence) = sentences.get(&(e.doc_id.as_str(), *idx)) else {
+                    missing += 1;
+                    for r in rows.iter_mut() {
+                        r.verbatim.n += 1;
+                    }
+                    continue;
+                };
+                let needle = normalise(sentence);
+                let wanted = value::values(sentence);
+                if !wanted.is_empty() {
+                    value_pairs += 1;
+                }
+                for (j, r) in rows.iter_mut().enumerate() {
+                    let own = &contexts[i][j];
+                    let next = &contexts[(i + 1) % n][j];
+                    r.verbatim.n += 1;
+                    r.verbatim.signal += usize::from(own.0.contains(&needle));
+                    r.verbatim.shuffled += usize::from(next.0.contains(&needle));
+                    if !wanted.is_empty() {
+                        r.value.n += 1;
+                        r.value.signal += usize::from(value::all_stated(&wanted, &own.1));
+                        r.value.shuffled += usize::from(value::all_stated(&wanted, &next.1));
+                    }
+                }
+            }
+        }
+    }
+    let corpus = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    Ok(PresenceReport {
+        corpus,
+        claims: n,
+        pairs,
+        value_pairs,
+        missing_sentences: missing,
+        documents: docs.len(),
+        chunks: report.stats.chunks,
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_on_a_tiny_corpus() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("corpus.jsonl"),
+            r#"{"doc_id": "Ice", "title": "Ice", "text": "Arctic sea ice fell 40 percent since 1979. Ice is white.", "sentences": [{"idx": 3, "text": "Arctic sea ice fell 40 percent since 1979."}, {"idx": 4, "text": "Ice is white."}]}
+{"doc_id": "Volcano", "title": "Volcano", "text": "Samalas erupted in 1257 in Indonesia.", "sentences": [{"idx": 0, "text": "Samalas erupted in 1257 in Indonesia."}]}
+"#,
+        )
+        .unwrap();
+        std::fs::write(
+            d.path().join("claims.jsonl"),
+            r#"{"id": "1", "claim": "Arctic sea ice declined 40% since 1979", "label": "SUPPORTED", "evidence": [{"doc_id": "Ice", "sentences": [3], "label": "SUPPORTED"}, {"doc_id": "Ice", "sentences": [4], "label": "NO_EVIDENCE"}]}
+{"id": "2", "claim": "Samalas volcano erupted in Indonesia", "label": "SUPPORTED", "evidence": [{"doc_id": "Volcano", "sentences": [0], "label": "SUPPORTED"}, {"doc_id": "Gone", "sentences": [1], "label": "SUPPORTED"}]}
+"#,
+        )
+        .unwrap();
+        let mut calls = 0;
+        let r = run(d.path(), &[1], &mut |_, _| calls += 1).unwrap();
+        assert_eq!(calls, 3);
+        assert_eq!((r.claims, r.pairs, r.value_pairs, r.missing_sentences, r.documents), (2, 3, 2, 1, 2));
+        let row = r.rows[0];
+        assert_eq!(row.verbatim, Measure { n: 3, signal: 2, shuffled: 0 });
+        assert_eq!(row.value, Measure { n: 2, signal: 2, shuffled: 0 });
+        let md = r.to_markdown();
+        assert!(md.contains("| 1 | 66.7% | 0.0% | **+66.7 pts** | 100.0% | 0.0% | **+100.0 pts** |"), "{md}");
+        assert!(md.contains("1 gold sentences were not in the corpus"));
+    }
+
+    #[test]
+    fn malformed_records_name_file_and_line() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("corpus.jsonl"),
+            "{\"doc_id\": \"a\", \"title\": \"a\", \"text\": \"x\", \"sentences\": []}\nnot json\n",
+        )
+        .unwrap();
+        std::fs::write(d.path().join("claims.jsonl"), "").unwrap();
+        let e = run(d.path(), &[1], &mut |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("corpus.jsonl:2:"), "{e}");
+        assert!(matches!(run(&d.path().join("nope"), &[1], &mut |_, _| {}), Err(Error::Io { .. })));
+    }
+}

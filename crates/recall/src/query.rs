@@ -19,15 +19,15 @@ const MAX_TERMS: usize = 24;
 /// the query too because bm25 cannot use them, but the verifier still reads
 /// them from the claim.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been",
-    "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few",
-    "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i",
-    "if", "in", "into", "is", "it", "its", "itself", "just", "less", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of",
-    "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than",
-    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until",
-    "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you",
-    "your", "yours", "s", "t", "don", "isn", "aren", "wasn", "weren", "won", "said", "says", "say", "may", "might", "must", "many", "much",
-    "there", "one", "per", "via",
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because",
+    "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during",
+    "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself",
+    "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "less", "me", "more", "most", "my", "myself", "no", "nor",
+    "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so",
+    "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to",
+    "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
+    "with", "would", "you", "your", "yours", "s", "t", "don", "isn", "aren", "wasn", "weren", "won", "said", "says", "say", "may", "might",
+    "must", "many", "much", "there", "one", "per", "via",
 ];
 
 /// What kind of term, for weighting the cited span.
@@ -182,10 +182,10 @@ fn tokens(text: &str) -> Vec<&str> {
 /// FTS5's porter stemmer.
 fn stem(w: &str) -> String {
     for suf in ["ingly", "edly", "ing", "ed", "ies", "es", "ly", "s"] {
-        if let Some(root) = w.strip_suffix(suf) {
-            if root.chars().count() >= 3 {
-                return if suf == "ies" { format!("{root}y") } else { root.to_string() };
-            }
+        if let Some(root) = w.strip_suffix(suf)
+            && root.chars().count() >= 3
+        {
+            return if suf == "ies" { format!("{root}y") } else { root.to_string() };
         }
     }
     w.to_string()

@@ -45,7 +45,8 @@ static MDY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"(?i)\b({MONTHS})\.?,?\s+(\d{{4}})\b")).expect("invariant: valid regex"));
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?").expect("invariant: valid regex"));
+static NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?").expect("invariant: valid regex"));
 
 /// Words after a number that are not its anchor.
 const NOT_ANCHORS: &[&str] = &[
@@ -54,13 +55,13 @@ const NOT_ANCHORS: &[&str] = &[
 ];
 /// Units that make a four-digit number a quantity, not a year ("2000 km").
 const UNITS: &[&str] = &[
-    "km", "m", "mm", "cm", "kg", "g", "t", "tonne", "ton", "ppm", "ppb", "people", "foot", "ft", "mile", "metre", "meter", "year", "specie",
-    "gt", "mw", "gw", "twh", "kwh", "°c", "°f", "percent", "degree", "mph", "kmh", "acre", "hectare", "ha", "dollar", "usd",
+    "km", "m", "mm", "cm", "kg", "g", "t", "tonne", "ton", "ppm", "ppb", "people", "foot", "ft", "mile", "metre", "meter", "year",
+    "specie", "gt", "mw", "gw", "twh", "kwh", "°c", "°f", "percent", "degree", "mph", "kmh", "acre", "hectare", "ha", "dollar", "usd",
 ];
 
 fn month_number(name: &str) -> Option<u8> {
     let n = name.to_ascii_lowercase();
-    let m = match &n[..n.len().min(3)] {
+    let m = match n.get(..3).unwrap_or(&n) {
         "jan" => 1,
         "feb" => 2,
         "mar" => 3,
@@ -98,7 +99,9 @@ pub fn values(text: &str) -> Vec<Value> {
             if !free(&taken, m0.start(), m0.end()) {
                 continue;
             }
-            let (Ok(day), Some(month), Ok(year)) = (d.as_str().parse::<u8>(), month_number(mo.as_str()), y.as_str().parse()) else { continue };
+            let (Ok(day), Some(month), Ok(year)) = (d.as_str().parse::<u8>(), month_number(mo.as_str()), y.as_str().parse()) else {
+                continue;
+            };
             if (1..=31).contains(&day) {
                 taken.push((m0.start(), m0.end()));
                 found.push((m0.start(), Value::Date { year, month: Some(month), day: Some(day) }));
@@ -151,8 +154,11 @@ pub fn values(text: &str) -> Vec<Value> {
 fn scale_word(rest: &str) -> (f64, &str) {
     let t = rest.trim_start();
     for (w, s) in [("thousand", 1e3), ("million", 1e6), ("billion", 1e9), ("trillion", 1e12)] {
-        if t.len() >= w.len() && t[..w.len()].eq_ignore_ascii_case(w) && !t[w.len()..].starts_with(|c: char| c.is_alphabetic()) {
-            return (s, &t[w.len()..]);
+        if let (Some(head), Some(tail)) = (t.get(..w.len()), t.get(w.len()..))
+            && head.eq_ignore_ascii_case(w)
+            && !tail.starts_with(|c: char| c.is_alphabetic())
+        {
+            return (s, tail);
         }
     }
     (1.0, rest)
@@ -168,15 +174,16 @@ fn anchor_of(rest: &str) -> Option<String> {
         let unit = deg.trim_start().chars().next().filter(|c| matches!(c, 'C' | 'F' | 'c' | 'f'));
         return Some(unit.map_or_else(|| "degree".to_string(), |u| format!("°{}", u.to_ascii_lowercase())));
     }
-    let word: String = t.chars().take_while(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
+    let raw: &str = &t[..t.find(|c: char| !c.is_alphanumeric()).unwrap_or(t.len())];
+    let word = raw.to_lowercase();
     if word.is_empty() || word.chars().next().is_some_and(|c| c.is_ascii_digit()) || NOT_ANCHORS.contains(&word.as_str()) {
         return None;
     }
     let word = match word.as_str() {
-        "per" if t.to_lowercase().starts_with("per cent") => "percent".to_string(),
+        "per" if t.get(..8).is_some_and(|h| h.eq_ignore_ascii_case("per cent")) => "percent".to_string(),
         "pc" | "pct" => "percent".to_string(),
         "degrees" | "degree" => {
-            let after = t[word.len()..].trim_start();
+            let after = t[raw.len()..].trim_start();
             let unit: String = after.chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
             match unit.as_str() {
                 "celsius" | "c" => "°c".to_string(),
@@ -219,8 +226,12 @@ pub fn present_in_value(sentence: &str, context: &str) -> Option<bool> {
     if need.is_empty() {
         return None;
     }
-    let have = values(context);
-    Some(need.iter().all(|n| have.iter().any(|h| matches(n, h))))
+    Some(all_stated(&need, &values(context)))
+}
+
+/// Is every value of `need` among `have` (see [`present_in_value`])?
+pub fn all_stated(need: &[Value], have: &[Value]) -> bool {
+    need.iter().all(|n| have.iter().any(|h| matches(n, h)))
 }
 
 #[cfg(test)]

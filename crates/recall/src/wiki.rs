@@ -172,7 +172,11 @@ impl Wiki {
     /// # Errors
     /// [`Error::Interrupted`] when `progress` stopped the run; the index
     /// cannot be written. Either way the index keeps its previous state.
-    pub fn index_wiki(&mut self, opts: IndexOptions, progress: &mut dyn FnMut(IndexProgress<'_>) -> ControlFlow<()>) -> Result<IndexReport> {
+    pub fn index_wiki(
+        &mut self,
+        opts: IndexOptions,
+        progress: &mut dyn FnMut(IndexProgress<'_>) -> ControlFlow<()>,
+    ) -> Result<IndexReport> {
         let mut report = IndexReport::default();
         let found = walk(&self.dir, &mut report.skipped);
         report.files = found.len();
@@ -186,12 +190,14 @@ impl Wiki {
                 return Err(Error::Interrupted { done: i, total });
             }
             let prev = known.get(&f.rel);
-            if let Some(p) = prev {
-                if !opts.rehash && p.size == f.size && p.mtime_ns == f.mtime_ns {
-                    report.unchanged += 1;
-                    seen.insert(&f.rel);
-                    continue;
-                }
+            if let Some(p) = prev
+                && !opts.rehash
+                && p.size == f.size
+                && p.mtime_ns == f.mtime_ns
+            {
+                report.unchanged += 1;
+                seen.insert(&f.rel);
+                continue;
             }
             let Some(parsed) = read_file(f, &mut report) else { continue };
             let digest = parsed.digest.to_hex();
@@ -325,8 +331,10 @@ impl Wiki {
     }
 
     fn digest_of(&self, item: &ItemRow) -> Result<Digest> {
-        Digest::from_hex(&item.digest)
-            .ok_or_else(|| Error::Corrupt { path: self.index.path().to_path_buf(), reason: format!("item {} has digest {:?}", item.id, item.digest) })
+        Digest::from_hex(&item.digest).ok_or_else(|| Error::Corrupt {
+            path: self.index.path().to_path_buf(),
+            reason: format!("item {} has digest {:?}", item.id, item.digest),
+        })
     }
 }
 
@@ -476,7 +484,11 @@ mod tests {
         std::fs::create_dir_all(d.path().join("wiki/notes")).unwrap();
         std::fs::write(d.path().join("wiki/glaciers.md"), GLACIERS).unwrap();
         std::fs::write(d.path().join("wiki/notes/ice.md"), ICE).unwrap();
-        std::fs::write(d.path().join("wiki/page.html"), "<html><head><title>Volcanoes</title></head><body><p>Samalas erupted in 1257.</p></body></html>").unwrap();
+        std::fs::write(
+            d.path().join("wiki/page.html"),
+            "<html><head><title>Volcanoes</title></head><body><p>Samalas erupted in 1257.</p></body></html>",
+        )
+        .unwrap();
         std::fs::write(d.path().join("wiki/plain.txt"), "The Keeling curve passed 420 ppm in 2023.\n").unwrap();
         d
     }
@@ -585,11 +597,8 @@ mod tests {
         std::os::unix::fs::symlink(wiki.join("missing-target.md"), wiki.join("dangling.md")).unwrap();
         let mut w = Wiki::open(h.path()).unwrap();
         let r = w.index_wiki(at(), &mut go()).unwrap();
-        let reasons: BTreeMap<String, String> = r
-            .skipped
-            .iter()
-            .map(|s| (s.path.file_name().unwrap().to_string_lossy().into_owned(), format!("{}", s.reason)))
-            .collect();
+        let reasons: BTreeMap<String, String> =
+            r.skipped.iter().map(|s| (s.path.file_name().unwrap().to_string_lossy().into_owned(), format!("{}", s.reason))).collect();
         assert!(reasons["latin1.md"].contains("not UTF-8"), "{reasons:?}");
         assert!(reasons["binary.txt"].contains("binary"));
         assert!(reasons["broken.md"].contains("front matter"));
@@ -634,7 +643,14 @@ mod tests {
     #[test]
     fn capture_writes_front_matter_and_indexes() {
         let h = tempfile::tempdir().unwrap();
-        let id = capture(h.path(), "  The 2023 report says sea level rose 4.6 mm per year.  ", Some("Sea level\nreport"), Some("https://example.org/sl"), "2024-02-03T04:05:06Z").unwrap();
+        let id = capture(
+            h.path(),
+            "  The 2023 report says sea level rose 4.6 mm per year.  ",
+            Some("Sea level\nreport"),
+            Some("https://example.org/sl"),
+            "2024-02-03T04:05:06Z",
+        )
+        .unwrap();
         assert!(id.as_str().starts_with("sea-level-report-"));
         let file = h.path().join(format!("wiki/captured/{id}.md"));
         let text = std::fs::read_to_string(&file).unwrap();
@@ -650,10 +666,20 @@ mod tests {
         let opened = w.open_uri(&AmemUri::chunk(id.as_str(), 0)).unwrap();
         assert_eq!((opened.text.as_str(), opened.source_url.as_deref()), (body.trim_end(), Some("https://example.org/sl")));
         // Same capture again: same id, nothing duplicated; a later full run agrees.
-        let again = w.capture(&Capture { text: body, title: Some("Sea level report"), source_url: Some("https://example.org/sl"), retrieved_at: "2024-02-03T04:05:06Z" }).unwrap();
+        let again = w
+            .capture(&Capture {
+                text: body,
+                title: Some("Sea level report"),
+                source_url: Some("https://example.org/sl"),
+                retrieved_at: "2024-02-03T04:05:06Z",
+            })
+            .unwrap();
         assert_eq!(again, id);
         let r = w.index_wiki(at(), &mut go()).unwrap();
         assert_eq!((r.files, r.unchanged, r.items_added), (1, 1, 0), "{r:?}");
-        assert!(matches!(w.capture(&Capture { text: " \n", title: None, source_url: None, retrieved_at: "x" }), Err(Error::EmptyCapture(_))));
+        assert!(matches!(
+            w.capture(&Capture { text: " \n", title: None, source_url: None, retrieved_at: "x" }),
+            Err(Error::EmptyCapture(_))
+        ));
     }
 }
