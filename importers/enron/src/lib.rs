@@ -1,20 +1,362 @@
-//! PLACEHOLDER: replaced by the owner of this importer.
+//! `amem-importer-enron`: the Enron mail corpus in its two published forms,
+//! as lazy streams of [`Message`]s.
+//!
+//! Where it sits: an importer, the first stage of the data flow. Inputs:
+//! - the CMU maildir tree ([`open`]): `maildir/<user>/<folder>/<n>.`, given
+//!   as the `maildir` root, one user's folder, one mail folder, or one file.
+//!   Folders nest (`buy-r/personal/home_buy/`). The tree is walked lazily,
+//!   depth first, one directory listing at a time, in a stable order (files by
+//!   their number, then subfolders by name), so memory does not grow with the
+//!   corpus and two runs yield the same order.
+//! - the Kaggle `emails.csv` ([`open_csv`]): columns `file,message`, one
+//!   whole RFC 822 message per RFC 4180-quoted cell, read record by record
+//!   with the `csv` crate. `file` is the maildir path without `maildir/`
+//!   (`allen-p/_sent_mail/1.`).
+//!
+//! Output: [`MessageStream`]. Each mail goes through
+//! [`amem_importer_mail::parse_message`]: the `Date:` header is read first
+//! and mail outside the window is dropped before its body is decoded;
+//! `X-From`, `X-To`, `X-cc`, `X-bcc`, `X-Folder`, `X-Origin` and `X-FileName`
+//! are kept in `meta` under their lowercase names, with `meta["file"]` the
+//! path below the maildir root (the same string the CSV's `file` column
+//! holds). Conversation: the References/In-Reply-To root, else the subject
+//! with `RE:`/`FW:` stripped, scoped to the custodian's mailbox
+//! (`buy-r/subject:western frontier`). Quoted `-----Original Message-----`
+//! and `Forwarded by` blocks are separated from the author's text.
+//!
+//! ```no_run
+//! use amem_model::ImportOptions;
+//! for item in amem_importer_enron::open("maildir".as_ref(), &ImportOptions::default()).unwrap() {
+//!     if let Ok(m) = item {
+//!         println!("{} {} {}", m.meta["file"], m.author, m.text.len());
+//!     }
+//! }
+//! ```
+#![deny(missing_docs)]
 
-use amem_model::{ImportError, ImportOptions, MessageStream};
-use std::path::Path;
+use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
+use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
 
-/// Open an archive as a lazy stream of messages.
-///
-/// # Errors
-/// The archive cannot be opened at all.
-pub fn open(path: &Path, _opts: &ImportOptions) -> Result<MessageStream, ImportError> {
-    Err(ImportError::new(path, "start", "unsupported", "importer not built yet"))
+/// Largest single mail file read (64 MiB): the biggest CMU Enron file is
+/// about 2 MB; past this it is not a mail.
+const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// How the mailbox (custodian) of a file is found from its path below the root.
+#[derive(Debug, Clone)]
+enum MailboxRule {
+    /// Root is the `maildir` folder: the first path component is the custodian.
+    FirstComponent,
+    /// Root is one custodian's folder (or a folder inside one): this name.
+    Fixed(String),
 }
 
-/// Open an Enron CSV (`file,message`) as a lazy stream of messages.
+/// A maildir tree as an iterator of messages.
+pub struct MaildirImporter {
+    root: PathBuf,
+    archive: String,
+    rule: MailboxRule,
+    /// Directories still to list, and the entries of those being walked.
+    stack: Vec<Frame>,
+    window: TimeWindow,
+}
+
+struct Frame {
+    /// Path below the root.
+    rel: PathBuf,
+    /// Entries still to visit, reversed (pop from the end).
+    entries: Vec<(bool, String)>,
+}
+
+/// Sort key: files before folders, then by the number a CMU file name
+/// carries (`2.` before `10.`), then by name.
+fn entry_key(is_dir: bool, name: &str) -> (bool, u64, String) {
+    let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+    let n = if digits.is_empty() { u64::MAX } else { digits.parse().unwrap_or(u64::MAX) };
+    (is_dir, n, name.to_string())
+}
+
+fn list_dir(dir: &Path) -> std::io::Result<Vec<(bool, String)>> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let ft = match e.file_type() {
+            Ok(t) => t,
+            Err(_) => continue,
+        };
+        // Follow symlinks only to files, never into folders (no cycles).
+        let is_dir = ft.is_dir();
+        let is_file = ft.is_file() || (ft.is_symlink() && e.path().is_file());
+        if is_dir || is_file {
+            v.push((is_dir, name));
+        }
+    }
+    v.sort_by_key(|(d, n)| entry_key(*d, n));
+    v.reverse();
+    Ok(v)
+}
+
+impl MaildirImporter {
+    /// Open a maildir root, a custodian folder, a mail folder or one file.
+    ///
+    /// # Errors
+    /// The path cannot be read (kind `io`).
+    pub fn open(path: &Path, opts: &ImportOptions) -> Result<Self, ImportError> {
+        let meta = std::fs::metadata(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot read: {e}")))?;
+        let name_of = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let archive = path.display().to_string();
+        if meta.is_file() {
+            let parent = path.parent().unwrap_or(Path::new(""));
+            let user = parent.parent().map(name_of).filter(|n| !n.is_empty()).unwrap_or_else(|| name_of(parent));
+            let name = name_of(path);
+            return Ok(MaildirImporter {
+                root: parent.to_path_buf(),
+                archive,
+                rule: MailboxRule::Fixed(user),
+                stack: vec![Frame { rel: PathBuf::new(), entries: vec![(false, name)] }],
+                window: opts.window,
+            });
+        }
+        let entries = list_dir(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot list folder: {e}")))?;
+        let rule = detect_rule(path, &entries);
+        Ok(MaildirImporter {
+            root: path.to_path_buf(),
+            archive,
+            rule,
+            stack: vec![Frame { rel: PathBuf::new(), entries }],
+            window: opts.window,
+        })
+    }
+
+    fn mailbox(&self, rel: &Path) -> String {
+        match &self.rule {
+            MailboxRule::Fixed(s) => s.clone(),
+            MailboxRule::FirstComponent => {
+                rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default()
+            }
+        }
+    }
+
+    fn read_one(&self, rel: &Path) -> Result<Option<Message>, ImportError> {
+        let full = self.root.join(rel);
+        let bytes = read_capped(&full).map_err(|e| ImportError::new(&full, "byte 0", e.0, e.1))?;
+        let mailbox = self.mailbox(rel);
+        let file = self.file_key(rel);
+        let cx = MailContext {
+            source: SourceKind::Enron,
+            archive: &self.archive,
+            locator: full.display().to_string(),
+            mailbox: &mailbox,
+            gmail: false,
+            keep_headers: ENRON_X_HEADERS,
+            window: self.window,
+            unterminated: false,
+        };
+        match parse_message(&bytes, &cx) {
+            Ok(Some(mut m)) => {
+                m.meta.insert("file".into(), file);
+                Ok(Some(m))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.into_import(&full, "byte 0")),
+        }
+    }
+
+    /// `user/folder/n.` (the CSV's `file` form) for a path below the root.
+    fn file_key(&self, rel: &Path) -> String {
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        match &self.rule {
+            MailboxRule::FirstComponent => rel,
+            MailboxRule::Fixed(user) => {
+                // Re-root below the custodian folder when the walk started inside it.
+                let root_name = self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if &root_name == user { format!("{user}/{rel}") } else { format!("{user}/{root_name}/{rel}") }
+            }
+        }
+    }
+}
+
+/// Is `root` the `maildir` folder (custodian folders below it, whose mail
+/// folders hold files) or a custodian's own folder (mail folders below it
+/// holding files directly) or a mail folder (files directly)?
+fn detect_rule(root: &Path, entries: &[(bool, String)]) -> MailboxRule {
+    let name_of = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if entries.iter().any(|(d, _)| !d) {
+        // Files right here: a mail folder. The custodian is the folder above.
+        let user = root.parent().map(name_of).filter(|n| !n.is_empty()).unwrap_or_else(|| name_of(root));
+        return MailboxRule::Fixed(user);
+    }
+    let child_has_files = entries.iter().filter(|(d, _)| *d).any(|(_, n)| {
+        std::fs::read_dir(root.join(n))
+            .map(|rd| rd.filter_map(Result::ok).any(|e| e.file_type().is_ok_and(|t| t.is_file())))
+            .unwrap_or(false)
+    });
+    if child_has_files { MailboxRule::Fixed(name_of(root)) } else { MailboxRule::FirstComponent }
+}
+
+fn read_capped(p: &Path) -> Result<Vec<u8>, (&'static str, String)> {
+    let f = File::open(p).map_err(|e| ("io", format!("cannot open: {e}")))?;
+    let mut buf = Vec::new();
+    f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf).map_err(|e| ("io", format!("read failed: {e}")))?;
+    if buf.len() as u64 > MAX_FILE_BYTES {
+        return Err(("too_large", format!("file is over {MAX_FILE_BYTES} bytes, skipped")));
+    }
+    Ok(buf)
+}
+
+impl Iterator for MaildirImporter {
+    type Item = Result<Message, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let frame = self.stack.last_mut()?;
+            let Some((is_dir, name)) = frame.entries.pop() else {
+                self.stack.pop();
+                continue;
+            };
+            let rel = frame.rel.join(&name);
+            if is_dir {
+                match list_dir(&self.root.join(&rel)) {
+                    Ok(entries) => self.stack.push(Frame { rel, entries }),
+                    Err(e) => return Some(Err(ImportError::new(self.root.join(&rel), "folder", "io", format!("cannot list folder: {e}")))),
+                }
+                continue;
+            }
+            match self.read_one(&rel) {
+                Ok(Some(m)) => return Some(Ok(m)),
+                Ok(None) => continue,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+}
+
+/// Open a maildir tree (root, custodian, folder or single file) as a lazy stream.
 ///
 /// # Errors
-/// The file cannot be opened at all.
-pub fn open_csv(path: &Path, _opts: &ImportOptions) -> Result<MessageStream, ImportError> {
-    Err(ImportError::new(path, "start", "unsupported", "importer not built yet"))
+/// The path does not exist or cannot be listed (kind `io`).
+pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+    Ok(Box::new(MaildirImporter::open(path, opts)?))
+}
+
+/// The Kaggle `file,message` CSV as an iterator of messages.
+pub struct CsvImporter {
+    reader: csv::Reader<BufReader<File>>,
+    record: csv::ByteRecord,
+    path: PathBuf,
+    archive: String,
+    file_col: usize,
+    message_col: usize,
+    window: TimeWindow,
+    done: bool,
+}
+
+impl CsvImporter {
+    /// Open the CSV and check its header names a `file` and a `message` column.
+    ///
+    /// # Errors
+    /// The file cannot be opened, or its header row lacks those columns (kind `io` / `csv`).
+    pub fn open(path: &Path, opts: &ImportOptions) -> Result<Self, ImportError> {
+        let f = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
+        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(BufReader::with_capacity(256 << 10, f));
+        let headers =
+            reader.byte_headers().map_err(|e| ImportError::new(path, "line 1", "csv", format!("cannot read the header row: {e}")))?;
+        let col = |want: &str| headers.iter().position(|h| String::from_utf8_lossy(h).trim().eq_ignore_ascii_case(want));
+        let (Some(file_col), Some(message_col)) = (col("file"), col("message")) else {
+            return Err(ImportError::new(
+                path,
+                "line 1",
+                "csv",
+                "the header row has no `file` and `message` columns: is this the Kaggle Enron emails.csv?",
+            ));
+        };
+        Ok(CsvImporter {
+            reader,
+            record: csv::ByteRecord::new(),
+            path: path.to_path_buf(),
+            archive: path.display().to_string(),
+            file_col,
+            message_col,
+            window: opts.window,
+            done: false,
+        })
+    }
+}
+
+impl Iterator for CsvImporter {
+    type Item = Result<Message, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.done {
+                return None;
+            }
+            match self.reader.read_byte_record(&mut self.record) {
+                Ok(false) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok(true) => {}
+                Err(e) => {
+                    let line = e.position().map_or_else(|| "unknown line".to_string(), |p| format!("line {}", p.line()));
+                    if matches!(e.kind(), csv::ErrorKind::Io(_)) {
+                        self.done = true;
+                    }
+                    return Some(Err(ImportError::new(&self.path, line, "csv", e.to_string())));
+                }
+            }
+            let line = self.record.position().map_or(0, csv::Position::line);
+            let position = format!("line {line}");
+            let (Some(file), Some(raw)) = (self.record.get(self.file_col), self.record.get(self.message_col)) else {
+                return Some(Err(ImportError::new(&self.path, position, "csv", "record lacks the file or message column")));
+            };
+            let file = String::from_utf8_lossy(file).into_owned();
+            let mailbox = file.split(['/', '\\']).next().unwrap_or("").to_string();
+            let cx = MailContext {
+                source: SourceKind::EnronCsv,
+                archive: &self.archive,
+                locator: format!("{}:line {line}", self.archive),
+                mailbox: &mailbox,
+                gmail: false,
+                keep_headers: ENRON_X_HEADERS,
+                window: self.window,
+                unterminated: false,
+            };
+            match parse_message(raw, &cx) {
+                Ok(Some(mut m)) => {
+                    m.meta.insert("file".into(), file);
+                    return Some(Ok(m));
+                }
+                Ok(None) => continue,
+                Err(e) => return Some(Err(e.into_import(&self.path, format!("{position} ({file})")))),
+            }
+        }
+    }
+}
+
+/// Open a Kaggle-style `file,message` CSV as a lazy stream.
+///
+/// # Errors
+/// The file cannot be opened or has no `file`/`message` header (kinds `io`, `csv`).
+pub fn open_csv(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+    Ok(Box::new(CsvImporter::open(path, opts)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order() {
+        let mut v = [(false, "10.".to_string()), (true, "a".into()), (false, "2.".into()), (false, "x".into())];
+        v.sort_by_key(|(d, n)| entry_key(*d, n));
+        let names: Vec<_> = v.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, ["2.", "10.", "x", "a"]);
+    }
 }

@@ -164,7 +164,10 @@ fn arbitrary_bytes_never_panic() {
             bytes.push(pick[(seed % pick.len() as u64) as usize]);
         }
         if round % 3 == 0 {
-            bytes.splice(0..0, b"From x\nDate: Mon, 2 Feb 2026 21:21:14 -0600\nContent-Type: multipart/mixed; boundary=-\n\n".iter().copied());
+            bytes.splice(
+                0..0,
+                b"From x\nDate: Mon, 2 Feb 2026 21:21:14 -0600\nContent-Type: multipart/mixed; boundary=-\n\n".iter().copied(),
+            );
         }
         std::fs::write(&p, &bytes).unwrap();
         for item in amem_importer_gmail::open(&p, &ImportOptions::default()).unwrap() {

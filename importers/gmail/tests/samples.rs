@@ -37,8 +37,7 @@ fn differential_against_python_mailbox() {
         let path = shared.join(rel);
         let out = Command::new("python3").arg(&script).arg(&path).output().expect("python3 runs (it is on every machine amem supports)");
         assert!(out.status.success(), "python3 failed on {rel}: {}", String::from_utf8_lossy(&out.stderr));
-        let py: Vec<PyMessage> =
-            String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let py: Vec<PyMessage> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         let ours = import(&path);
         assert_eq!(ours.len(), py.len(), "{rel}: message count");
         for (i, (o, p)) in ours.iter().zip(&py).enumerate() {
@@ -97,7 +96,10 @@ fn eml_samples_parse() {
         let mut ok = 0;
         for f in &files {
             let raw = std::fs::read(f).unwrap();
-            let has_date = raw.split(|&b| b == b'\n').take_while(|l| !l.is_empty() && *l != b"\r").any(|l| l.len() >= 5 && l[..5].eq_ignore_ascii_case(b"date:"));
+            let has_date = raw
+                .split(|&b| b == b'\n')
+                .take_while(|l| !l.is_empty() && *l != b"\r")
+                .any(|l| l.len() >= 5 && l[..5].eq_ignore_ascii_case(b"date:"));
             let items = import(f);
             assert_eq!(items.len(), 1, "{}", f.display());
             match &items[0] {

@@ -32,11 +32,11 @@ pub enum Decoded {
 pub fn decode(bytes: &[u8], label: &str) -> Decoded {
     let label = label.trim().trim_matches('"');
     let lower = label.to_ascii_lowercase();
-    if lower == "utf-7" || lower == "unicode-1-1-utf-7" {
-        if let Some(cs) = charset::Charset::for_label(b"utf-7") {
-            let (text, had_errors) = cs.decode_without_bom_handling(bytes);
-            return finish(text, had_errors, bytes, label);
-        }
+    if (lower == "utf-7" || lower == "unicode-1-1-utf-7")
+        && let Some(cs) = charset::Charset::for_label(b"utf-7")
+    {
+        let (text, had_errors) = cs.decode_without_bom_handling(bytes);
+        return finish(text, had_errors, bytes, label);
     }
     // Labels seen in real mail that WHATWG does not list.
     let mapped = match lower.as_str() {

@@ -27,12 +27,8 @@ pub fn html_to_text(html: &str) -> String {
             let tag = &html[i + 1..end];
             i = end + 1;
             let closing = tag.starts_with('/');
-            let name: String = tag
-                .trim_start_matches('/')
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
+            let name: String =
+                tag.trim_start_matches('/').chars().take_while(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
             if let Some(until) = skip_until {
                 if closing && name == until {
                     skip_until = None;
@@ -77,7 +73,7 @@ pub fn html_to_text(html: &str) -> String {
             let mut first = true;
             let starts_ws = decoded.starts_with(char::is_whitespace);
             for w in decoded.split_whitespace() {
-                if (first && starts_ws) || !first {
+                if starts_ws || !first {
                     out.space();
                 }
                 out.push_word(w);

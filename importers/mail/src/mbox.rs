@@ -223,7 +223,8 @@ impl<R: BufRead> Iterator for MboxSplitter<R> {
                 let done = self.finish(true);
                 let mut from_line = strip_eol(&line).to_vec();
                 from_line.truncate(1024);
-                self.cur = Some(Pending { offset: start, line: line_no, from_line, bytes: Vec::new(), seen: 0, over: false, last_blank_len: 0 });
+                self.cur =
+                    Some(Pending { offset: start, line: line_no, from_line, bytes: Vec::new(), seen: 0, over: false, last_blank_len: 0 });
                 self.line_buf = line;
                 if let Some(item) = done {
                     return Some(Ok(item));

@@ -88,11 +88,11 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
             recipients.extend(addresses(h));
         }
     }
-    if cx.gmail {
-        if let Some(l) = header(&headers, "X-Gmail-Labels") {
-            let labels = parse_labels(&l);
-            meta.insert("labels".into(), serde_json::to_string(&labels).unwrap_or_default());
-        }
+    if cx.gmail
+        && let Some(l) = header(&headers, "X-Gmail-Labels")
+    {
+        let labels = parse_labels(&l);
+        meta.insert("labels".into(), serde_json::to_string(&labels).unwrap_or_default());
     }
     for name in cx.keep_headers {
         if let Some(v) = header(&headers, name) {
@@ -213,11 +213,11 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
 }
 
 fn conversation(headers: &[MailHeader<'_>], cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
-    if cx.gmail {
-        if let Some(t) = header(headers, "X-GM-THRID").filter(|t| !t.is_empty()) {
-            meta.insert("thread_from".into(), "x-gm-thrid".into());
-            return t;
-        }
+    if cx.gmail
+        && let Some(t) = header(headers, "X-GM-THRID").filter(|t| !t.is_empty())
+    {
+        meta.insert("thread_from".into(), "x-gm-thrid".into());
+        return t;
     }
     for (name, from) in [("References", "references"), ("In-Reply-To", "in-reply-to")] {
         if let Some(v) = header(headers, name) {
@@ -297,7 +297,8 @@ mod tests {
     fn labels_csv_and_encoded_words() {
         assert_eq!(parse_labels("Inbox,Category Promotions,Unread"), ["Inbox", "Category Promotions", "Unread"]);
         assert_eq!(parse_labels("Archived,\"Trips, 2023\",Starred"), ["Archived", "Trips, 2023", "Starred"]);
-        let raw = b"X-GM-THRID: 42\nX-Gmail-Labels: Inbox,=?UTF-8?Q?Caf=C3=A9,_Paris?=\nDate: Mon, 2 Feb 2026 21:24:14 -0600\nSubject: x\n\nhi\n";
+        let raw =
+            b"X-GM-THRID: 42\nX-Gmail-Labels: Inbox,=?UTF-8?Q?Caf=C3=A9,_Paris?=\nDate: Mon, 2 Feb 2026 21:24:14 -0600\nSubject: x\n\nhi\n";
         let m = parse_message(raw, &cx(true)).unwrap().unwrap();
         assert_eq!(m.conversation, "42");
         // The encoded word decodes to `Café, Paris`, which contains a comma but

@@ -25,16 +25,18 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static ORIGINAL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^\s*-{2,}\s*(original message|original)\s*-{2,}\s*$").expect("invariant: regex"));
+    // A short non-alphanumeric prefix is allowed: one Enron file
+    // (`lewis-a/discussion_threads/26.`) has `????-----Original Message-----`,
+    // the trace of a lost non-ASCII indent.
+    LazyLock::new(|| Regex::new(r"(?i)^[^\p{L}\p{N}]{0,8}?-{2,}\s*(original message|original)\s*-{2,}\s*$").expect("invariant: regex"));
 static FWD_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(-{2,}\s*forwarded message\s*-{2,}|begin forwarded message:|-{2,}\s*forwarded e-?mail\s*-{2,})\s*$")
         .expect("invariant: regex")
 });
 static FWD_BY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^\s*-{3,}\s*forwarded by\s+(.+?)\s+on\s+(.+?)\s*-*\s*$").expect("invariant: regex"));
-static HEADER_FIELD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(from|sent|date|to|cc|bcc|subject|reply-to|importance)\s*:\s*(.*)$").expect("invariant: regex")
-});
+static HEADER_FIELD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^\s*(from|sent|date|to|cc|bcc|subject|reply-to|importance)\s*:\s*(.*)$").expect("invariant: regex"));
 static NOTES_DATE: &str = r"\d{1,2}/\d{1,2}/\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*[AaPp][Mm]";
 static NOTES_ON: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"^\s*(\S.*?)\s+on\s+({NOTES_DATE})\s*$")).expect("invariant: regex"));
@@ -237,17 +239,18 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     }
     let kind = if in_forward { QuoteKind::Forward } else { QuoteKind::Reply };
     // Lotus Notes headers: `Name on DATE` + `To:`, or `Name` + `DATE` + `To:`.
-    if let Some(c) = NOTES_ON.captures(line) {
-        if next_is_to(lines, i + 1) {
-            return Some(notes_block(lines, i, 1, c[1].trim(), c[2].trim(), kind));
-        }
+    if let Some(c) = NOTES_ON.captures(line)
+        && next_is_to(lines, i + 1)
+    {
+        return Some(notes_block(lines, i, 1, c[1].trim(), c[2].trim(), kind));
     }
-    if t.len() <= 100 && !t.contains(':') && i + 1 < lines.len() {
-        if let Some(c) = NOTES_DATE_LINE.captures(lines[i + 1]) {
-            if next_is_to(lines, i + 2) {
-                return Some(notes_block(lines, i, 2, t, c[1].trim(), kind));
-            }
-        }
+    if t.len() <= 100
+        && !t.contains(':')
+        && i + 1 < lines.len()
+        && let Some(c) = NOTES_DATE_LINE.captures(lines[i + 1])
+        && next_is_to(lines, i + 2)
+    {
+        return Some(notes_block(lines, i, 2, t, c[1].trim(), kind));
     }
     // `On <date>, <who> wrote:` over up to three lines.
     if t.starts_with("On ") {
@@ -261,7 +264,7 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
                 let used = k + 1 - i;
                 let inner = joined.trim_start_matches("On ").trim_end_matches(':').trim_end().trim_end_matches("wrote").trim_end();
                 let (when, who) = split_when_who(inner);
-                let gt_only = next_nonblank(lines, i + used).is_some_and(|l| is_gt(l));
+                let gt_only = next_nonblank(lines, i + used).is_some_and(is_gt);
                 return Some(Intro { kind, header: lines[i..i + used].join("\n"), author: who, sent_at: when, lines: used, gt_only });
             }
             if l.trim().is_empty() {
@@ -270,7 +273,7 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
         }
     }
     // Bare `<who> wrote:` directly before `>` lines.
-    if t.ends_with("wrote:") && t.len() <= 200 && next_nonblank(lines, i + 1).is_some_and(|l| is_gt(l)) {
+    if t.ends_with("wrote:") && t.len() <= 200 && next_nonblank(lines, i + 1).is_some_and(is_gt) {
         let who = t.trim_end_matches("wrote:").trim().trim_end_matches(',').trim().to_string();
         return Some(Intro { kind, header: line.to_string(), author: Some(who), sent_at: None, lines: 1, gt_only: true });
     }
@@ -333,14 +336,7 @@ fn header_block(lines: &[&str], i: usize, kind: QuoteKind) -> Intro {
     if fields == 0 {
         j = i + 1;
     }
-    Intro {
-        kind,
-        header: lines[i..j].join("\n"),
-        author: author.map(|a| clean_author(&a)),
-        sent_at,
-        lines: j - i,
-        gt_only: false,
-    }
+    Intro { kind, header: lines[i..j].join("\n"), author: author.map(|a| clean_author(&a)), sent_at, lines: j - i, gt_only: false }
 }
 
 /// `Name` line(s) + date + `To:`/`cc:`/`Subject:` lines of a Notes header.
@@ -430,7 +426,8 @@ mod tests {
 
     #[test]
     fn wrapped_forwarded_by() {
-        let body = "FYI\n---------------------- Forwarded by Andrew H Lewis/HOU/ECT on 03/26/2001\n01:21 PM ---------------------------\nText\n";
+        let body =
+            "FYI\n---------------------- Forwarded by Andrew H Lewis/HOU/ECT on 03/26/2001\n01:21 PM ---------------------------\nText\n";
         let (new, parts) = split_quoted(body);
         assert_eq!(new, "FYI");
         assert_eq!(parts[0].sent_at.as_deref(), Some("03/26/2001 01:21 PM"));
@@ -457,7 +454,8 @@ mod tests {
         assert_eq!(new, "Yes.");
         assert_eq!(parts[0].author.as_deref(), Some("Ryan Stern <ryan@q.com>"));
         assert_eq!(parts[0].sent_at.as_deref(), Some("Mon, Feb 2, 2026 at 9:24 PM"));
-        let (new, parts) = split_quoted("See below\n\n---------- Forwarded message ---------\nFrom: A <a@x>\nDate: Tue, 3 Feb 2026\nSubject: s\n\nBody\n");
+        let (new, parts) =
+            split_quoted("See below\n\n---------- Forwarded message ---------\nFrom: A <a@x>\nDate: Tue, 3 Feb 2026\nSubject: s\n\nBody\n");
         assert_eq!(new, "See below");
         assert_eq!(parts[0].kind, QuoteKind::Forward);
         assert_eq!(parts[0].author.as_deref(), Some("A <a@x>"));

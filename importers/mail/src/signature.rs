@@ -41,7 +41,8 @@ static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("invariant: regex")
 });
 static MOBILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(sent from my |sent from yahoo|sent from mail for windows|get outlook for |sent via |sent using )").expect("invariant: regex")
+    Regex::new(r"(?i)^\s*(sent from my |sent from yahoo|sent from mail for windows|get outlook for |sent via |sent using )")
+        .expect("invariant: regex")
 });
 
 /// The new text with its signature and disclaimer removed, and what was removed.
@@ -116,10 +117,10 @@ fn find_signature(lines: &[&str]) -> (usize, Option<String>) {
         None => return (lines.len(), None),
     };
     // RFC 3676 delimiter `-- ` (and the `--` that trimming editors leave).
-    if let Some(i) = lines.iter().position(|l| *l == "-- " || *l == "--") {
-        if last - i <= 15 {
-            return (i, Some(lines[i..].join("\n").trim().to_string()));
-        }
+    if let Some(i) = lines.iter().position(|l| *l == "-- " || *l == "--")
+        && last - i <= 15
+    {
+        return (i, Some(lines[i..].join("\n").trim().to_string()));
     }
     // Closing phrase followed by at most 6 short lines (name, title, phone).
     let from = last.saturating_sub(6);
@@ -159,7 +160,9 @@ mod tests {
         let t = trim_signature(body);
         assert_eq!(t.text, "You can convert it.\n\nWilliam");
         assert!(t.disclaimer.as_deref().unwrap_or("").starts_with("****"));
-        let t = trim_signature("Numbers attached.\n\nThis message is for the designated recipient only and may contain privileged information.");
+        let t = trim_signature(
+            "Numbers attached.\n\nThis message is for the designated recipient only and may contain privileged information.",
+        );
         assert_eq!(t.text, "Numbers attached.");
         assert!(t.disclaimer.is_some());
     }

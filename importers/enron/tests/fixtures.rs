@@ -1,0 +1,92 @@
+//! The Enron importers on trees and CSVs written at test time (these run
+//! without ../shared).
+
+use amem_model::{ImportOptions, Message};
+use std::path::Path;
+
+const MAIL: &str = "Message-ID: <1.JavaMail.evans@thyme>\r\nDate: Mon, 26 Mar 2001 16:22:00 -0800 (PST)\r\nFrom: a@enron.com\r\nTo: b@enron.com,\r\n\tc@enron.com\r\nSubject: RE: FW: Curve\nX-From: Lewis, Andrew H. </O=ENRON/CN=ALEWIS>\nX-To: \nX-cc: \nX-Folder: \\Lewis\\Sent Items\nX-Origin: Lewis-A\nX-FileName: x.pst\n\nThe curve moved 3 cents.\n\n -----Original Message-----\nFrom: \tB\nSent:\tMonday, March 26, 2001 9:00 AM\nSubject:\tCurve\n\nWhere is the curve?\n";
+
+fn write(root: &Path, rel: &str, body: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, body).unwrap();
+}
+
+fn tree() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("maildir");
+    write(&root, "lewis-a/sent_items/10.", &MAIL.replace("<1.", "<10."));
+    write(&root, "lewis-a/sent_items/2.", &MAIL.replace("<1.", "<2."));
+    write(&root, "lewis-a/personal/home/1.", &MAIL.replace("<1.", "<3."));
+    write(&root, "lewis-a/inbox/1.", "Message-ID: <nodate@x>\nSubject: no date\n\nHello\n");
+    write(&root, "buy-r/inbox/1.", &MAIL.replace("<1.", "<4."));
+    d
+}
+
+fn ids(items: &[Result<Message, amem_model::ImportError>]) -> Vec<String> {
+    items.iter().map(|r| r.as_ref().map(|m| m.id.0.clone()).unwrap_or_else(|e| format!("ERR {} {}", e.kind, e.path.display()))).collect()
+}
+
+#[test]
+fn walks_root_user_folder_and_file_in_stable_order() {
+    let d = tree();
+    let root = d.path().join("maildir");
+    let items: Vec<_> = amem_importer_enron::open(&root, &ImportOptions::default()).unwrap().collect();
+    let got = ids(&items);
+    assert_eq!(got.len(), 5);
+    assert_eq!(got[0], "<4.JavaMail.evans@thyme>");
+    assert!(got[1].starts_with("ERR date") && got[1].ends_with("inbox/1."), "{got:?}");
+    assert_eq!(&got[2..], ["<3.JavaMail.evans@thyme>", "<2.JavaMail.evans@thyme>", "<10.JavaMail.evans@thyme>"]);
+    let m = items[4].as_ref().unwrap();
+    assert_eq!(m.meta["file"], "lewis-a/sent_items/10.");
+    assert_eq!(m.meta["x-origin"], "Lewis-A");
+    assert_eq!(m.meta["x-to"], "");
+    assert_eq!(m.conversation, "lewis-a/subject:curve");
+    assert_eq!(m.recipients, ["b@enron.com", "c@enron.com"]);
+    assert_eq!(m.text, "The curve moved 3 cents.");
+    assert_eq!(m.quoted[0].text, "Where is the curve?");
+
+    // One custodian, one folder, one file: same mailbox and file keys.
+    for (p, n) in [(root.join("lewis-a"), 4), (root.join("lewis-a/sent_items"), 2), (root.join("lewis-a/sent_items/10."), 1)] {
+        let items: Vec<_> = amem_importer_enron::open(&p, &ImportOptions::default()).unwrap().collect();
+        assert_eq!(items.len(), n, "{}", p.display());
+        let last = items.last().unwrap().as_ref().unwrap();
+        assert_eq!(last.meta["file"], "lewis-a/sent_items/10.", "{}", p.display());
+        assert_eq!(last.conversation, "lewis-a/subject:curve");
+    }
+    assert_eq!(amem_importer_enron::open(&root.join("nope"), &ImportOptions::default()).err().unwrap().kind, "io");
+}
+
+#[test]
+fn csv_rows_errors_and_bad_header() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let mut w = csv::WriterBuilder::new().flexible(true).from_path(&p).unwrap();
+    w.write_record(["file", "message"]).unwrap();
+    w.write_record(["allen-p/_sent_mail/1.", MAIL]).unwrap();
+    w.write_record(["allen-p/_sent_mail/2.", "Subject: no date\n\nx\n"]).unwrap();
+    w.write_record(["allen-p/_sent_mail/3."]).unwrap();
+    w.write_record(["allen-p/inbox/4.", &MAIL.replace("<1.", "<4.")]).unwrap();
+    w.flush().unwrap();
+    drop(w);
+    let items: Vec<_> = amem_importer_enron::open_csv(&p, &ImportOptions::default()).unwrap().collect();
+    assert_eq!(items.len(), 4);
+    let m = items[0].as_ref().unwrap();
+    assert_eq!(m.meta["file"], "allen-p/_sent_mail/1.");
+    assert_eq!(m.conversation, "allen-p/subject:curve");
+    assert_eq!(m.locator, format!("{}:line 2", p.display()));
+    let e = items[1].as_ref().unwrap_err();
+    assert_eq!(e.kind, "date");
+    assert!(e.position.starts_with("line ") && e.position.contains("allen-p/_sent_mail/2."), "{}", e.position);
+    assert_eq!(items[2].as_ref().unwrap_err().kind, "csv");
+    assert!(items[3].is_ok());
+
+    let bad = d.path().join("bad.csv");
+    std::fs::write(&bad, "a,b\n1,2\n").unwrap();
+    assert_eq!(amem_importer_enron::open_csv(&bad, &ImportOptions::default()).err().unwrap().kind, "csv");
+    // A quote left open to the end of the file: an error, then the end.
+    let open_quote = d.path().join("open.csv");
+    std::fs::write(&open_quote, format!("file,message\nu/f/1.,\"{}\nu/f/2.,\"unterminated", MAIL.replace('"', "\"\""))).unwrap();
+    let items: Vec<_> = amem_importer_enron::open_csv(&open_quote, &ImportOptions::default()).unwrap().collect();
+    assert!(!items.is_empty() && items.len() <= 2);
+}
