@@ -30,8 +30,15 @@ use std::sync::OnceLock;
 pub(crate) const TOPIC_MIN: f64 = 0.25;
 /// Share needed before a sentence's values and polarity are compared with the claim's.
 pub(crate) const ALIGN_MIN: f64 = 0.5;
-/// Share needed (one sentence or two together) for the evidence to entail the claim.
-pub(crate) const SUPPORT_MIN: f64 = 0.8;
+/// Share needed (one sentence or two together) for the evidence to entail the claim: all of it.
+/// Lexical containment is the only entailment test a rule can make, so a claim word the
+/// evidence lacks is an unsupported facet, named as such. (On the dev halves, allowing one
+/// word in five to be missing admitted the one-word counter-claims of COVID-Fact as
+/// supported: supported precision 46% there, against 76% with full containment.)
+pub(crate) const SUPPORT_MIN: f64 = 1.0;
+/// Share needed before a negation or an antonym in a sentence is read as denying the claim:
+/// the sentence must be about the same proposition, not merely on topic.
+pub(crate) const POLARITY_MIN: f64 = 0.75;
 /// Words after a negation cue that it scopes over.
 const NEGATION_WINDOW: usize = 6;
 
@@ -109,7 +116,7 @@ fn read_claim(text: &str) -> ClaimView<'_> {
         seen.push(&w.stem);
         let surface = &text[w.range.clone()];
         let all_caps = surface.len() > 1 && surface.chars().all(|c| c.is_uppercase() || c.is_ascii_digit());
-        if (w.capitalised && i > 0 && !after_sentence_end(text, w.range.start)) || all_caps {
+        if (w.capitalised && i > 0 && !after_sentence_end(text, w.range.start)) || all_caps || is_identifier_part(text, &w.range) {
             names.insert(i);
         }
         content.push(i);
@@ -118,6 +125,16 @@ fn read_claim(text: &str) -> ClaimView<'_> {
     let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
     ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped }
+}
+
+/// True when the word is part of an identifier: a hyphenated token mixing letters and digits
+/// ("sars-cov-2", "covid-19", "b.1.1.7"). Such tokens name things, so they are discriminants like names.
+fn is_identifier_part(text: &str, r: &Range<usize>) -> bool {
+    let bound = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '(' | ')' | '"' | '[' | ']');
+    let start = text[..r.start].char_indices().rev().find(|(_, c)| bound(*c)).map(|(p, c)| p + c.len_utf8()).unwrap_or(0);
+    let end = text[r.end..].find(bound).map(|p| r.end + p).unwrap_or(text.len());
+    let token = text[start..end].trim_end_matches(['.', '?', '!']);
+    token.contains(['-', '.']) && token.chars().any(|c| c.is_ascii_digit()) && token.chars().any(char::is_alphabetic)
 }
 
 fn after_sentence_end(text: &str, start: usize) -> bool {
@@ -166,11 +183,21 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
         .collect()
 }
 
-fn coverage(matches: &[Option<usize>]) -> f64 {
-    if matches.is_empty() {
+/// Share of the claim's content units (content words, then its numbers and
+/// dates) the sentence holds: a matched value counts like a matched word.
+fn coverage(matches: &[Option<usize>], values: &[bool]) -> f64 {
+    let total = matches.len() + values.len();
+    if total == 0 {
         return 0.0;
     }
-    matches.iter().filter(|m| m.is_some()).count() as f64 / matches.len() as f64
+    (matches.iter().filter(|m| m.is_some()).count() + values.iter().filter(|v| **v).count()) as f64 / total as f64
+}
+
+/// For each claim value (quantities, then dates), whether the sentence states it.
+fn match_values(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<bool> {
+    let q = claim.quantities.iter().map(|q| s.quantities.iter().any(|e| number::relate(q, e) == Relation::Agrees));
+    let d = claim.dates.iter().map(|d| s.dates.iter().any(|e| date::relate(d, e) != DateRelation::Conflicts && date::comparable(d, e)));
+    q.chain(d).collect()
 }
 
 /// The evidence item narrowed to one sentence, with the span moved accordingly.
@@ -206,7 +233,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     }
     let sentences = read_sentences(evidence);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
-    let cov: Vec<f64> = matches.iter().map(|m| coverage(m)).collect();
+    let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
+    let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v)).collect();
     let mut order: Vec<usize> = (0..sentences.len()).collect();
     order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(a.cmp(&b)));
     let need = 1;
@@ -243,9 +271,9 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
         .iter()
         .skip(1)
         .filter(|&&j| on_topic(j))
-        .max_by(|&&a, &&b| union_cov(&matches[best], &matches[a]).total_cmp(&union_cov(&matches[best], &matches[b])).then(b.cmp(&a)))
+        .max_by(|&&a, &&b| union_cov(&matches, &values, best, a).total_cmp(&union_cov(&matches, &values, best, b)).then(b.cmp(&a)))
     {
-        if union_cov(&matches[best], &matches[second]) > cov[best] {
+        if union_cov(&matches, &values, best, second) > cov[best] {
             candidates.push(vec![best, second]);
         }
     }
@@ -256,7 +284,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
             continue;
         }
         let joint: Vec<Option<usize>> = (0..claim.content.len()).map(|k| cand.iter().find_map(|&i| matches[i][k])).collect();
-        let c = coverage(&joint);
+        let joint_values: Vec<bool> = (0..values[best].len()).map(|k| cand.iter().any(|&i| values[i][k])).collect();
+        let c = coverage(&joint, &joint_values);
         let check = facets(&claim, cand.iter().map(|&i| (&sentences[i], matches[i].as_slice())).collect(), &joint, c, evidence);
         match check {
             Facets::Entails { lowered } => {
@@ -312,11 +341,10 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     Outcome { status, reasons }
 }
 
-fn union_cov(a: &[Option<usize>], b: &[Option<usize>]) -> f64 {
-    if a.is_empty() {
-        return 0.0;
-    }
-    a.iter().zip(b).filter(|(x, y)| x.is_some() || y.is_some()).count() as f64 / a.len() as f64
+fn union_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], a: usize, b: usize) -> f64 {
+    let m: Vec<Option<usize>> = matches[a].iter().zip(&matches[b]).map(|(x, y)| x.or(*y)).collect();
+    let v: Vec<bool> = values[a].iter().zip(&values[b]).map(|(x, y)| *x || *y).collect();
+    coverage(&m, &v)
 }
 
 enum Facets {
@@ -497,7 +525,10 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
             cited(&e.range),
         ));
     }
-    if cov < SUPPORT_MIN {
+    if let Some(r) = name_substitution(claim, s, m, evidence) {
+        return Some(r);
+    }
+    if cov < POLARITY_MIN {
         return None;
     }
     // Polarity: the evidence denies what the claim asserts, or the reverse.
@@ -541,6 +572,63 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
                     format!("the claim says {:?}, the evidence says {:?}", &claim.text[w.range.clone()], &s.text[ew.range.clone()]),
                     span(&w.range),
                     cited(&ew.range),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// A name of the claim missing from an aligned sentence whose slot, next to a
+/// word both share, holds another name ("Star Trek" / "Star Wars",
+/// "English-language" / "Spanish-language"): the same proposition with another
+/// value of a discriminant.
+fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let claim_has = |stem: &str| claim.words.iter().any(|w| !w.stop && text::stems_match(&w.stem, stem));
+    let name_like = |j: usize| {
+        s.words.get(j).is_some_and(|w| {
+            let surface = &s.text[w.range.clone()];
+            !w.stop
+                && w.lower.chars().any(char::is_alphabetic)
+                && ((w.capitalised && j > 0) || (surface.len() > 1 && surface.chars().all(|c| c.is_uppercase())))
+                && !claim_has(&w.stem)
+        })
+    };
+    for (k, &ci) in claim.content.iter().enumerate() {
+        if m[k].is_some() || !claim.names.contains(&ci) {
+            continue;
+        }
+        let neighbours = [(ci.checked_sub(1), 1isize), (Some(ci + 1), -1isize)];
+        for (nb, dir) in neighbours {
+            let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
+            if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            for (j, sw) in s.words.iter().enumerate() {
+                if sw.stop || !text::stems_match(&sw.stem, &nw.stem) {
+                    continue;
+                }
+                let Some(slot) = j.checked_add_signed(dir) else { continue };
+                if !name_like(slot) {
+                    continue;
+                }
+                let w = &claim.words[ci];
+                let ev = &s.words[slot];
+                let mut cited = cite(evidence, s);
+                let base = evidence[s.item].span.start + s.range.start;
+                cited.span = Span::new(base + ev.range.start, base + ev.range.end);
+                cited.quote = s.text[ev.range.clone()].to_string();
+                return Some(reason(
+                    "entity",
+                    "entity.substituted",
+                    format!(
+                        "the claim says {:?} where the evidence says {:?} next to the same word {:?}",
+                        &claim.text[w.range.clone()],
+                        &s.text[ev.range.clone()],
+                        &claim.text[nw.range.clone()]
+                    ),
+                    span(&w.range),
+                    vec![cite(evidence, s), cited],
                 ));
             }
         }

@@ -214,6 +214,20 @@ mod tests {
         assert_eq!(e.uri.chunk, Some(2));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn never_panics_on_any_text(claim in "\\PC{0,60}", ev in "(\\PC|[ .,\u{a0}\n0-9%$-]){0,200}") {
+            let _ = verify_text(&claim, &ev);
+        }
+
+        #[test]
+        fn never_panics_on_claims_with_values(n in 0u32..100_000, words in "[A-Za-z\u{e9}\u{a0} -]{0,30}") {
+            let claim = format!("{words} {n} patients in May {n}, 2020");
+            let ev = format!("{n}{words} patients {n}% in 05/{n}/2020 \u{a0}{words}.");
+            let _ = verify_text(&claim, &ev);
+        }
+    }
+
     #[test]
     fn sources_that_disagree_are_ambiguous() {
         let v = verify(
