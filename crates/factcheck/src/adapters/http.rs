@@ -1,0 +1,135 @@
+//! A generic site: `GET` the source's `search_url` with `{query}` replaced
+//! by the claim's key terms (percent-encoded), and take the text of the
+//! answer: visible text of HTML, the string values of JSON, plain text as is.
+
+use super::{Document, html, percent_encode, squash};
+use crate::client::{FetchError, HttpClient};
+use crate::config::AdapterKind;
+use reqwest::Url;
+use serde_json::Value;
+
+/// The generic adapter, on a search URL template.
+#[derive(Clone, Debug)]
+pub struct HttpAdapter {
+    template: String,
+}
+
+/// JSON keys whose string values are the text of a search answer.
+const TEXT_KEYS: &[&str] =
+    &["title", "name", "headline", "extract", "snippet", "summary", "abstract", "description", "text", "body", "content"];
+
+fn collect_json(v: &Value, key: Option<&str>, out: &mut Vec<String>, title: &mut Option<String>) {
+    match v {
+        Value::String(s) => {
+            let s = squash(&html::decode_entities(s));
+            let keyed = key.is_some_and(|k| TEXT_KEYS.contains(&k.to_ascii_lowercase().as_str()));
+            if title.is_none() && key.is_some_and(|k| k.eq_ignore_ascii_case("title")) && !s.is_empty() {
+                *title = Some(s.clone());
+            }
+            // Long strings are prose wherever they sit; short ones only under
+            // a text-like key (ids, URLs and enum values are not evidence).
+            if (keyed || s.chars().count() >= 40) && !s.starts_with("http") && !s.is_empty() {
+                out.push(if s.contains('<') { html::to_text(&s) } else { s });
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_json(x, key, out, title)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| collect_json(x, Some(k), out, title)),
+        _ => {}
+    }
+}
+
+/// The document in an answer, by content type; `None` when it holds no text.
+pub fn extract(url: &str, content_type: &str, body: &[u8]) -> Option<Document> {
+    let text = String::from_utf8_lossy(body);
+    let looks_json = content_type.contains("json") || text.trim_start().starts_with(['{', '[']);
+    let (title, text) = if looks_json {
+        let v: Value = serde_json::from_str(&text).ok()?;
+        let mut parts = Vec::new();
+        let mut title = None;
+        collect_json(&v, None, &mut parts, &mut title);
+        (title, parts.join("\n"))
+    } else if content_type.contains("html") || text.trim_start().starts_with('<') {
+        (html::title(&text), html::to_text(&text))
+    } else if content_type.is_empty() || content_type.starts_with("text/") {
+        (None, text.trim().to_string())
+    } else {
+        return None;
+    };
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(Document {
+        url: url.to_string(),
+        title: title.unwrap_or_else(|| url.to_string()),
+        text,
+        published: None,
+        updated: None,
+        authors: Vec::new(),
+    })
+}
+
+impl HttpAdapter {
+    /// An adapter on `search_url` (validated by the config: has `{query}`,
+    /// falls under the source's `url_pattern`).
+    pub fn new(template: &str) -> Self {
+        HttpAdapter { template: template.to_string() }
+    }
+
+    /// The request URL for these terms.
+    pub fn url(&self, terms: &[String]) -> Option<Url> {
+        Url::parse(&self.template.replace("{query}", &percent_encode(&terms.join(" ")))).ok()
+    }
+
+    /// GET the search URL and read its text.
+    ///
+    /// # Errors
+    /// Transport failures and error statuses.
+    pub async fn search(&self, client: &HttpClient, terms: &[String], claim_sha256: &str) -> Result<Vec<Document>, FetchError> {
+        let url = self.url(terms).ok_or_else(|| FetchError::Parse { host: self.template.clone(), detail: "bad search_url".into() })?;
+        let got = client.get(url, AdapterKind::Http, claim_sha256).await?;
+        if got.status == 404 {
+            return Ok(Vec::new());
+        }
+        if !got.is_success() {
+            return Err(FetchError::Status { host: got.host, status: got.status, attempts: 1 });
+        }
+        Ok(extract(got.url.as_str(), &got.content_type, &got.body).into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_page() {
+        let d =
+            extract("http://x/", "text/html; charset=utf-8", include_bytes!("../../tests/fixtures/http/http/handmade-page.html")).unwrap();
+        assert_eq!(d.title, "Handmade notes & facts");
+        assert_eq!(d.text, "Facts\nThe Eiffel Tower is 330 metres tall.\nIt was completed in 1889.");
+    }
+
+    #[test]
+    fn json_answer() {
+        let body = br#"{"results":[{"id":7,"title":"Tower","url":"https://x/t","snippet":"330 metres"},{"description":"A wrought-iron lattice tower on the Champ de Mars in Paris."}]}"#;
+        let d = extract("http://x/", "application/json", body).unwrap();
+        assert_eq!(d.title, "Tower");
+        assert_eq!(d.text, "330 metres\nTower\nA wrought-iron lattice tower on the Champ de Mars in Paris.");
+    }
+
+    #[test]
+    fn empty_and_binary_answers() {
+        assert!(extract("http://x/", "text/html", b"<html><body> </body></html>").is_none());
+        assert!(extract("http://x/", "image/png", b"\x89PNG").is_none());
+        assert!(extract("http://x/", "application/json", b"{not json").is_none());
+    }
+
+    #[test]
+    fn query_is_encoded_into_the_template() {
+        let a = HttpAdapter::new("https://example.org/search?q={query}&lang=en");
+        assert_eq!(
+            a.url(&["Eiffel".into(), "330".into(), "a&b".into()]).unwrap().as_str(),
+            "https://example.org/search?q=Eiffel%20330%20a%26b&lang=en"
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! Request rates (`"1/3s"`, `"5/s"`, `"1/200ms"`, `"30/min"`) and the
+//! published default policy of each adapter.
+
+use crate::config::AdapterKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// `count` requests per `per`, spaced evenly: `"5/s"` is one request every
+/// 200 ms, never a burst of five. Even spacing is the stricter reading of a
+/// published limit, and it is what the loopback test measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    /// Requests allowed per window.
+    pub count: u32,
+    /// The window.
+    pub per: Duration,
+}
+
+impl Rate {
+    /// The minimum gap between two requests.
+    pub fn period(&self) -> Duration {
+        self.per / self.count.max(1)
+    }
+
+    /// The governor quota: one cell per period, burst 1.
+    pub fn quota(&self) -> governor::Quota {
+        let period = self.period().max(Duration::from_micros(1));
+        governor::Quota::with_period(period).expect("invariant: period is non-zero").allow_burst(NonZeroU32::MIN)
+    }
+
+    /// The default for an adapter, from each service's published policy.
+    ///
+    /// - arXiv: "make no more than one request every three seconds, and limit
+    ///   requests to a single connection at a time" (arXiv API Terms of Use).
+    /// - Wikipedia: no fixed read limit, but Wikimedia's API etiquette asks
+    ///   for serial requests and a descriptive User-Agent; 3 per second,
+    ///   one at a time, keeps well inside that.
+    /// - generic http: 1 per second, the conservative crawler convention.
+    pub fn default_for(adapter: AdapterKind) -> Rate {
+        match adapter {
+            AdapterKind::Arxiv => Rate { count: 1, per: Duration::from_secs(3) },
+            AdapterKind::Wikipedia => Rate { count: 3, per: Duration::from_secs(1) },
+            AdapterKind::Http => Rate { count: 1, per: Duration::from_secs(1) },
+        }
+    }
+
+    /// The cap across all hosts of a run unless configured otherwise.
+    pub const GLOBAL_DEFAULT: Rate = Rate { count: 10, per: Duration::from_secs(1) };
+}
+
+/// Why a string is not a rate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\" or \"30/min\"")]
+pub struct RateError(pub String);
+
+impl FromStr for Rate {
+    type Err = RateError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || RateError(s.to_string());
+        let (n, w) = s.trim().split_once('/').ok_or_else(bad)?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 {
+            return Err(bad());
+        }
+        let w = w.trim();
+        let split = w.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+        let (num, unit) = w.split_at(split);
+        let k: u64 = if num.is_empty() { 1 } else { num.parse().map_err(|_| bad())? };
+        if k == 0 {
+            return Err(bad());
+        }
+        let unit_ms: u64 = match unit {
+            "ms" => 1,
+            "s" | "sec" => 1_000,
+            "m" | "min" => 60_000,
+            "h" => 3_600_000,
+            _ => return Err(bad()),
+        };
+        let per = Duration::from_millis(k.checked_mul(unit_ms).ok_or_else(bad)?);
+        Ok(Rate { count, per })
+    }
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.per.as_millis();
+        if ms.is_multiple_of(3_600_000) {
+            write!(f, "{}/{}h", self.count, ms / 3_600_000)
+        } else if ms.is_multiple_of(60_000) {
+            write!(f, "{}/{}min", self.count, ms / 60_000)
+        } else if ms.is_multiple_of(1_000) {
+            write!(f, "{}/{}s", self.count, ms / 1_000)
+        } else {
+            write!(f, "{}/{}ms", self.count, ms)
+        }
+    }
+}
+
+impl Serialize for Rate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_written_forms() {
+        assert_eq!("1/3s".parse::<Rate>().unwrap().period(), Duration::from_secs(3));
+        assert_eq!("5/s".parse::<Rate>().unwrap().period(), Duration::from_millis(200));
+        assert_eq!("1/200ms".parse::<Rate>().unwrap().period(), Duration::from_millis(200));
+        assert_eq!("30/min".parse::<Rate>().unwrap().period(), Duration::from_secs(2));
+        assert_eq!("2/1h".parse::<Rate>().unwrap().period(), Duration::from_secs(1800));
+        for bad in ["", "5", "0/s", "1/0s", "x/s", "1/3", "1/3parsecs", "-1/s", "1/99999999999999999999h"] {
+            assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for s in ["1/3s", "5/1s", "1/200ms", "30/1min", "2/1h"] {
+            let r: Rate = s.parse().unwrap();
+            assert_eq!(r.to_string().parse::<Rate>().unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn arxiv_default_is_one_per_three_seconds() {
+        assert_eq!(Rate::default_for(AdapterKind::Arxiv).period(), Duration::from_secs(3));
+    }
+}

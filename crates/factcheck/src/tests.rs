@@ -1,0 +1,467 @@
+//! Loopback tests of the whole grounding path: rate limits measured at the
+//! server, host restriction, capture back, stale revisions, negative cache,
+//! offline mode, the adapters against recorded responses.
+
+use crate::testing::{LoopbackServer, Reply, Seen, routes};
+use crate::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn fixture(rel: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/http").join(rel)).expect("handmade fixture")
+}
+
+fn shared_fixture(test: &str, rel: &str) -> Option<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/http");
+    if !dir.is_dir() {
+        eprintln!("SKIPPED {test}: ../shared is absent");
+        return None;
+    }
+    Some(std::fs::read(dir.join(rel)).expect("recorded fixture"))
+}
+
+const ATOM: &str = "application/atom+xml; charset=utf-8";
+const JSON: &str = "application/json; charset=utf-8";
+
+fn source(name: &str, server: &LoopbackServer, adapter: AdapterKind, rate: &str, priority: i64) -> SourceConfig {
+    SourceConfig {
+        name: name.into(),
+        url_pattern: format!("{}*", server.url()).parse().unwrap(),
+        priority,
+        adapter,
+        rate: Some(rate.parse().unwrap()),
+        search_url: None,
+    }
+}
+
+fn grounding(sources: Vec<SourceConfig>) -> GroundingConfig {
+    GroundingConfig { enabled: true, default_action: DefaultAction::Warn, sources }
+}
+
+fn fast_opts() -> GrounderOptions {
+    GrounderOptions {
+        client: ClientOptions {
+            max_retries: 2,
+            backoff_base: Duration::from_millis(20),
+            global_rate: "100/s".parse().unwrap(),
+            timeout: Duration::from_secs(5),
+            connect_timeout: Duration::from_secs(2),
+            ..ClientOptions::default()
+        },
+        ..GrounderOptions::default()
+    }
+}
+
+struct Home {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+fn home() -> Home {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("home");
+    Home { _dir: dir, path }
+}
+
+fn grounder(h: &Home, cfg: &GroundingConfig, opts: GrounderOptions) -> Grounder {
+    Grounder::new(&h.path, cfg, Arc::new(DirStore::in_home(&h.path)), opts).unwrap()
+}
+
+/// The minimum gap between consecutive arrival times.
+fn min_gap(mut at: Vec<std::time::Instant>) -> Duration {
+    at.sort();
+    at.windows(2).map(|w| w[1] - w[0]).min().unwrap_or(Duration::MAX)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_concurrent_claims_never_exceed_any_limit() {
+    let arxiv =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-zero.atom.xml")))])).unwrap();
+    let wiki = LoopbackServer::start(
+        "127.0.0.2",
+        routes(vec![("list=search", Reply::ok(JSON, r#"{"batchcomplete":true,"query":{"searchinfo":{"totalhits":0},"search":[]}}"#))]),
+    )
+    .unwrap();
+    let h = home();
+    let cfg = grounding(vec![
+        source("arxiv", &arxiv, AdapterKind::Arxiv, "1/100ms", 1),
+        source("wiki", &wiki, AdapterKind::Wikipedia, "1/50ms", 2),
+    ]);
+    let mut opts = fast_opts();
+    opts.client.global_rate = "1/40ms".parse().unwrap();
+    let g = Arc::new(grounder(&h, &cfg, opts));
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let g = Arc::clone(&g);
+        tasks.push(tokio::spawn(async move { g.ground(&format!("Species Zebra{i} migrates {i} kilometres each spring")).await }));
+    }
+    for t in tasks {
+        let out = t.await.unwrap();
+        assert_eq!(out, GroundOutcome::NoEvidence { searched: vec!["arxiv".into(), "wiki".into()] });
+    }
+    let (a, w) = (arxiv.requests(), wiki.requests());
+    assert_eq!((a.len(), w.len()), (50, 50));
+    // Per host: the gap the server sees is never below the period (no slack:
+    // the client spaces each request from the previous answer).
+    let gap_a = min_gap(a.iter().map(|s| s.at).collect());
+    let gap_w = min_gap(w.iter().map(|s| s.at).collect());
+    assert!(gap_a >= Duration::from_millis(100), "arxiv gap {gap_a:?}");
+    assert!(gap_w >= Duration::from_millis(50), "wiki gap {gap_w:?}");
+    // Global cap, 1 per 40 ms across hosts: sends are spaced exactly, arrivals
+    // at two different servers only up to scheduling slack, so count per
+    // window: never more than 25 (+1 for a window edge) in any second.
+    let mut all: Vec<_> = a.iter().chain(&w).map(|s| s.at).collect();
+    all.sort();
+    let busiest = (0..all.len()).map(|i| all[i..].iter().take_while(|t| **t - all[i] < Duration::from_secs(1)).count()).max().unwrap_or(0);
+    assert!(busiest <= 26, "{busiest} requests within one second under a 25/s global cap");
+    // One connection at a time per host, as both services ask.
+    assert_eq!((arxiv.max_in_flight(), wiki.max_in_flight()), (1, 1));
+    // 50 arXiv requests at one per 100 ms cannot take less than 4.9 s.
+    assert!(started.elapsed() >= Duration::from_millis(4_900));
+    // Every request is in the log, with the claim's hash and never its text.
+    let log = OutboundLog::in_home(&h.path).read_all().unwrap();
+    assert_eq!(log.len(), 100);
+    let text = std::fs::read_to_string(h.path.join("grounding.log")).unwrap();
+    assert!(!text.contains("Zebra") && !text.contains("kilometres"));
+    assert!(log.iter().all(|l| l.status == "200" && l.claim_sha256.len() == 64 && l.bytes > 0));
+    let hosts: std::collections::BTreeSet<_> = log.iter().map(|l| (l.host.clone(), l.adapter.clone())).collect();
+    assert_eq!(hosts.len(), 2);
+}
+
+#[tokio::test]
+async fn retry_after_and_maxlag_are_honoured() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h2 = Arc::clone(&hits);
+    let body = fixture("arxiv/handmade-one-entry.atom.xml");
+    let server = LoopbackServer::start(
+        "127.0.0.1",
+        Arc::new(move |_: &Seen| match h2.fetch_add(1, Ordering::SeqCst) {
+            0 => Reply::status(429).header("Retry-After", "1"),
+            1 => Reply::status(503),
+            _ => Reply::ok(ATOM, body.clone()),
+        }),
+    )
+    .unwrap();
+    let h = home();
+    let mut opts = fast_opts();
+    opts.client.max_retries = 3;
+    let g = grounder(&h, &grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]), opts);
+    let out = g.ground("Polite crawlers measure arXiv limits").await;
+    assert_eq!(out.items().len(), 1, "{out:?}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 3);
+    assert!(seen[1].at - seen[0].at >= Duration::from_millis(990), "Retry-After: 1 not honoured: {:?}", seen[1].at - seen[0].at);
+    let statuses: Vec<String> = OutboundLog::in_home(&h.path).read_all().unwrap().into_iter().map(|l| l.status).collect();
+    assert_eq!(statuses, ["429", "503", "200"]);
+
+    // MediaWiki's maxlag arrives on HTTP 200 with a header and Retry-After.
+    let n = Arc::new(AtomicUsize::new(0));
+    let n2 = Arc::clone(&n);
+    let wiki = LoopbackServer::start(
+        "127.0.0.1",
+        Arc::new(move |s: &Seen| {
+            if s.target.contains("list=search") && n2.fetch_add(1, Ordering::SeqCst) == 0 {
+                Reply::ok(JSON, fixture("wikipedia/handmade-maxlag.json"))
+                    .header("MediaWiki-API-Error", "maxlag")
+                    .header("Retry-After", "0")
+            } else if s.target.contains("list=search") {
+                Reply::ok(JSON, fixture("wikipedia/handmade-search-one.json"))
+            } else {
+                Reply::ok(JSON, fixture("wikipedia/handmade-extract-lyon.json"))
+            }
+        }),
+    )
+    .unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![source("wiki", &wiki, AdapterKind::Wikipedia, "100/s", 1)]), fast_opts());
+    let out = g.ground("Lyon had 522,250 inhabitants in 2021").await;
+    assert_eq!(out.items().len(), 1, "{out:?}");
+    assert_eq!(wiki.count(), 3);
+    assert!(wiki.requests().iter().all(|s| s.target.contains("maxlag=5")));
+}
+
+#[tokio::test]
+async fn a_long_retry_after_makes_the_source_unavailable() {
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::status(503).header("Retry-After", "3600"))])).unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]), fast_opts());
+    match g.ground("Polite crawlers measure arXiv limits").await {
+        GroundOutcome::Unavailable { reasons, searched } => {
+            assert!(searched.is_empty());
+            assert_eq!(reasons[0].error, Some(FetchError::RetryAfterTooLong { host: url_host(&server), seconds: 3600 }));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.count(), 1);
+}
+
+fn url_host(s: &LoopbackServer) -> String {
+    s.addr().to_string()
+}
+
+#[tokio::test]
+async fn unreachable_source_is_unavailable_never_no_evidence() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut src = SourceConfig {
+        name: "down".into(),
+        url_pattern: format!("http://127.0.0.1:{port}/*").parse().unwrap(),
+        priority: 1,
+        adapter: AdapterKind::Arxiv,
+        rate: Some("100/s".parse().unwrap()),
+        search_url: None,
+    };
+    let empty =
+        LoopbackServer::start("127.0.0.2", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-zero.atom.xml")))])).unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![src.clone(), source("empty", &empty, AdapterKind::Arxiv, "100/s", 2)]), fast_opts());
+    match g.ground("Polite crawlers measure arXiv limits").await {
+        GroundOutcome::Unavailable { reasons, searched } => {
+            assert_eq!(searched, ["empty"]);
+            assert_eq!(reasons.len(), 1);
+            assert_eq!(reasons[0].source, "down");
+            assert!(matches!(reasons[0].error, Some(FetchError::Connect { attempts: 3, .. })), "{reasons:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // And alone: still unavailable, and not cached as a negative answer.
+    src.name = "down2".into();
+    let g = grounder(&h, &grounding(vec![src]), fast_opts());
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits").await, GroundOutcome::Unavailable { .. }));
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits").await, GroundOutcome::Unavailable { .. }));
+}
+
+#[tokio::test]
+async fn only_listed_hosts_are_contacted() {
+    let unlisted = LoopbackServer::start("127.0.0.2", routes(vec![("/", Reply::ok("text/html", "<p>should never be read</p>"))])).unwrap();
+    let third = LoopbackServer::start("127.0.0.3", routes(vec![("/", Reply::ok("text/html", "<p>never</p>"))])).unwrap();
+    let off = format!("{}landing", unlisted.url());
+    let listed = LoopbackServer::start(
+        "127.0.0.1",
+        routes(vec![
+            ("/search", Reply::redirect(&off)),
+            ("/ok", Reply::redirect("/final")),
+            ("/final", Reply::ok("text/html; charset=utf-8", fixture("http/handmade-page.html"))),
+        ]),
+    )
+    .unwrap();
+    let mk = |name: &str, path: &str| SourceConfig {
+        name: name.into(),
+        url_pattern: format!("{}*", listed.url()).parse().unwrap(),
+        priority: 1,
+        adapter: AdapterKind::Http,
+        rate: Some("100/s".parse().unwrap()),
+        search_url: Some(format!("{}{path}?q={{query}}", listed.url())),
+    };
+    let h = home();
+    // A claim carrying URLs of unlisted hosts: they are neither fetched nor sent as terms.
+    let claim = format!("The Eiffel Tower is 330 metres tall, see {}x and {}y?z=1", unlisted.url(), third.url());
+    let g = grounder(&h, &grounding(vec![mk("redirecting", "search")]), fast_opts());
+    match g.ground(&claim).await {
+        GroundOutcome::Unavailable { reasons, .. } => {
+            assert!(matches!(&reasons[0].error, Some(FetchError::RefusedRedirect { to, .. }) if to.contains("127.0.0.2")), "{reasons:?}");
+            assert!(reasons[0].reason.contains("refused redirect"), "{}", reasons[0].reason);
+        }
+        other => panic!("{other:?}"),
+    }
+    // An on-list redirect is followed.
+    let g = grounder(&h, &grounding(vec![mk("following", "ok")]), fast_opts());
+    let out = g.ground(&claim).await;
+    assert_eq!(out.items().len(), 1, "{out:?}");
+    assert!(out.items()[0].text.contains("330 metres"));
+    // Direct requests off the list are refused before anything is sent.
+    let client = HttpClient::build(&[mk("x", "search")], ClientOptions::default(), None).unwrap();
+    let refused = client.get(reqwest::Url::parse(&off).unwrap(), AdapterKind::Http, "00").await;
+    assert!(matches!(refused, Err(FetchError::OffList { .. })), "{refused:?}");
+    let https_port = client.get(reqwest::Url::parse(&listed.url().replace("http:", "https:")).unwrap(), AdapterKind::Http, "00").await;
+    assert!(matches!(https_port, Err(FetchError::OffList { .. })), "{https_port:?}");
+
+    assert_eq!(unlisted.count(), 0, "a request reached an unlisted host");
+    assert_eq!(third.count(), 0, "a URL inside the claim was fetched");
+    let listed_seen = listed.requests();
+    assert!(listed_seen.iter().all(|s| !s.target.contains("127.0.0") && !s.target.contains("landing")), "{listed_seen:?}");
+    assert!(listed_seen.iter().all(|s| s.header("user-agent").is_some_and(|u| u.starts_with("amem/"))));
+    let log = OutboundLog::in_home(&h.path).read_all().unwrap();
+    assert!(log.iter().any(|l| l.status == "refused_redirect"), "{log:?}");
+}
+
+fn captured_files(h: &Home) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(h.path.join("wiki/captured"))
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn captured_evidence_makes_the_next_run_local_and_changes_make_it_stale() {
+    let body = Arc::new(Mutex::new(fixture("arxiv/handmade-one-entry.atom.xml")));
+    let b2 = Arc::clone(&body);
+    let server = LoopbackServer::start("127.0.0.1", Arc::new(move |_: &Seen| Reply::ok(ATOM, b2.lock().unwrap().clone()))).unwrap();
+    let h = home();
+    let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
+    let claim = "The arXiv API allows one request every three seconds";
+    let first = grounder(&h, &cfg, fast_opts()).ground(claim).await;
+    let GroundOutcome::Captured { items, stale, cached: false, .. } = &first else { panic!("{first:?}") };
+    assert!(stale.is_empty());
+    assert_eq!(items[0].source_url, "http://arxiv.org/abs/2601.00001v1");
+    let files = captured_files(&h);
+    assert_eq!(files, [format!("{}.md", items[0].item)]);
+    let text = std::fs::read_to_string(h.path.join("wiki/captured").join(&files[0])).unwrap();
+    assert!(text.starts_with("---\ntitle: Rates & limits: a <study>\nsource: http://arxiv.org/abs/2601.00001v1\nretrieved_at: "), "{text}");
+    assert!(text.contains("\ndigest: ") && text.contains("one request every three seconds"));
+    assert_eq!(server.count(), 1);
+
+    // Next run, same home: a local hit, zero requests.
+    let second = grounder(&h, &cfg, fast_opts());
+    let out = second.ground(claim).await;
+    assert!(matches!(&out, GroundOutcome::Captured { cached: true, items: it, .. } if it == items), "{out:?}");
+    assert_eq!((server.count(), second.requests_sent()), (1, 0));
+
+    // The source changes its abstract: a refresh captures a new revision and
+    // names the old item as stale.
+    *body.lock().unwrap() =
+        String::from_utf8(fixture("arxiv/handmade-one-entry.atom.xml")).unwrap().replace("three seconds", "five seconds").into_bytes();
+    let mut opts = fast_opts();
+    opts.refresh = true;
+    let third = grounder(&h, &cfg, opts.clone()).ground(claim).await;
+    let GroundOutcome::Captured { items: new_items, stale, cached: false, .. } = &third else { panic!("{third:?}") };
+    assert_eq!(stale.len(), 1);
+    assert_eq!(stale[0].old_item, items[0].item);
+    assert_eq!(stale[0].old_digest, items[0].digest);
+    assert_eq!(stale[0].new_item, new_items[0].item);
+    assert_ne!(stale[0].new_digest, stale[0].old_digest);
+    assert_eq!(captured_files(&h).len(), 2);
+    // Unchanged on a further refresh: no new revision, nothing stale.
+    let fourth = grounder(&h, &cfg, opts).ground(claim).await;
+    assert!(matches!(&fourth, GroundOutcome::Captured { stale, .. } if stale.is_empty()), "{fourth:?}");
+    assert_eq!(captured_files(&h).len(), 2);
+}
+
+#[tokio::test]
+async fn negative_results_are_cached_until_their_ttl() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-zero.atom.xml")))])).unwrap();
+    let h = home();
+    let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
+    let claim = "Unicorns were catalogued by Zyxwv in 1802";
+    for _ in 0..2 {
+        assert_eq!(grounder(&h, &cfg, fast_opts()).ground(claim).await, GroundOutcome::NoEvidence { searched: vec!["arxiv".into()] });
+    }
+    assert_eq!(server.count(), 1);
+    let mut expired = fast_opts();
+    expired.negative_ttl = Duration::ZERO;
+    let g = grounder(&h, &cfg, expired);
+    g.ground("Another claim about Qwerty in 1700").await;
+    g.ground("Another claim about Qwerty in 1700").await;
+    assert_eq!(server.count(), 3);
+    let cache = std::fs::read_to_string(h.path.join("grounding-cache.json")).unwrap();
+    assert!(!cache.contains("Unicorns") && !cache.contains("Zyxwv"), "claim text leaked into the cache");
+}
+
+#[tokio::test]
+async fn offline_makes_zero_requests() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))]))
+            .unwrap();
+    let h = home();
+    let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
+    let mut off = fast_opts();
+    off.offline = true;
+    let g = grounder(&h, &cfg, off.clone());
+    match g.ground("The arXiv API allows one request every three seconds").await {
+        GroundOutcome::Unavailable { reasons, .. } => assert!(reasons[0].reason.starts_with("offline")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!((server.count(), g.requests_sent()), (0, 0));
+    assert!(!h.path.join("grounding.log").exists());
+    // Online once, then offline answers from the capture.
+    grounder(&h, &cfg, fast_opts()).ground("The arXiv API allows one request every three seconds").await;
+    assert_eq!(server.count(), 1);
+    let out = grounder(&h, &cfg, off).ground("The arXiv API allows one request every three seconds").await;
+    assert!(matches!(out, GroundOutcome::Captured { cached: true, .. }), "{out:?}");
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn disabled_or_empty_trust_list_asks_nobody() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))])).unwrap();
+    let h = home();
+    let mut cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
+    cfg.enabled = false;
+    assert_eq!(grounder(&h, &cfg, fast_opts()).ground("arXiv rate limits").await, GroundOutcome::NoEvidence { searched: vec![] });
+    assert_eq!(
+        grounder(&h, &grounding(vec![]), fast_opts()).ground("arXiv rate limits").await,
+        GroundOutcome::NoEvidence { searched: vec![] }
+    );
+    assert_eq!(server.count(), 0);
+}
+
+#[tokio::test]
+async fn arxiv_error_feed_is_an_api_error() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply { status: 400, ..Reply::ok(ATOM, ERROR_FEED.as_bytes().to_vec()) })]))
+            .unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]), fast_opts());
+    match g.ground("arXiv rate limits").await {
+        GroundOutcome::Unavailable { reasons, .. } => {
+            assert!(matches!(&reasons[0].error, Some(FetchError::Api { code, .. }) if code == "incorrect_id_format_for_abc"), "{reasons:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.count(), 1, "a 400 is not retried");
+}
+
+const ERROR_FEED: &str = r#"<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>https://arxiv.org/api/errors#incorrect_id_format_for_abc</id><title>Error</title><summary>incorrect id format for abc</summary></entry></feed>"#;
+
+#[tokio::test]
+async fn recorded_arxiv_and_wikipedia_answers_replayed() {
+    let Some(arxiv_body) = shared_fixture("recorded_arxiv_and_wikipedia_answers_replayed", "arxiv/query-testing-start0-max10-ok.atom.xml")
+    else {
+        return;
+    };
+    let Some(search) =
+        shared_fixture("recorded_arxiv_and_wikipedia_answers_replayed", "wikipedia-action/search-python-programming-ok.json")
+    else {
+        return;
+    };
+    let Some(extracts) = shared_fixture(
+        "recorded_arxiv_and_wikipedia_answers_replayed",
+        "wikipedia-action/extracts-python-programming-language-normalized-ok.json",
+    ) else {
+        return;
+    };
+    let Some(summary) =
+        shared_fixture("recorded_arxiv_and_wikipedia_answers_replayed", "wikipedia-rest/summary-fermats-last-theorem-ok.json")
+    else {
+        return;
+    };
+    let arxiv = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, arxiv_body))])).unwrap();
+    let wiki = LoopbackServer::start(
+        "127.0.0.2",
+        routes(vec![
+            ("list=search", Reply::ok(JSON, search)),
+            ("prop=extracts", Reply::ok(JSON, extracts)),
+            ("/api/rest_v1/page/summary/", Reply::ok(JSON, summary)),
+        ]),
+    )
+    .unwrap();
+    let h = home();
+    let a = grounder(&h, &grounding(vec![source("arxiv", &arxiv, AdapterKind::Arxiv, "100/s", 1)]), fast_opts());
+    let out = a.ground("Testing is studied in software engineering").await;
+    assert_eq!(out.items().len(), adapters::MAX_DOCS, "{out:?}");
+    assert!(out.items().iter().all(|i| i.source_url.contains("arxiv.org/abs/") && i.text.starts_with("Authors: ")));
+    let w = grounder(&h, &grounding(vec![source("wiki", &wiki, AdapterKind::Wikipedia, "100/s", 1)]), fast_opts());
+    let out = w.ground("Python is a programming language created by Guido van Rossum").await;
+    let titles: Vec<&str> = out.items().iter().map(|i| i.title.as_str()).collect();
+    assert!(titles.contains(&"Python (programming language)"), "{titles:?}");
+    // Pages without an extract fall back to the REST summary endpoint.
+    assert!(wiki.requests().iter().any(|s| s.target.starts_with("/api/rest_v1/page/summary/")));
+    assert!(
+        out.items().iter().all(|i| i.source_url.starts_with(&wiki.url()) || i.source_url.starts_with("https://en.wikipedia.org/wiki/"))
+    );
+}
