@@ -1,0 +1,314 @@
+//! Typed column builders for one batch of `audit.arrow` rows.
+//!
+//! List-of-struct columns keep one builder per struct child plus the list
+//! lengths, and are assembled into `StructArray` / `ListArray` at flush:
+//! no downcasting of a generic `StructBuilder`, so no runtime type checks
+//! that could fail.
+
+use crate::schema::{audit_schema, cue_fields, evidence_fields, flag_fields};
+use amem_model::{AuditRecord, Group, Status};
+use arrow_array::builder::{Int32Builder, StringBuilder, TimestampMicrosecondBuilder, UInt64Builder};
+use arrow_array::types::Int32Type;
+use arrow_array::{ArrayRef, DictionaryArray, ListArray, RecordBatch, StringArray, StructArray};
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::{ArrowError, Field, Fields};
+use std::sync::{Arc, LazyLock};
+
+/// The status dictionary: every status, in `Status::ALL` order, so each
+/// batch carries the *same* dictionary (the IPC file format allows one
+/// dictionary per field for the whole file) and readers see a stable
+/// category order.
+static STATUS_VALUES: LazyLock<ArrayRef> =
+    LazyLock::new(|| Arc::new(StringArray::from_iter_values(Status::ALL.iter().map(|s| s.as_str()))));
+
+/// The group dictionary, in report order.
+const GROUPS: [Group; 3] = [Group::Supported, Group::Contradicted, Group::Unverified];
+static GROUP_VALUES: LazyLock<ArrayRef> = LazyLock::new(|| Arc::new(StringArray::from_iter_values(GROUPS.iter().map(|g| g.as_str()))));
+
+fn status_key(s: Status) -> i32 {
+    Status::ALL.iter().position(|x| *x == s).unwrap_or(0) as i32
+}
+
+fn group_key(g: Group) -> i32 {
+    GROUPS.iter().position(|x| *x == g).unwrap_or(0) as i32
+}
+
+/// Parse an RFC 3339 time into microseconds; `None` when it does not parse
+/// (the column is nullable and documented so).
+fn micros(s: &str) -> Option<i64> {
+    s.parse::<jiff::Timestamp>().ok().map(|t| t.as_microsecond())
+}
+
+fn utc_ts(cap: usize) -> TimestampMicrosecondBuilder {
+    TimestampMicrosecondBuilder::with_capacity(cap).with_timezone("UTC")
+}
+
+fn strings(cap: usize) -> StringBuilder {
+    // 32 bytes per value is a starting guess; builders grow as needed.
+    StringBuilder::with_capacity(cap, cap * 32)
+}
+
+fn list(fields: Fields, children: Vec<ArrayRef>, lengths: &[usize]) -> Result<ArrayRef, ArrowError> {
+    let values = StructArray::try_new(fields.clone(), children, None)?;
+    let item = Arc::new(Field::new_list_field(arrow_schema::DataType::Struct(fields), false));
+    let offsets = OffsetBuffer::<i32>::from_lengths(lengths.iter().copied());
+    Ok(Arc::new(ListArray::try_new(item, offsets, Arc::new(values), None)?))
+}
+
+struct Cues {
+    lengths: Vec<usize>,
+    class: StringBuilder,
+    text: StringBuilder,
+    start: UInt64Builder,
+    end: UInt64Builder,
+}
+
+struct EvidenceCols {
+    lengths: Vec<usize>,
+    uri: StringBuilder,
+    quote: StringBuilder,
+    start: UInt64Builder,
+    end: UInt64Builder,
+    captured_at: TimestampMicrosecondBuilder,
+    digest: StringBuilder,
+    source_url: StringBuilder,
+    title: StringBuilder,
+}
+
+struct Flags {
+    lengths: Vec<usize>,
+    check: StringBuilder,
+    cue: StringBuilder,
+    source_sentence: StringBuilder,
+    memory_sentence: StringBuilder,
+    rule: StringBuilder,
+}
+
+/// One batch under construction.
+pub(crate) struct Columns {
+    rows: usize,
+    run_id: StringBuilder,
+    source_kind: StringBuilder,
+    archive: StringBuilder,
+    conversation: StringBuilder,
+    message_id: StringBuilder,
+    locator: StringBuilder,
+    author: StringBuilder,
+    sent_at: TimestampMicrosecondBuilder,
+    subject: StringBuilder,
+    message_digest: StringBuilder,
+    claim_id: StringBuilder,
+    text: StringBuilder,
+    span_start: UInt64Builder,
+    span_end: UInt64Builder,
+    kind: StringBuilder,
+    cues: Cues,
+    status: Int32Builder,
+    group: Int32Builder,
+    method: StringBuilder,
+    policy_version: StringBuilder,
+    assessed_at: TimestampMicrosecondBuilder,
+    evidence: EvidenceCols,
+    gate_verdict: StringBuilder,
+    flags: Flags,
+}
+
+impl Columns {
+    pub(crate) fn with_capacity(cap: usize) -> Columns {
+        Columns {
+            rows: 0,
+            run_id: strings(cap),
+            source_kind: strings(cap),
+            archive: strings(cap),
+            conversation: strings(cap),
+            message_id: strings(cap),
+            locator: strings(cap),
+            author: strings(cap),
+            sent_at: utc_ts(cap),
+            subject: strings(cap),
+            message_digest: strings(cap),
+            claim_id: strings(cap),
+            text: StringBuilder::with_capacity(cap, cap * 128),
+            span_start: UInt64Builder::with_capacity(cap),
+            span_end: UInt64Builder::with_capacity(cap),
+            kind: strings(cap),
+            cues: Cues {
+                lengths: Vec::with_capacity(cap),
+                class: strings(cap),
+                text: strings(cap),
+                start: UInt64Builder::with_capacity(cap),
+                end: UInt64Builder::with_capacity(cap),
+            },
+            status: Int32Builder::with_capacity(cap),
+            group: Int32Builder::with_capacity(cap),
+            method: strings(cap),
+            policy_version: strings(cap),
+            assessed_at: utc_ts(cap),
+            evidence: EvidenceCols {
+                lengths: Vec::with_capacity(cap),
+                uri: strings(cap),
+                quote: StringBuilder::with_capacity(cap, cap * 128),
+                start: UInt64Builder::with_capacity(cap),
+                end: UInt64Builder::with_capacity(cap),
+                captured_at: utc_ts(cap),
+                digest: strings(cap),
+                source_url: strings(cap),
+                title: strings(cap),
+            },
+            gate_verdict: strings(cap),
+            flags: Flags {
+                lengths: Vec::with_capacity(cap),
+                check: strings(cap),
+                cue: strings(cap),
+                source_sentence: strings(cap),
+                memory_sentence: strings(cap),
+                rule: strings(cap),
+            },
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.rows
+    }
+
+    pub(crate) fn push(&mut self, r: &AuditRecord) {
+        let a = &r.assessment;
+        let c = &r.claim;
+        self.run_id.append_value(&r.run_id.0);
+        self.source_kind.append_value(r.source.as_str());
+        self.archive.append_value(&r.archive);
+        self.conversation.append_value(&r.conversation);
+        self.message_id.append_value(&r.message_id.0);
+        self.locator.append_value(&r.locator);
+        self.author.append_value(&r.author);
+        self.sent_at.append_value(r.sent_at.as_microsecond());
+        self.subject.append_option(r.subject.as_deref());
+        self.message_digest.append_value(c.message_digest.to_hex());
+        self.claim_id.append_value(c.id.0.to_hex());
+        self.text.append_value(&c.text);
+        self.span_start.append_value(c.span.start as u64);
+        self.span_end.append_value(c.span.end as u64);
+        self.kind.append_value(c.kind.as_str());
+
+        self.cues.lengths.push(c.cues.len());
+        for q in &c.cues {
+            self.cues.class.append_value(q.class.as_str());
+            self.cues.text.append_value(&q.text);
+            self.cues.start.append_value(q.span.start as u64);
+            self.cues.end.append_value(q.span.end as u64);
+        }
+
+        self.status.append_value(status_key(a.status));
+        self.group.append_value(group_key(a.group()));
+        self.method.append_value(&a.method);
+        self.policy_version.append_value(&a.policy_version);
+        self.assessed_at.append_option(micros(&a.assessed_at));
+
+        let e = &mut self.evidence;
+        e.lengths.push(r.evidence.len());
+        for ev in &r.evidence {
+            e.uri.append_value(ev.uri.to_string());
+            e.quote.append_value(&ev.quote);
+            e.start.append_value(ev.span.start as u64);
+            e.end.append_value(ev.span.end as u64);
+            e.captured_at.append_option(ev.captured_at.as_deref().and_then(micros));
+            e.digest.append_value(ev.item_digest.to_hex());
+            e.source_url.append_option(ev.source_url.as_deref());
+            e.title.append_option(ev.title.as_deref());
+        }
+
+        match &a.gate {
+            Some(g) => {
+                self.gate_verdict.append_value(g.verdict.as_str());
+                self.flags.lengths.push(g.flags.len());
+                for f in &g.flags {
+                    self.flags.check.append_value(&f.check);
+                    self.flags.cue.append_value(&f.cue);
+                    self.flags.source_sentence.append_value(&f.source_sentence);
+                    self.flags.memory_sentence.append_value(&f.memory_sentence);
+                    self.flags.rule.append_value(&f.rule);
+                }
+            }
+            None => {
+                self.gate_verdict.append_null();
+                self.flags.lengths.push(0);
+            }
+        }
+        self.rows += 1;
+    }
+
+    /// The rows so far as one batch; the builders are left empty (and keep
+    /// their capacity) for the next one.
+    pub(crate) fn finish_batch(&mut self) -> Result<RecordBatch, ArrowError> {
+        let cues = list(
+            cue_fields(),
+            vec![
+                Arc::new(self.cues.class.finish()),
+                Arc::new(self.cues.text.finish()),
+                Arc::new(self.cues.start.finish()),
+                Arc::new(self.cues.end.finish()),
+            ],
+            &self.cues.lengths,
+        )?;
+        self.cues.lengths.clear();
+        let e = &mut self.evidence;
+        let evidence = list(
+            evidence_fields(),
+            vec![
+                Arc::new(e.uri.finish()),
+                Arc::new(e.quote.finish()),
+                Arc::new(e.start.finish()),
+                Arc::new(e.end.finish()),
+                Arc::new(e.captured_at.finish()),
+                Arc::new(e.digest.finish()),
+                Arc::new(e.source_url.finish()),
+                Arc::new(e.title.finish()),
+            ],
+            &e.lengths,
+        )?;
+        e.lengths.clear();
+        let f = &mut self.flags;
+        let flags = list(
+            flag_fields(),
+            vec![
+                Arc::new(f.check.finish()),
+                Arc::new(f.cue.finish()),
+                Arc::new(f.source_sentence.finish()),
+                Arc::new(f.memory_sentence.finish()),
+                Arc::new(f.rule.finish()),
+            ],
+            &f.lengths,
+        )?;
+        f.lengths.clear();
+        let status = DictionaryArray::<Int32Type>::try_new(self.status.finish(), STATUS_VALUES.clone())?;
+        let group = DictionaryArray::<Int32Type>::try_new(self.group.finish(), GROUP_VALUES.clone())?;
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.run_id.finish()),
+            Arc::new(self.source_kind.finish()),
+            Arc::new(self.archive.finish()),
+            Arc::new(self.conversation.finish()),
+            Arc::new(self.message_id.finish()),
+            Arc::new(self.locator.finish()),
+            Arc::new(self.author.finish()),
+            Arc::new(self.sent_at.finish()),
+            Arc::new(self.subject.finish()),
+            Arc::new(self.message_digest.finish()),
+            Arc::new(self.claim_id.finish()),
+            Arc::new(self.text.finish()),
+            Arc::new(self.span_start.finish()),
+            Arc::new(self.span_end.finish()),
+            Arc::new(self.kind.finish()),
+            cues,
+            Arc::new(status),
+            Arc::new(group),
+            Arc::new(self.method.finish()),
+            Arc::new(self.policy_version.finish()),
+            Arc::new(self.assessed_at.finish()),
+            evidence,
+            Arc::new(self.gate_verdict.finish()),
+            flags,
+        ];
+        self.rows = 0;
+        RecordBatch::try_new(audit_schema(), columns)
+    }
+}
