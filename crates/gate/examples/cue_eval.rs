@@ -1,0 +1,47 @@
+//! Score the cue detectors on an eval folder, or print the mining
+//! candidates, without building the `amem` binary:
+//!
+//! ```sh
+//! cargo run -p amem-gate --release --example cue_eval -- ../shared/eval
+//! cargo run -p amem-gate --release --example cue_eval -- ../shared/eval --mine
+//! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::path::PathBuf;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = PathBuf::from(args.first().map(String::as_str).unwrap_or("../shared/eval"));
+    if args.iter().any(|a| a == "--mine") {
+        for (name, path) in amem_gate::eval::corpora(&dir)? {
+            let recs = amem_gate::eval::load(&path)?;
+            for c in amem_gate::eval::mine(&name, &recs).into_iter().filter(|c| c.fires >= amem_gate::eval::MINE_MIN_FIRES) {
+                println!(
+                    "{} {} {:?} fires={} newly={} annotated={} {}",
+                    c.corpus,
+                    c.class,
+                    c.entry,
+                    c.fires,
+                    c.newly,
+                    c.annotated,
+                    if c.kept { "KEPT" } else { "-" }
+                );
+            }
+        }
+        return Ok(());
+    }
+    if args.iter().any(|a| a == "--rules") {
+        for (name, path) in amem_gate::eval::corpora(&dir)? {
+            let recs = amem_gate::eval::load(&path)?;
+            for (class, rule, fired, ok) in amem_gate::eval::rule_precision(&recs).into_iter().take(25) {
+                println!("{name} {class} {rule} fired={fired} ok={ok}");
+            }
+        }
+        return Ok(());
+    }
+    let t = std::time::Instant::now();
+    let scores = amem_gate::eval::evaluate_dir(&dir)?;
+    print!("{}", amem_gate::eval::markdown_table(&scores));
+    eprintln!("{:?}", t.elapsed());
+    Ok(())
+}
