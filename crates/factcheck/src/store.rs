@@ -94,6 +94,42 @@ impl CaptureStore for DirStore {
     }
 }
 
+/// The recall crate's indexed wiki as a capture store: each document is
+/// written to `wiki/captured/` and indexed in one step (amem-recall's
+/// `Wiki::capture`), so the next recall search finds it without a request.
+pub struct RecallStore {
+    wiki: Mutex<amem_recall::Wiki>,
+}
+
+impl RecallStore {
+    /// Wrap an open wiki.
+    pub fn new(wiki: amem_recall::Wiki) -> Self {
+        RecallStore { wiki: Mutex::new(wiki) }
+    }
+
+    /// Open the wiki of `home`.
+    ///
+    /// # Errors
+    /// [`Error::Store`] when the wiki or its index cannot be opened.
+    pub fn open(home: &Path) -> Result<Self> {
+        amem_recall::Wiki::open(home).map(Self::new).map_err(|e| Error::Store(e.to_string()))
+    }
+
+    /// Run `f` on the wiki (search, open) while holding its lock.
+    pub fn with_wiki<R>(&self, f: impl FnOnce(&mut amem_recall::Wiki) -> R) -> R {
+        let mut guard = self.wiki.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut guard)
+    }
+}
+
+impl CaptureStore for RecallStore {
+    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<String> {
+        let text = item_text(doc);
+        let capture = amem_recall::Capture { text: &text, title: Some(&doc.title), source_url: Some(&doc.url), retrieved_at };
+        self.with_wiki(|w| w.capture(&capture)).map(|id| id.0).map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -465,3 +465,25 @@ async fn recorded_arxiv_and_wikipedia_answers_replayed() {
         out.items().iter().all(|i| i.source_url.starts_with(&wiki.url()) || i.source_url.starts_with("https://en.wikipedia.org/wiki/"))
     );
 }
+
+#[tokio::test]
+async fn recall_store_captures_are_found_by_the_next_local_search() {
+    use amem_recall::Recall;
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))]))
+            .unwrap();
+    let h = home();
+    let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
+    let claim = "The arXiv API allows one request every three seconds";
+    let store = Arc::new(RecallStore::open(&h.path).unwrap());
+    assert!(store.with_wiki(|w| w.search(claim, 5)).unwrap().is_empty());
+    let g = Grounder::new(&h.path, &cfg, store.clone(), fast_opts()).unwrap();
+    let out = g.ground(claim).await;
+    let item = out.items()[0].item.clone();
+    let hits = store.with_wiki(|w| w.search(claim, 5)).unwrap();
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].item.0, item);
+    assert_eq!(hits[0].source_url.as_deref(), Some("http://arxiv.org/abs/2601.00001v1"));
+    assert!(hits[0].quote.contains("three seconds"), "{}", hits[0].quote);
+    assert_eq!(server.count(), 1);
+}
