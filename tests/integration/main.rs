@@ -4,4 +4,5 @@
 
 mod cli;
 mod gate;
+mod importers_mail;
 mod util;
