@@ -15,11 +15,15 @@
 //!
 //! Crash safety: everything about one message (the message, its claims, its
 //! assessments, the evidence revisions they cite, and the "assessed under
-//! policy P" mark) is written inside one savepoint, and messages commit in
-//! batches of [`LedgerOptions::batch_messages`]. A run killed with SIGKILL
-//! loses at most the open batch, and never half a message: on restart those
-//! messages are simply not yet assessed. Inserts are `INSERT OR IGNORE` on
-//! content ids, so recording the same thing twice leaves one row.
+//! policy P" mark) is written in the same transaction. Messages are
+//! buffered in memory and written in batches of
+//! [`LedgerOptions::batch_messages`] (or when the batch is older than
+//! [`LedgerOptions::max_batch_age`]), one short transaction each, so the
+//! write lock on the shared file is never held while the pipeline waits. A
+//! run killed with SIGKILL loses at most the unwritten batch, and never half
+//! a message: on restart those messages are simply not yet assessed.
+//! Inserts are `INSERT OR IGNORE` on content ids, so recording the same
+//! thing twice leaves one row.
 //!
 //! The file also holds the recall index's `wiki_*` tables; the ledger never
 //! touches them (see the `schema` module).
@@ -49,13 +53,14 @@ pub use error::{Error, Result};
 pub use lock::{HomeLock, LOCK_FILE, LockHolder};
 
 use amem_model::{
-    Assessment, AuditRecord, Claim, Digest, Message, MessageId, Reason, RunId, RunInfo, RunSummary, Skipped, SourceKind, Status,
+    Assessment, AuditRecord, Claim, ClaimKind, Digest, Message, MessageId, Reason, RunId, RunInfo, RunSummary, Skipped, SourceKind, Status,
     cited_evidence,
 };
 use jiff::Timestamp;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The ledger's file name inside `$AMEM_HOME`.
 pub const LEDGER_FILE: &str = "ledger.sqlite";
@@ -69,9 +74,12 @@ pub struct LedgerOptions {
     /// How long to wait for another connection's lock before failing with
     /// [`Error::Busy`].
     pub busy_timeout: Duration,
-    /// Messages per transaction. Larger batches are faster (one fsync per
-    /// commit in WAL mode); smaller ones lose less work to a SIGKILL.
+    /// Messages per transaction. Larger batches are faster (one commit per
+    /// batch); smaller ones lose less work to a SIGKILL.
     pub batch_messages: usize,
+    /// A batch older than this is written at the next `record`, so a slow
+    /// run (waiting on rate-limited fetches) still makes progress durable.
+    pub max_batch_age: Duration,
 }
 
 impl Default for LedgerOptions {
@@ -79,7 +87,7 @@ impl Default for LedgerOptions {
         // 5 s rides out the recall index's own short write transactions;
         // 200 messages per commit keeps commit overhead small and the work
         // lost to a kill to well under a second of processing.
-        LedgerOptions { busy_timeout: Duration::from_secs(5), batch_messages: 200 }
+        LedgerOptions { busy_timeout: Duration::from_secs(5), batch_messages: 200, max_batch_age: Duration::from_secs(2) }
     }
 }
 
@@ -125,8 +133,45 @@ pub struct Ledger {
     opts: LedgerOptions,
     /// The run `record` writes under, with its policy version.
     run: Option<(RunId, String)>,
-    /// Messages recorded in the open transaction.
-    pending: usize,
+    /// The batch not yet written: kept in memory (bounded by
+    /// `batch_messages`) and written in one short transaction, so the write
+    /// lock on the shared file is held for milliseconds, never while the
+    /// pipeline waits for work (the recall index writes to the same file).
+    buffer: Vec<Pending>,
+    /// Digests of the messages in `buffer`, for `is_assessed`.
+    buffered: HashSet<Digest>,
+    /// When the first entry of `buffer` arrived.
+    buffer_since: Option<Instant>,
+}
+
+/// One buffered write.
+#[derive(Debug)]
+enum Pending {
+    Outcome {
+        run: RunId,
+        policy: String,
+        digest: Digest,
+        message: Box<Message>,
+        claims: Vec<Claim>,
+        assessments: Vec<Assessment>,
+        skipped: Vec<Skipped>,
+    },
+    Skipped {
+        run: RunId,
+        skipped: Skipped,
+    },
+}
+
+/// Counts for one run, read back from the ledger (so a resumed run and an
+/// uninterrupted one report the same figures).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunTotals {
+    /// Messages this run recorded as assessed.
+    pub messages: u64,
+    /// Claims of those messages, by kind.
+    pub claims_by_kind: BTreeMap<ClaimKind, u64>,
+    /// Assessments recorded under this run (including `stale` marks).
+    pub assessments: u64,
 }
 
 fn map_sql(path: &Path, action: &str, busy: Duration) -> impl FnOnce(rusqlite::Error) -> Error + use<> {
@@ -198,7 +243,7 @@ impl Ledger {
             conn.execute_batch("PRAGMA synchronous=NORMAL").map_err(map_sql(&path, "setting synchronous", busy))?;
         }
         conn.execute_batch("PRAGMA foreign_keys=ON").map_err(map_sql(&path, "enabling foreign keys", busy))?;
-        let mut ledger = Ledger { conn, path, opts, run: None, pending: 0 };
+        let mut ledger = Ledger { conn, path, opts, run: None, buffer: Vec::new(), buffered: HashSet::new(), buffer_since: None };
         ledger.migrate()?;
         Ok(ledger)
     }
@@ -218,6 +263,26 @@ impl Ledger {
     }
 
     fn migrate(&mut self) -> Result<()> {
+        // Fast path, read-only: an up-to-date ledger needs no write lock, so
+        // a second connection (the pipeline's reader) opens even while the
+        // writer is committing a batch.
+        let up_to_date = self
+            .conn
+            .query_row("SELECT version FROM schema_version WHERE component = ?1", [schema::COMPONENT], |r| r.get::<_, i64>(0))
+            .optional();
+        match up_to_date {
+            Ok(Some(v)) if v == schema::latest_version() => return Ok(()),
+            Ok(Some(v)) if v > schema::latest_version() => {
+                return Err(Error::TooNew { path: self.path.clone(), found: v, known: schema::latest_version() });
+            }
+            Err(e)
+                if matches!(e.sqlite_error_code(), Some(ErrorCode::NotADatabase | ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)) =>
+            {
+                return Err(self.err("reading the schema version")(e));
+            }
+            // Older, absent, or no such table (a fresh or foreign file): the slow path decides.
+            _ => {}
+        }
         let tx_err = |s: &Self, a: &str| map_sql(&s.path, a, s.opts.busy_timeout);
         // IMMEDIATE: two processes opening a fresh file at once must not both migrate.
         self.conn.execute_batch("BEGIN IMMEDIATE").map_err(tx_err(self, "starting the migration"))?;
@@ -289,25 +354,48 @@ impl Ledger {
         &self.path
     }
 
-    fn ensure_tx(&mut self) -> Result<()> {
-        if self.conn.is_autocommit() {
-            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting a batch"))?;
-            self.pending = 0;
-        }
-        Ok(())
-    }
-
-    /// Commit the open batch, if any. `record` and `finish_run` call this
-    /// themselves; call it to make progress durable at a point of your choosing.
+    /// Write the buffered batch in one transaction. `record` and
+    /// `finish_run` call this themselves; call it before reading what was
+    /// just recorded (queries see only written data) or to make progress
+    /// durable at a point of your choosing. Returns what was new.
     ///
     /// # Errors
-    /// SQLite fails to commit.
-    pub fn flush(&mut self) -> Result<()> {
-        if !self.conn.is_autocommit() {
-            self.conn.execute_batch("COMMIT").map_err(self.err("committing a batch"))?;
+    /// SQLite fails; the whole batch is then rolled back (and dropped), so
+    /// none of its messages count as assessed.
+    pub fn flush(&mut self) -> Result<Recorded> {
+        self.buffered.clear();
+        self.buffer_since = None;
+        if self.buffer.is_empty() {
+            return Ok(Recorded::default());
         }
-        self.pending = 0;
-        Ok(())
+        let batch = std::mem::take(&mut self.buffer);
+        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting a batch"))?;
+        match self.write_batch(&batch) {
+            Ok(rec) => {
+                self.conn.execute_batch("COMMIT").map_err(self.err("committing a batch"))?;
+                Ok(rec)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
+    fn write_batch(&mut self, batch: &[Pending]) -> Result<Recorded> {
+        let mut total = Recorded::default();
+        for p in batch {
+            match p {
+                Pending::Outcome { run, policy, digest, message, claims, assessments, skipped } => {
+                    let r = self.write_outcome(run, policy, digest, message, claims, assessments, skipped)?;
+                    total.messages += r.messages;
+                    total.claims += r.claims;
+                    total.assessments += r.assessments;
+                }
+                Pending::Skipped { run, skipped } => self.insert_skipped(run, skipped)?,
+            }
+        }
+        Ok(total)
     }
 
     /// Record the start of a run and make it the run that [`Ledger::record`]
@@ -330,49 +418,74 @@ impl Ledger {
     }
 
     /// True when the message revision with this digest was fully recorded
-    /// (claims and assessments) under this policy version by some run.
+    /// (claims and assessments) under this policy version by some run, or
+    /// is in this ledger's unwritten batch.
     ///
     /// # Errors
     /// SQLite fails.
     pub fn is_assessed(&self, message_digest: &Digest, policy_version: &str) -> Result<bool> {
+        if self.buffered.contains(message_digest) && self.run.as_ref().is_some_and(|(_, p)| p == policy_version) {
+            return Ok(true);
+        }
         let n: i64 = self
             .conn
-            .prepare_cached("SELECT count(*) FROM message_assessed WHERE digest = ?1 AND policy_version = ?2")
+            .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM message_assessed WHERE digest = ?1 AND policy_version = ?2 LIMIT 1)")
             .and_then(|mut s| s.query_row(params![message_digest.to_hex(), policy_version], |r| r.get(0)))
             .map_err(self.err("checking whether a message was assessed"))?;
         Ok(n > 0)
     }
 
-    /// Record one message with its claims, assessments and skips, atomically,
-    /// and mark it assessed under the current run's policy version. Commits
-    /// every [`LedgerOptions::batch_messages`] messages. Idempotent.
-    ///
-    /// # Errors
-    /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite or
-    /// encoding failures (nothing of this message is then kept).
-    pub fn record(&mut self, outcome: &MessageOutcome<'_>) -> Result<Recorded> {
-        let (run_id, policy) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
-        self.ensure_tx()?;
-        self.conn.execute_batch("SAVEPOINT message").map_err(self.err("starting a message"))?;
-        match self.record_in_savepoint(&run_id, &policy, outcome) {
-            Ok(rec) => {
-                self.conn.execute_batch("RELEASE message").map_err(self.err("finishing a message"))?;
-                self.pending += 1;
-                if self.pending >= self.opts.batch_messages.max(1) {
-                    self.flush()?;
-                }
-                Ok(rec)
-            }
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK TO message; RELEASE message");
-                Err(e)
-            }
+    fn push(&mut self, p: Pending) -> Result<()> {
+        if let Pending::Outcome { digest, .. } = &p {
+            self.buffered.insert(*digest);
         }
+        self.buffer.push(p);
+        let since = *self.buffer_since.get_or_insert_with(Instant::now);
+        let messages = self.buffered.len();
+        if messages >= self.opts.batch_messages.max(1)
+            || self.buffer.len() >= 4 * self.opts.batch_messages.max(1)
+            || since.elapsed() >= self.opts.max_batch_age
+        {
+            self.flush()?;
+        }
+        Ok(())
     }
 
-    fn record_in_savepoint(&mut self, run_id: &RunId, policy: &str, o: &MessageOutcome<'_>) -> Result<Recorded> {
-        let m = o.message;
-        let digest = m.digest().to_hex();
+    /// Record one message with its claims, assessments and skips, and mark
+    /// it assessed under the current run's policy version. All of it is
+    /// written in the same transaction (never half a message), in batches
+    /// of [`LedgerOptions::batch_messages`]. Idempotent: recording the same
+    /// outcome again adds nothing.
+    ///
+    /// # Errors
+    /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; a batch write
+    /// that fails (see [`Ledger::flush`]).
+    pub fn record(&mut self, outcome: &MessageOutcome<'_>) -> Result<()> {
+        let (run, policy) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
+        let m = outcome.message;
+        self.push(Pending::Outcome {
+            run,
+            policy,
+            digest: m.digest(),
+            message: Box::new(m.clone()),
+            claims: outcome.claims.to_vec(),
+            assessments: outcome.assessments.to_vec(),
+            skipped: outcome.skipped.to_vec(),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_outcome(
+        &mut self,
+        run_id: &RunId,
+        policy: &str,
+        digest: &Digest,
+        m: &Message,
+        claims: &[Claim],
+        assessments: &[Assessment],
+        skipped: &[Skipped],
+    ) -> Result<Recorded> {
+        let digest = digest.to_hex();
         let messages = self
             .conn
             .prepare_cached(
@@ -396,13 +509,13 @@ impl Ledger {
             })
             .map_err(self.err("recording a message"))? as u64;
         let mut rec = Recorded { messages, ..Recorded::default() };
-        for c in o.claims {
+        for c in claims {
             rec.claims += self.insert_claim(c)?;
         }
-        for a in o.assessments {
+        for a in assessments {
             rec.assessments += self.insert_assessment(run_id, a)?;
         }
-        for s in o.skipped {
+        for s in skipped {
             self.insert_skipped(run_id, s)?;
         }
         self.conn
@@ -491,14 +604,13 @@ impl Ledger {
     }
 
     /// Record something skipped outside any message (an unreadable file, a
-    /// corrupt record), in the current batch. Idempotent.
+    /// corrupt record), with the current batch. Idempotent.
     ///
     /// # Errors
     /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite fails.
     pub fn record_skipped(&mut self, s: &Skipped) -> Result<()> {
-        let (run_id, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
-        self.ensure_tx()?;
-        self.insert_skipped(&run_id, s)
+        let (run, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
+        self.push(Pending::Skipped { run, skipped: s.clone() })
     }
 
     /// Skipped records of a run, sorted by (stage, locator, reason).
@@ -562,6 +674,41 @@ impl Ledger {
         let mut st = self.conn.prepare_cached("SELECT run_id FROM runs ORDER BY started_at, run_id").map_err(self.err("listing runs"))?;
         let rows = st.query_map([], |r| Ok(RunId(r.get(0)?))).map_err(self.err("listing runs"))?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(self.err("listing runs"))
+    }
+
+    /// What a run recorded: messages assessed, their claims by kind, and
+    /// assessments. Reads written data only (see [`Ledger::flush`]).
+    ///
+    /// # Errors
+    /// SQLite fails or a stored kind does not decode.
+    pub fn run_totals(&self, run: &RunId) -> Result<RunTotals> {
+        let action = "counting a run";
+        let messages: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM message_assessed WHERE run_id = ?1", [&run.0], |r| r.get(0))
+            .map_err(self.err(action))?;
+        let assessments: i64 =
+            self.conn.query_row("SELECT count(*) FROM assessments WHERE run_id = ?1", [&run.0], |r| r.get(0)).map_err(self.err(action))?;
+        let mut claims_by_kind = BTreeMap::new();
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT c.kind, count(*) FROM message_assessed ma JOIN claims c ON c.message_digest = ma.digest
+                 WHERE ma.run_id = ?1 GROUP BY c.kind ORDER BY c.kind",
+            )
+            .map_err(self.err(action))?;
+        let rows = st.query_map([&run.0], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(self.err(action))?;
+        for row in rows {
+            let (kind, n) = row.map_err(self.err(action))?;
+            let k: ClaimKind = serde_json::from_value(serde_json::Value::String(kind.clone())).map_err(|e| Error::Corrupt {
+                path: self.path.clone(),
+                table: "claims".into(),
+                row: kind.clone(),
+                reason: e.to_string(),
+            })?;
+            claims_by_kind.insert(k, n as u64);
+        }
+        Ok(RunTotals { messages: messages as u64, claims_by_kind, assessments: assessments as u64 })
     }
 
     fn decode<T: serde::de::DeserializeOwned>(&self, table: &str, row: &str, json: &str) -> Result<T> {
@@ -709,6 +856,21 @@ impl Ledger {
     /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite fails.
     pub fn mark_stale(&mut self, item_digest: &Digest, at: Timestamp) -> Result<u64> {
         let (run_id, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
+        self.flush()?;
+        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting to mark stale"))?;
+        match self.mark_stale_in_tx(&run_id, item_digest, at) {
+            Ok(n) => {
+                self.conn.execute_batch("COMMIT").map_err(self.err("committing stale marks"))?;
+                Ok(n)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
+    fn mark_stale_in_tx(&mut self, run_id: &RunId, item_digest: &Digest, at: Timestamp) -> Result<u64> {
         let hex = item_digest.to_hex();
         let action = "finding assessments that cite a changed item";
         let mut found: Vec<(i64, String)> = Vec::new();
@@ -728,7 +890,6 @@ impl Ledger {
                 found.push(r.map_err(self.err(action))?);
             }
         }
-        self.ensure_tx()?;
         let mut added = 0;
         for (seq, json) in found {
             let prev: Assessment = self.decode("assessments", &seq.to_string(), &json)?;
@@ -753,18 +914,16 @@ impl Ledger {
                 assessed_at: at.to_string(),
                 policy_version: prev.policy_version.clone(),
             };
-            added += self.insert_assessment(&run_id, &stale)?;
+            added += self.insert_assessment(run_id, &stale)?;
         }
-        self.flush()?;
         Ok(added)
     }
 }
 
 impl Drop for Ledger {
     fn drop(&mut self) {
-        // Every message in the open batch is complete (savepoints), so
-        // committing it on a normal drop keeps work a later error would
-        // otherwise throw away.
+        // Every buffered message is complete, so writing the batch on a
+        // normal drop keeps work a later error would otherwise throw away.
         let _ = self.flush();
     }
 }

@@ -110,6 +110,21 @@ CREATE TABLE skipped (
     PRIMARY KEY (run_id, stage, locator, reason)
 ) WITHOUT ROWID;
 ",
+    // 2: `message_assessed` gets one row per run that assessed the message
+    // (was: the first run only), so a `--rerun` under the same policy is
+    // counted as assessing its messages, and per-run totals are a query.
+    "
+CREATE TABLE message_assessed_v2 (
+    digest TEXT NOT NULL,
+    policy_version TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    PRIMARY KEY (digest, policy_version, run_id)
+) WITHOUT ROWID;
+INSERT INTO message_assessed_v2 (digest, policy_version, run_id) SELECT digest, policy_version, run_id FROM message_assessed;
+DROP TABLE message_assessed;
+ALTER TABLE message_assessed_v2 RENAME TO message_assessed;
+CREATE INDEX message_assessed_by_run ON message_assessed (run_id, digest);
+",
 ];
 
 /// The version this build writes.

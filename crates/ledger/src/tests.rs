@@ -210,8 +210,8 @@ fn re_recording_is_idempotent() {
         assert!(!l.is_assessed(&m.digest(), "policy@2").unwrap());
         let c = claim(&m);
         let a = assessment(&c, Status::Supported, vec![evidence("notes", b"rev1")], "2024-02-01T00:00:00Z");
-        let rec = l.record(&MessageOutcome { message: &m, claims: &[c], assessments: &[a], skipped: &[] }).unwrap();
-        assert_eq!(rec, Recorded::default());
+        l.record(&MessageOutcome { message: &m, claims: &[c], assessments: &[a], skipped: &[] }).unwrap();
+        assert_eq!(l.flush().unwrap(), Recorded::default());
     }
     l.record_skipped(&Skipped { stage: "import".into(), locator: "bad.mbox:byte 9".into(), reason: "truncated".into() }).unwrap();
     l.finish_run(&RunSummary::default()).unwrap();
@@ -259,9 +259,8 @@ fn latest_per_claim_is_a_query() {
     l.finish_run(&RunSummary::default()).unwrap();
     l.begin_run(&run_info("r2")).unwrap();
     let newer = assessment(&c, Status::Contradicted, vec![evidence("notes", b"rev2")], "2024-03-01T00:00:00Z");
-    let rec = l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: &[newer], skipped: &[] }).unwrap();
-    assert_eq!(rec, Recorded { messages: 0, claims: 0, assessments: 1 });
-    l.flush().unwrap();
+    l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: &[newer], skipped: &[] }).unwrap();
+    assert_eq!(l.flush().unwrap(), Recorded { messages: 0, claims: 0, assessments: 1 });
     assert_eq!(count(&l, "assessments"), 3);
 
     let all = l.latest_assessments(Scope::All).unwrap();
@@ -334,4 +333,159 @@ fn record_before_begin_run_is_an_error() {
     let err = l.record(&MessageOutcome { message: &m, claims: &[], assessments: &[], skipped: &[] }).unwrap_err();
     assert!(matches!(err, Error::UnknownRun(_)));
     assert!(l.finish_run(&RunSummary::default()).is_err());
+}
+
+#[test]
+fn migrates_a_version_1_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    {
+        // A ledger as the first release wrote it, with one assessed message.
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(schema::VERSION_TABLE).unwrap();
+        c.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        c.execute_batch(
+            "INSERT INTO schema_version VALUES ('ledger', 1);
+             INSERT INTO message_assessed VALUES ('d1', 'policy@1', 'r0');",
+        )
+        .unwrap();
+    }
+    let l = Ledger::open(&path).unwrap();
+    assert_eq!(l.schema_version().unwrap(), 2);
+    let d1: String = l.conn.query_row("SELECT run_id FROM message_assessed WHERE digest = 'd1'", [], |r| r.get(0)).unwrap();
+    assert_eq!(d1, "r0");
+    // Version 2 keeps one row per run.
+    l.conn.execute_batch("INSERT INTO message_assessed VALUES ('d1', 'policy@1', 'r1')").unwrap();
+    assert_eq!(count(&l, "message_assessed"), 2);
+}
+
+#[test]
+fn second_connection_opens_while_a_batch_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    drop(Ledger::open(&path).unwrap());
+    let writer = Connection::open(&path).unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE; INSERT INTO skipped VALUES ('r', 's', 'l', 'x');").unwrap();
+    let opts = LedgerOptions { busy_timeout: Duration::from_millis(50), ..LedgerOptions::default() };
+    let reader = Ledger::open_with(&path, opts).unwrap();
+    assert!(!reader.is_assessed(&Digest::of(b"x"), "policy@1").unwrap());
+    writer.execute_batch("COMMIT").unwrap();
+}
+
+#[test]
+fn rerun_under_the_same_policy_counts_as_its_own() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in 0..3 {
+        record_one(&mut l, n, Status::Supported);
+    }
+    // A buffered message already counts as assessed for this ledger.
+    assert!(l.is_assessed(&message(0).digest(), "policy@1").unwrap());
+    l.finish_run(&RunSummary::default()).unwrap();
+    l.begin_run(&run_info("r2")).unwrap();
+    let m = message(1);
+    let c = claim(&m);
+    let a = assessment(&c, Status::Contradicted, vec![evidence("notes", b"rev1")], "2024-03-01T00:00:00Z");
+    l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: &[a], skipped: &[] }).unwrap();
+    l.flush().unwrap();
+    let t1 = l.run_totals(&RunId("r1".into())).unwrap();
+    assert_eq!(t1.messages, 3);
+    assert_eq!(t1.assessments, 3);
+    assert_eq!(t1.claims_by_kind.get(&ClaimKind::Date), Some(&3));
+    let t2 = l.run_totals(&RunId("r2".into())).unwrap();
+    assert_eq!((t2.messages, t2.assessments), (1, 1));
+    assert_eq!(t2.claims_by_kind.get(&ClaimKind::Date), Some(&1));
+    assert_eq!(l.run_totals(&RunId("none".into())).unwrap(), RunTotals::default());
+}
+
+/// The writer half of `sigkill_mid_run_then_resume_has_no_duplicates`,
+/// run in a child process: records messages until it is killed.
+fn child_writer(path: &str) {
+    // Batches by count only, so the test can check that they commit whole.
+    let opts = LedgerOptions { batch_messages: 7, max_batch_age: Duration::from_secs(3600), ..LedgerOptions::default() };
+    let mut l = Ledger::open_with(Path::new(path), opts).unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in 0..1_000_000 {
+        record_one(&mut l, n, Status::Supported);
+    }
+}
+
+fn resume(path: &Path, upto: u32) {
+    let mut l = Ledger::open_with(path, LedgerOptions { batch_messages: 7, ..LedgerOptions::default() }).unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in 0..upto {
+        if !l.is_assessed(&message(n).digest(), "policy@1").unwrap() {
+            record_one(&mut l, n, Status::Supported);
+        }
+    }
+    l.finish_run(&RunSummary::default()).unwrap();
+}
+
+fn table_dump(path: &Path) -> Vec<String> {
+    let c = Connection::open(path).unwrap();
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT digest || ' ' || first_run FROM messages_seen ORDER BY 1",
+        "SELECT digest || ' ' || policy_version || ' ' || run_id FROM message_assessed ORDER BY 1",
+        "SELECT claim_id FROM claims ORDER BY 1",
+        "SELECT assessment_id || ' ' || claim_id FROM assessments ORDER BY 1",
+        "SELECT assessment_id || ' ' || item_digest FROM assessment_evidence ORDER BY 1",
+    ] {
+        let mut st = c.prepare(sql).unwrap();
+        out.extend(st.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|r| r.unwrap()));
+    }
+    out
+}
+
+/// A writer killed with SIGKILL mid-run leaves whole messages only; a
+/// resumed run then ends with exactly the ledger of an uninterrupted one.
+#[test]
+fn sigkill_mid_run_then_resume_has_no_duplicates() {
+    if let Ok(path) = std::env::var("AMEM_LEDGER_TEST_CHILD") {
+        child_writer(&path);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    drop(Ledger::open(&path).unwrap());
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "tests::sigkill_mid_run_then_resume_has_no_duplicates", "--test-threads=1"])
+        .env("AMEM_LEDGER_TEST_CHILD", &path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let probe = Connection::open(&path).unwrap();
+    let started = Instant::now();
+    let killed_at = loop {
+        let n: i64 = probe.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)).unwrap_or(0);
+        if n >= 40 || started.elapsed() > Duration::from_secs(20) {
+            break n;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    assert!(killed_at >= 40, "the child wrote only {killed_at} messages in 20 s");
+    drop(probe);
+    // Whole messages only: every assessed message has its claim and assessment.
+    let c = Connection::open(&path).unwrap();
+    let (ma, cl, asm): (i64, i64, i64) = c
+        .query_row(
+            "SELECT (SELECT count(*) FROM message_assessed), (SELECT count(*) FROM claims), (SELECT count(*) FROM assessments)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert!(ma >= killed_at && ma == cl && cl == asm, "message_assessed {ma}, claims {cl}, assessments {asm}");
+    assert_eq!(ma % 7, 0, "batches of 7 commit whole");
+    drop(c);
+
+    let upto = ma as u32 + 30;
+    resume(&path, upto);
+    let clean = dir.path().join("clean.sqlite");
+    resume(&clean, upto);
+    let (a, b) = (table_dump(&path), table_dump(&clean));
+    assert_eq!(a.len(), 5 * upto as usize);
+    assert_eq!(a, b);
 }
