@@ -25,7 +25,8 @@
 //!    Slack); sentences over 400 bytes are left out of the frame.
 //! 4. Each sentence gets the locator `<corpus path>#<message>/s<k>` (k = its index
 //!    among the message's sentences); its key is SHA-256 of
-//!    `amem-extract-labels-v1|<locator>`; the frame is sorted by key and the
+//!    `amem-extract-labels-v1|<locator>` (the optional second argument
+//!    replaces that prefix, for other draws); the frame is sorted by key and the
 //!    first 230 Enron, 40 Slack and 50 mbox sentences are kept (fewer when a
 //!    stratum is smaller), then printed in key order.
 //!
@@ -43,6 +44,9 @@ const MBOX_N: usize = 50;
 
 fn main() {
     let root = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "../shared/corpora".into()));
+    // A second argument changes the key prefix: a different draw from the
+    // same frame, for looking at sentences outside the labelled set.
+    let salt = std::env::args().nth(2).unwrap_or_else(|| "amem-extract-labels-v1".into());
     let mut enron = Vec::new();
     let mut files = Vec::new();
     walk(&root.join("enron/maildir"), &mut files);
@@ -52,7 +56,7 @@ fn main() {
         let raw = decode_bytes(&bytes);
         let loc = format!("enron/maildir/{}", f.strip_prefix(root.join("enron/maildir")).unwrap_or(f).display());
         if let Some(body) = mail_body(&raw) {
-            add_sentences(&mut enron, &format!("{loc}#body"), &body, Layout::Prose);
+            add_sentences(&mut enron, &salt, &format!("{loc}#body"), &body, Layout::Prose);
         }
     }
 
@@ -71,7 +75,7 @@ fn main() {
                 continue;
             }
             let Some(text) = m.get("text").and_then(|t| t.as_str()) else { continue };
-            add_sentences(&mut slack, &format!("{loc}#{i}"), &slack_text(text), Layout::Chat);
+            add_sentences(&mut slack, &salt, &format!("{loc}#{i}"), &slack_text(text), Layout::Chat);
         }
     }
 
@@ -81,7 +85,7 @@ fn main() {
         let raw = decode_bytes(&bytes);
         for (i, m) in split_mbox(&raw).iter().enumerate() {
             if let Some(body) = mail_body(m) {
-                add_sentences(&mut mbox, &format!("{name}#{i}"), &body, Layout::Prose);
+                add_sentences(&mut mbox, &salt, &format!("{name}#{i}"), &body, Layout::Prose);
             }
         }
     }
@@ -117,7 +121,7 @@ fn decode_bytes(b: &[u8]) -> String {
     }
 }
 
-fn add_sentences(out: &mut Vec<(String, String, String)>, loc: &str, body: &str, layout: Layout) {
+fn add_sentences(out: &mut Vec<(String, String, String)>, salt: &str, loc: &str, body: &str, layout: Layout) {
     let end = find_signature(body).map(|s| s.start).unwrap_or(body.len());
     let seg = segment(&body[..end], layout);
     for (k, s) in seg.sentences.iter().enumerate() {
@@ -126,7 +130,7 @@ fn add_sentences(out: &mut Vec<(String, String, String)>, loc: &str, body: &str,
             continue;
         }
         let source = format!("{loc}/s{k}");
-        let key = Sha256::digest(format!("amem-extract-labels-v1|{source}").as_bytes());
+        let key = Sha256::digest(format!("{salt}|{source}").as_bytes());
         let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
         out.push((hex, source, text.to_string()));
     }

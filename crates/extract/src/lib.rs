@@ -1,6 +1,307 @@
-//! amem-extract (bootstrap).
+//! `amem-extract`: from a [`Message`] to the [`Claim`]s it makes.
+//!
+//! Where it sits (../shared/DESIGN.md, "Data flow"): importers yield
+//! messages whose `text` is the author's own text (quoted and forwarded parts
+//! already set apart); [`extract`] turns each into claims, which recall and
+//! verification then assess. It is a plain synchronous function over one
+//! record, deterministic, with no model; the pipeline lifts it onto the
+//! stream.
+//!
+//! Steps:
+//! 1. a residual signature block is set aside ([`find_signature`]);
+//! 2. the rest is cut into sentences ([`segment`]: chat layout for Slack and
+//!    iMessage, prose layout for mail), with code blocks, separators and
+//!    stray `>` lines set aside;
+//! 3. a compound sentence becomes two claims only when both halves stand
+//!    alone ([`split_compound`]);
+//! 4. each claim gets its stance cues from
+//!    [`amem_gate::cues::detect_cues`] (hedge, attribution, negation,
+//!    condition, temporal; spans relative to the claim text) and a
+//!    [`ClaimKind`] from [`classify`]. Every sentence is returned, audited
+//!    kinds and not-audited kinds alike, so the audit can count what it did
+//!    not audit.
+//!
+//! ```
+//! use amem_extract::extract;
+//! use amem_model::{ClaimKind, CueClass, Message, MessageId, SourceKind};
+//! let msg = Message {
+//!     source: SourceKind::Slack,
+//!     archive: "export".into(),
+//!     conversation: "general".into(),
+//!     id: MessageId("general/1459052866.000012".into()),
+//!     author: "ana".into(),
+//!     recipients: vec![],
+//!     sent_at: "2016-03-27T04:27:46Z".parse().unwrap(),
+//!     subject: None,
+//!     text: "thanks!\nI think the build broke because of the new flag\ncan you look?".into(),
+//!     quoted: vec![],
+//!     locator: "general/2016-03-27.json#0".into(),
+//!     meta: Default::default(),
+//!     not_claims: None,
+//! };
+//! let claims = extract(&msg);
+//! let kinds: Vec<ClaimKind> = claims.iter().map(|c| c.kind).collect();
+//! assert_eq!(kinds, [ClaimKind::Greeting, ClaimKind::Causal, ClaimKind::Question]);
+//! assert!(claims[1].has_cue(CueClass::Hedge)); // reported as hedged, never as flat
+//! assert_eq!(&msg.text[claims[1].span.start..claims[1].span.end], claims[1].text);
+//! ```
 #![deny(missing_docs)]
+
+pub mod classify;
+pub mod compound;
+pub mod eval;
 pub mod segment;
 pub mod strip;
-pub use segment::{Layout, SetAsideReason, Segmentation, segment, split_sentences, split_sentences_as};
+
+pub use classify::classify;
+pub use compound::split_compound;
+pub use segment::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
 pub use strip::find_signature;
+
+use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
+
+/// Extractor name and version recorded on every claim. Bump the version
+/// whenever segmentation or classification rules change, so claims made by
+/// different rule sets are never confused.
+pub const EXTRACTOR: &str = "rules@1";
+
+/// Errors of this crate: only reading evaluation labels can fail;
+/// extraction itself takes any UTF-8 text.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A labels file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A labels line is not a valid label.
+    #[error("{path}:{line}: {message}")]
+    Label {
+        /// The file (or the name of the bundled labels).
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// Result alias.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything extraction found in one message: the claims and the parts
+/// of the text set aside (signature, code, separators, stray quotes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extraction {
+    /// One claim per sentence (or per standalone clause), in text order.
+    pub claims: Vec<Claim>,
+    /// Byte spans of `Message.text` that are not sentences, with the reason.
+    pub set_aside: Vec<(Span, SetAsideReason)>,
+}
+
+/// The line layout for a message's source: chat lines for Slack and
+/// iMessage, wrapped prose for mail.
+pub fn layout_for(source: SourceKind) -> Layout {
+    match source {
+        SourceKind::Slack | SourceKind::Imessage => Layout::Chat,
+        SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv => Layout::Prose,
+    }
+}
+
+/// The claims of a message: every sentence of `msg.text`, classified.
+/// A message marked `not_claims` (a reaction, a join) yields none.
+pub fn extract(msg: &Message) -> Vec<Claim> {
+    extract_all(msg).claims
+}
+
+/// The claims of a message and the parts set aside.
+pub fn extract_all(msg: &Message) -> Extraction {
+    if msg.not_claims.is_some() {
+        return Extraction { claims: Vec::new(), set_aside: Vec::new() };
+    }
+    let text = msg.text.as_str();
+    let digest = msg.digest();
+    let (sentences, set_aside) = sentence_spans(text, layout_for(msg.source));
+    let mut claims = Vec::with_capacity(sentences.len());
+    for s in sentences {
+        let sentence = &text[s.start..s.end];
+        for (a, b) in split_compound(sentence) {
+            let span = trim_clause(text, Span::new(s.start + a, s.start + b));
+            if span.is_empty() {
+                continue;
+            }
+            let claim_text = &text[span.start..span.end];
+            let cues = amem_gate::cues::detect_cues(claim_text);
+            let kind = classify(claim_text, &cues);
+            claims.push(Claim {
+                id: Claim::id_for(&digest, span, claim_text),
+                message: msg.id.clone(),
+                message_digest: digest,
+                span,
+                text: claim_text.to_string(),
+                kind,
+                cues,
+                extractor: EXTRACTOR.to_string(),
+            });
+        }
+    }
+    Extraction { claims, set_aside }
+}
+
+/// Sentence spans of a message text after its signature is set aside.
+pub fn sentence_spans(text: &str, layout: Layout) -> (Vec<Span>, Vec<(Span, SetAsideReason)>) {
+    let sig = find_signature(text);
+    let body_end = sig.map(|s| s.start).unwrap_or(text.len());
+    let seg = segment(&text[..body_end], layout);
+    let mut set_aside = seg.set_aside;
+    if let Some(s) = sig {
+        set_aside.push((s, SetAsideReason::Signature));
+    }
+    (seg.sentences, set_aside)
+}
+
+/// Classify one sentence on its own (the evaluation's entry point): the
+/// same rules [`extract`] applies, with the sentence's own cues.
+pub fn classify_sentence(sentence: &str) -> ClaimKind {
+    classify(sentence, &amem_gate::cues::detect_cues(sentence))
+}
+
+/// Trim whitespace off a clause span (the compound splitter cuts at spaces).
+fn trim_clause(text: &str, s: Span) -> Span {
+    let slice = &text[s.start..s.end];
+    let lead = slice.len() - slice.trim_start().len();
+    let trimmed = slice.trim();
+    Span::new(s.start + lead, s.start + lead + trimmed.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amem_model::{CueClass, MessageId};
+    use proptest::prelude::*;
+
+    fn msg(source: SourceKind, text: &str) -> Message {
+        Message {
+            source,
+            archive: "a".into(),
+            conversation: "c".into(),
+            id: MessageId("m1".into()),
+            author: "x".into(),
+            recipients: vec![],
+            sent_at: "2001-03-26T10:44:00Z".parse().unwrap(),
+            subject: None,
+            text: text.into(),
+            quoted: vec![],
+            locator: "a:0".into(),
+            meta: Default::default(),
+            not_claims: None,
+        }
+    }
+
+    #[test]
+    fn claims_carry_ids_spans_and_extractor() {
+        let m = msg(SourceKind::Enron, "Gas rose 5% on Monday. Please call me at 3.");
+        let claims = extract(&m);
+        assert_eq!(claims.len(), 2);
+        for c in &claims {
+            assert_eq!(&m.text[c.span.start..c.span.end], c.text);
+            assert_eq!(c.id, Claim::id_for(&m.digest(), c.span, &c.text));
+            assert_eq!(c.extractor, EXTRACTOR);
+            assert_eq!(c.message_digest, m.digest());
+        }
+        assert!(claims[0].kind.is_audited());
+        assert_eq!(claims[1].kind, ClaimKind::Logistics);
+    }
+
+    #[test]
+    fn stance_cues_are_kept_relative_to_claim_text() {
+        let m = msg(SourceKind::Gmail, "Hello all.\n\nReuters said the plant may not reopen if the strike goes on.");
+        let claims = extract(&m);
+        let c = &claims[1];
+        assert_eq!(c.kind, ClaimKind::Attribution);
+        for class in [CueClass::Attribution, CueClass::Hedge, CueClass::Negation, CueClass::Condition] {
+            assert!(c.has_cue(class), "{class:?} missing in {:?}", c.cues);
+        }
+        for cue in &c.cues {
+            assert_eq!(&c.text[cue.span.start..cue.span.end], cue.text);
+        }
+    }
+
+    #[test]
+    fn signature_is_set_aside_and_sign_off_counted() {
+        let t = "The meeting moved.  The price is $4.50 per MMBtu.  Thanks.\n\nEmy C. Geraldo\n3-5391\nEnron Corp.";
+        let m = msg(SourceKind::Enron, t);
+        let ex = extract_all(&m);
+        let texts: Vec<&str> = ex.claims.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["The meeting moved.", "The price is $4.50 per MMBtu.", "Thanks."]);
+        assert_eq!(ex.claims[2].kind, ClaimKind::Greeting);
+        assert_eq!(ex.set_aside.last().map(|s| s.1), Some(SetAsideReason::Signature));
+    }
+
+    #[test]
+    fn compound_sentence_becomes_two_claims() {
+        let t = "Her estimate is below $0.10 per share, but her revenue estimate is above the consensus.";
+        let m = msg(SourceKind::Gmail, t);
+        let claims = extract(&m);
+        assert_eq!(claims.len(), 2);
+        assert_eq!(claims[0].text, "Her estimate is below $0.10 per share");
+        assert_eq!(claims[1].text, "her revenue estimate is above the consensus.");
+        assert_ne!(claims[0].id, claims[1].id);
+    }
+
+    #[test]
+    fn not_claims_message_yields_nothing() {
+        let mut m = msg(SourceKind::Slack, "ana joined the channel");
+        m.not_claims = Some("channel_join".into());
+        assert!(extract(&m).is_empty());
+    }
+
+    #[test]
+    fn chat_lines_are_separate_claims() {
+        let m = msg(SourceKind::Slack, "the deploy failed\nI think the disk is full\n👍");
+        let kinds: Vec<ClaimKind> = extract(&m).iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [ClaimKind::Fact, ClaimKind::Fact, ClaimKind::Greeting]);
+    }
+
+    #[test]
+    fn deterministic() {
+        let m = msg(SourceKind::Enron, "Prices fell 3% yesterday because storage was full. Call me.");
+        assert_eq!(extract(&m), extract(&m));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+        #[test]
+        fn any_text_never_panics_and_spans_slice(text in "\\PC{0,200}", chat in any::<bool>()) {
+            let m = msg(if chat { SourceKind::Slack } else { SourceKind::Gmail }, &text);
+            let ex = extract_all(&m);
+            let mut last_end = 0;
+            for c in &ex.claims {
+                prop_assert!(text.is_char_boundary(c.span.start) && text.is_char_boundary(c.span.end));
+                prop_assert_eq!(&text[c.span.start..c.span.end], c.text.as_str());
+                prop_assert!(c.span.start >= last_end);
+                last_end = c.span.end;
+                for cue in &c.cues {
+                    prop_assert!(c.text.get(cue.span.start..cue.span.end).is_some());
+                }
+            }
+            for (s, _) in &ex.set_aside {
+                prop_assert!(text.get(s.start..s.end).is_some());
+            }
+            for s in split_sentences(&text) {
+                prop_assert!(text.get(s.start..s.end).is_some());
+            }
+        }
+
+        #[test]
+        fn line_noise_never_panics(text in "[ a-zA-Z0-9.!?:;,'\"()\\-\\n\\r\\t*•>`@$%]{0,300}") {
+            let m = msg(SourceKind::Enron, &text);
+            for c in extract(&m) {
+                prop_assert_eq!(&text[c.span.start..c.span.end], c.text.as_str());
+            }
+        }
+    }
+}

@@ -1,0 +1,1061 @@
+//! Sentence classification into [`ClaimKind`]: deterministic rules, no model.
+//!
+//! The rule users were promised: factual claims about the world are audited;
+//! logistics, opinions, jokes and the user's own preferences are not. "I
+//! think X is Y" is a hedged claim about X: a hedge never makes a sentence an
+//! opinion by itself; only an evaluative predicate does.
+//!
+//! Order of the rules (first match wins):
+//! 1. no letters at all: emoji, `:+1:`, `^` → greeting; bare numbers → logistics
+//! 2. greetings, thanks, sign-offs, sign-off names, laughter → greeting
+//! 3. ends with `?` → question
+//! 4. requests, instructions, scheduling, attachments, the author's own
+//!    plans, lines introducing a list or link (ending with `:`) → logistics
+//! 5. an evaluative predicate (good, worth, not clear, ...) → opinion
+//! 6. no finite verb: a named value ("NASDAQ: 2,022.7", "33MB zip file") →
+//!    quantity; any other fragment (heading, address, URL, table row) → logistics
+//! 7. audited, first that applies: attribution > prediction > causal >
+//!    comparison > quantity > date > fact
+//!
+//! Stance cues come from [`amem_gate::cues::detect_cues`]; the word lists of
+//! the gate are not copied here. The lists below are this classifier's own:
+//! sentence openers, imperative verbs, evaluative adjectives, comparison and
+//! causal connectives, each chosen from reading the corpora in
+//! ../shared/corpora (Enron mail, the 2016 Slack export, ImageMagick list mail).
+
+use amem_model::{ClaimKind, Cue, CueClass};
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// Greeting and social openers (lower case, matched as a prefix on word boundaries).
+const GREETING_PREFIXES: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "dear",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "greetings",
+    "to whom it may concern",
+    "thanks",
+    "thank you",
+    "thx",
+    "ty",
+    "many thanks",
+    "apologies",
+    "sorry",
+    "congrats",
+    "congratulations",
+    "welcome",
+    "cheers",
+    "happy holidays",
+    "happy new year",
+    "merry christmas",
+    "have a great",
+    "have a good",
+    "have a nice",
+    "sent from my",
+    "i miss you",
+    "miss you",
+    "take care",
+    "talk soon",
+    "that's it for now",
+    "that is it for now",
+    "that's all for now",
+    "just wanted to compliment",
+    "just wanted to say thanks",
+    "if i may interject",
+    "best wishes",
+    "talk to you later",
+    "talk to you soon",
+];
+
+/// Whole-sentence reactions (lower case, punctuation trimmed).
+const REACTIONS: &[&str] = &[
+    "ok", "okay", "k", "kk", "yes", "yeah", "yep", "yup", "no", "nope", "nah", "sure", "cool", "great", "nice", "awesome", "np", "lol", "haha",
+    "hahaha", "hehe", "lmao", "rofl", "wow", "oops", "ugh", "hmm", "thanks!", "done", "agreed", "same", "indeed", "right", "exactly",
+    "gotcha", "got it", "sounds good", "will do", "good luck", "noted",
+];
+
+/// Laughter and smileys that mark a joke wherever they appear.
+const JOKE_MARKS: &[&str] = &["lol", "haha", "hehe", "lmao", "rofl", ":)", ":-)", ";)", ";-)", ":d", ":p", "(that was a joke"];
+
+/// Base-form verbs that open an imperative (a request or instruction).
+const IMPERATIVE_VERBS: &[&str] = &[
+    "send", "call", "forward", "review", "check", "see", "look", "give", "get", "take", "print", "fax", "sign", "use", "make", "remember",
+    "note", "find", "talk", "meet", "join", "come", "bring", "update", "schedule", "reschedule", "reply", "respond", "contact", "advise",
+    "ping", "email", "e-mail", "read", "visit", "click", "order", "save", "register", "subscribe", "unsubscribe", "go", "try", "ask",
+    "include", "install", "reinstall", "copy", "compare", "turn", "phone", "feel", "enjoy", "act", "buy", "witness", "overlay", "create",
+    "design", "download", "follow", "scroll", "point", "consult", "report", "keep", "write", "add", "put", "fill", "complete", "return",
+    "submit", "attend", "stop", "discover", "learn", "receive", "start", "need", "must", "let", "lets", "let's", "don't", "do", "be",
+    "pick", "grab", "drop", "leave", "move", "post", "share", "ship", "tell", "confirm", "approve", "sort", "fix", "run", "test", "merge",
+    "push", "pull", "ask", "request", "book", "reserve", "hold", "plan", "prepare", "verify", "pay", "invest", "apply", "claim", "mark",
+    "imagine", "watch", "listen", "think", "consider", "please", "kindly", "rsvp",
+];
+
+/// Words that may precede the imperative verb ("Just compare", "Or just look").
+const IMPERATIVE_LEADS: &[&str] = &["please", "pls", "plz", "just", "kindly", "also", "or", "and", "so", "now", "then", "maybe", "simply"];
+
+/// Phrases that mark logistics anywhere in the sentence (lower case).
+const LOGISTICS_PHRASES: &[&str] = &[
+    "please",
+    "let me know",
+    "let us know",
+    "attached is",
+    "attached are",
+    "attached please find",
+    "please find attached",
+    "i have attached",
+    "i've attached",
+    "see attached",
+    "here is",
+    "here's",
+    "here are",
+    "i will send",
+    "i'll send",
+    "i'll call",
+    "i will call",
+    "keep you posted",
+    "get back to you",
+    "i would like to",
+    "i'd like to",
+    "we need to",
+    "need you to",
+    "can you",
+    "could you",
+    "would you",
+    "to remove yourself",
+    "to unsubscribe",
+    "to subscribe",
+    "unsubscribe",
+    "click here",
+    "click on",
+    "reply with",
+    "if you would prefer",
+    "call me",
+    "give me a call",
+    "conference call",
+    "meeting",
+    "reschedul",
+    "dial-in",
+    "dial in",
+    "bridge line",
+    "fyi",
+    "for your information",
+    "can be found at",
+    "is available at",
+    "for more information",
+    "for details",
+    "act now",
+    "offer expires",
+    "free shipping",
+    "sign up",
+    "log in",
+    "login",
+    "when you have a minute",
+    "at your convenience",
+    "you can just",
+    "you should",
+    "you may want",
+    "you might want",
+    "feel free",
+];
+
+/// The author's own plans and intentions (a sentence starting so is logistics).
+const OWN_PLAN_PREFIXES: &[&str] = &[
+    "i will",
+    "i'll",
+    "we will",
+    "we'll",
+    "i am going to",
+    "i'm going to",
+    "we are going to",
+    "we're going to",
+    "i plan to",
+    "we plan to",
+    "i need to",
+    "i have to",
+    "we have to",
+    "i must",
+    "i'm going",
+    "i am out",
+    "i'm out",
+    "i will be out",
+    "i'll be out",
+    "we do",
+    "we'll do",
+];
+
+/// Line labels that introduce contact and schedule data ("CONTACT: ...").
+const LABEL_PREFIXES: &[&str] = &[
+    "contact:", "url:", "location:", "course location:", "when:", "where:", "to:", "cc:", "bcc:", "subject:", "from:", "phone:", "fax:",
+    "tel:", "email:", "e-mail:", "web:", "website:", "address:", "date:", "time:", "re:", "product site:", "visit:", "sent:",
+];
+
+/// Evaluative words: a predicate made of one is a judgement, not a checkable property.
+const EVALUATIVE: &[&str] = &[
+    "good", "great", "excellent", "awesome", "cool", "nice", "bad", "terrible", "awful", "amazing", "wonderful", "beautiful", "sweet",
+    "worth", "useful", "useless", "relevant", "interesting", "boring", "ugly", "horrible", "fantastic", "lovely", "pretty", "crazy",
+    "stupid", "silly", "funny", "fun", "happy", "sad", "glad", "luckily", "unfortunately", "hopefully", "fortunately", "easy", "annoying",
+    "helpful", "impressive", "disappointing", "weird", "strange", "perfect", "brilliant", "neat", "fine", "love", "like", "hate", "prefer",
+    "enjoy", "miss", "wish", "favorite", "favourite", "worst", "elegant", "messy", "confusing", "clear", "unclear", "ticked", "proud",
+    "excited", "worried", "afraid", "tired", "sorry",
+];
+
+/// First-person preference openers: the user's own preferences are opinions.
+const PREFERENCE_PREFIXES: &[&str] = &[
+    "i like",
+    "i love",
+    "i hate",
+    "i prefer",
+    "i'd rather",
+    "i would rather",
+    "i want",
+    "i wish",
+    "i hope",
+    "i feel",
+    "i'm happy",
+    "i am happy",
+    "i'm glad",
+    "i am glad",
+    "i'm excited",
+    "i'm worried",
+    "i recommend",
+    "i'd recommend",
+    "i would recommend",
+    "i would strongly",
+    "i'd suggest",
+    "i would suggest",
+    "i suggest",
+    "my favorite",
+    "my favourite",
+    "we all know",
+    "you can do",
+    "you don't need",
+];
+
+/// Connectives that state a cause or a consequence.
+const CAUSAL: &[&str] = &[
+    "because",
+    "due to",
+    "as a result",
+    "result in",
+    "results in",
+    "resulted in",
+    "resulting in",
+    "caused",
+    "causes",
+    "cause of",
+    "led to",
+    "leads to",
+    "lead to",
+    "triggered",
+    "trigger",
+    "owing to",
+    "therefore",
+    "thus",
+    "hence",
+    "consequently",
+    "that means",
+    "which means",
+    "this means",
+    "means that",
+    "driven by",
+    "weigh on",
+    "weighs on",
+    "weighed on",
+    "that's because",
+    "that is because",
+    "so that",
+    "thanks to the",
+    "in response to",
+    "attributed to",
+    "blamed on",
+];
+
+/// Comparison words.
+const COMPARISON: &[&str] = &[
+    "than",
+    "compared to",
+    "compared with",
+    "versus",
+    "vs",
+    "vs.",
+    "higher",
+    "lower",
+    "more",
+    "less",
+    "fewer",
+    "greater",
+    "bigger",
+    "smaller",
+    "larger",
+    "better",
+    "worse",
+    "faster",
+    "slower",
+    "cheaper",
+    "stronger",
+    "weaker",
+    "most",
+    "least",
+    "biggest",
+    "largest",
+    "smallest",
+    "highest",
+    "lowest",
+    "best",
+    "above",
+    "below",
+    "outperform",
+    "outperforms",
+    "outperformed",
+    "same as",
+    "as much as",
+    "as many as",
+    "exceed",
+    "exceeds",
+    "exceeded",
+];
+
+/// Markers of a statement about the future (the subject is not the author:
+/// the author's own plans are logistics, rule 4).
+const FUTURE: &[&str] = &[
+    "will",
+    "won't",
+    "'ll",
+    "going to",
+    "gonna",
+    "expect",
+    "expects",
+    "expected",
+    "expecting",
+    "forecast",
+    "forecasts",
+    "projected",
+    "likely to",
+    "unlikely",
+    "plans to",
+    "plan to",
+    "planning to",
+    "is set to",
+    "are set to",
+    "to be released",
+    "should begin",
+    "would confirm",
+    "next week",
+    "next month",
+    "next year",
+    "tomorrow",
+    "upcoming",
+    "coming weeks",
+    "coming months",
+    "outlook",
+    "be surprised to see",
+];
+
+/// Modal verbs that, with a non-first-person subject and a bare verb after
+/// them, speak of a possible future event ("AEP May Sell Some Foreign Assets").
+const MODALS_OF_POSSIBILITY: &[&str] = &["may", "might", "could"];
+
+/// Auxiliaries and copulas: a finite verb.
+const AUX: &[&str] = &[
+    "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "shall",
+    "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "don't", "doesn't", "didn't",
+    "won't", "wouldn't", "can't", "cannot", "couldn't", "shouldn't", "it's", "that's", "there's", "here's", "what's", "he's", "she's",
+    "i'm", "we're", "they're", "you're", "i've", "we've", "they've", "you've", "i'll", "we'll", "i'd", "we'd", "let's",
+];
+
+/// Irregular past-tense verbs (no -ed ending).
+const IRREGULAR_PAST: &[&str] = &[
+    "rose", "fell", "said", "made", "took", "went", "came", "got", "gave", "saw", "told", "found", "left", "paid", "sold", "bought",
+    "built", "held", "kept", "led", "lost", "met", "ran", "sent", "spent", "stood", "won", "wrote", "began", "became", "brought",
+    "thought", "knew", "grew", "hit", "cut", "put", "quit", "set", "shut", "struck", "drove", "broke", "chose", "fought", "flew", "forgot",
+    "heard", "meant", "rang", "sank", "sat", "slid", "spoke", "stole", "swore", "taught", "threw", "understood", "woke", "wore", "dropped",
+];
+
+/// Common verbs whose third-person `-s` form marks a finite verb in a
+/// headline ("Hacker Modifies NPA-Operated Site", "Honeywell Lands ...").
+const VERB_STEMS: &[&str] = &[
+    "win", "land", "modify", "plan", "sell", "buy", "cut", "raise", "lower", "post", "report", "rise", "fall", "close", "open", "hit",
+    "add", "drop", "gain", "lose", "make", "take", "see", "get", "give", "seem", "appear", "look", "provide", "offer", "include", "cover",
+    "become", "show", "expect", "need", "want", "say", "tell", "use", "help", "work", "run", "move", "pay", "cost", "return", "lead",
+    "build", "keep", "hold", "start", "end", "continue", "remain", "weigh", "spend", "approve", "file", "face", "sign", "agree", "join",
+    "leave", "announce", "acquire", "merge", "launch", "introduce", "receive", "reach", "trade", "jump", "surge", "slip", "slide", "climb",
+    "tumble", "plunge", "soar", "fix", "contain", "define", "require", "echo", "evaluate", "own", "operate", "know", "think", "believe",
+    "mean", "like", "love", "hate", "prefer", "happen", "exist", "support", "allow", "affect", "benefit", "break", "core", "crash", "fail",
+    "read", "write", "print", "return", "deny", "warn", "predict", "estimate", "beat", "miss", "top", "trail", "lag", "boost", "slash",
+    "double", "triple", "halve", "eye", "seek", "name", "hire", "fire", "sue", "settle", "buy", "ban", "block", "back", "reject", "accept",
+];
+
+/// Subject pronouns: a pronoun followed by a lower-case word is a clause.
+const SUBJECT_PRONOUNS: &[&str] = &["i", "we", "you", "he", "she", "it", "they", "this", "that", "there", "these", "those", "everyone"];
+
+/// Determiners that open a noun phrase subject.
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "our", "my", "your", "his", "her", "its", "their", "this", "that", "these", "those", "some", "many", "most", "all",
+    "both", "each", "every", "no", "any", "several", "few", "other", "others",
+];
+
+/// Calendar-anchored temporal cues (the gate's temporal class also holds
+/// scope words such as "currently" or "since", which do not date an event).
+const CALENDAR_WORDS: &[&str] = &[
+    "yesterday",
+    "today",
+    "tomorrow",
+    "tonight",
+    "this morning",
+    "this afternoon",
+    "last week",
+    "next week",
+    "last month",
+    "next month",
+    "last year",
+    "next year",
+    "ago",
+];
+
+/// Spelled-out numbers that count something ("four schemes"). "one" is left
+/// out: "one of the few analysts" counts nothing.
+const NUMBER_WORDS: &[&str] = &[
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty", "forty", "fifty",
+    "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "dozen", "dozens", "half", "double",
+    "triple", "twice",
+];
+
+/// Unit and scale words of the gate's number scanner, read from its data
+/// files so the lists live in one place.
+static UNITS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    let mut set = HashSet::new();
+    for (name, body) in amem_gate::LEXICON_FILES {
+        if *name != "units" && *name != "scales" {
+            continue;
+        }
+        for line in body.lines() {
+            let l = line.split('#').next().unwrap_or("").trim();
+            let lhs = l.split_once('=').map(|(a, _)| a).unwrap_or(l);
+            for f in lhs.split('|') {
+                let f = f.trim().to_lowercase();
+                // Single letters ("m", "b", "k") are only units glued to a number.
+                if f.chars().count() > 1 {
+                    set.insert(f);
+                }
+            }
+        }
+    }
+    set
+});
+
+/// One word of a sentence.
+#[derive(Debug)]
+struct Word<'a> {
+    /// The word as written, punctuation trimmed.
+    raw: &'a str,
+    /// Lower case.
+    lower: String,
+}
+
+fn words(s: &str) -> Vec<Word<'_>> {
+    s.split_whitespace()
+        .filter_map(|w| {
+            let raw = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '$' | '%' | '€' | '£' | '-' | '.')));
+            let raw = raw.trim_end_matches('.');
+            if raw.is_empty() {
+                return None;
+            }
+            Some(Word { raw, lower: raw.to_lowercase().replace('’', "'") })
+        })
+        .collect()
+}
+
+/// Lower-case text with single spaces, curly quotes straightened, and a
+/// leading Slack mention (`@U0BMYT2FL:`) and `[IMAGE]` markers removed.
+fn normalise(s: &str) -> String {
+    let mut t = s.replace('’', "'").replace("[IMAGE]", " ");
+    // "<@U0BMYT2FL>: " or "@U0BMYT2FL: " at the start
+    let trimmed = t.trim_start();
+    if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@')) {
+        if let Some(colon) = rest.find(':') {
+            if !rest[..colon].contains(' ') {
+                t = rest[colon + 1..].to_string();
+            }
+        }
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn starts_with_phrase(text: &str, phrase: &str) -> bool {
+    text.starts_with(phrase) && text[phrase.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+}
+
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(phrase) {
+        let s = from + i;
+        let e = s + phrase.len();
+        let before_ok = text[..s].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let after_ok = phrase.ends_with(|c: char| !c.is_alphanumeric()) || text[e..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        // Prefix matches ("reschedul") are allowed when the phrase is a stem.
+        let stem_ok = phrase == "reschedul";
+        if before_ok && (after_ok || stem_ok) {
+            return true;
+        }
+        from = s + phrase.len().max(1);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+/// Classify one sentence. `cues` are the sentence's stance cues (from
+/// [`amem_gate::cues::detect_cues`] on the same text).
+pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
+    let cased = strip_emoji_codes(&normalise(sentence));
+    let body = cased.to_lowercase();
+    // 1. No letters: emoji and reactions, or bare numbers.
+    if !body.chars().any(char::is_alphabetic) {
+        return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
+    }
+    let ws = words(&cased);
+    let lower_trim: String = body.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    // 2. Greetings, thanks, sign-offs.
+    if is_greeting(&body, &lower_trim, &ws, sentence) {
+        return ClaimKind::Greeting;
+    }
+    // 3. Questions.
+    let last = sentence.trim_end().trim_end_matches(|c: char| matches!(c, '"' | '\'' | ')' | '”' | '’') || (!c.is_ascii() && !c.is_alphanumeric()));
+    if last.ends_with('?') {
+        return ClaimKind::Question;
+    }
+    if is_question_without_mark(&body) {
+        return ClaimKind::Question;
+    }
+    // 4. Logistics.
+    if is_logistics(&body, &ws) {
+        return ClaimKind::Logistics;
+    }
+    // 5. Opinions: the user's preferences, or an evaluative predicate.
+    if is_opinion(&body, &ws, cues) {
+        return ClaimKind::Opinion;
+    }
+    // 6. Fragments. A line in capitals without a lower-case letter is a
+    // heading or a shout ("FREE MANAGED FUTURES & IRA RETIREMENT KIT").
+    let caps_words = ws.iter().filter(|w| w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2).count();
+    if caps_words >= 2 && !cased.chars().any(char::is_lowercase) {
+        return ClaimKind::Logistics;
+    }
+    if !has_finite_verb(&ws) {
+        return if is_named_value(&ws, &body) { ClaimKind::Quantity } else { ClaimKind::Logistics };
+    }
+    // 7. Audited kinds.
+    audited_kind(sentence, &body, &ws, cues)
+}
+
+/// `:+1:`, `:smile:` Slack emoji codes removed.
+fn strip_emoji_codes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(':') {
+        let after = &rest[i + 1..];
+        let code_len = after.find(':').filter(|&j| j > 0 && after[..j].chars().all(|c| c.is_ascii_alphanumeric() || "_+-".contains(c)));
+        match code_len {
+            Some(j) => {
+                out.push_str(&rest[..i]);
+                rest = &after[j + 1..];
+            }
+            None => {
+                out.push_str(&rest[..=i]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) -> bool {
+    if crate::strip::is_sign_off_line(original) {
+        return true;
+    }
+    if REACTIONS.contains(&lower_trim) {
+        return true;
+    }
+    let no_digits = !body.chars().any(|c| c.is_ascii_digit());
+    if no_digits && ws.len() <= 25 && GREETING_PREFIXES.iter().any(|p| starts_with_phrase(body.trim_start_matches(['-', ' ']), p)) {
+        // "Thanks to the storm, prices rose" is causal, not thanks.
+        return !body.starts_with("thanks to ");
+    }
+    if JOKE_MARKS.iter().any(|j| contains_phrase(body, j) || body.contains(j) && j.starts_with([':', ';', '('])) {
+        return true;
+    }
+    // A lone sign-off name: "Andy", "-Andy", "Rick" (one capitalised word, not all caps).
+    let t = original.trim().trim_start_matches(['-', '–', ' ']).trim_end_matches(['.', ',']);
+    if !t.contains(char::is_whitespace) {
+        let mut cs = t.chars();
+        let first_upper = cs.next().is_some_and(char::is_uppercase);
+        let rest_lower = t.chars().skip(1).all(char::is_lowercase);
+        if first_upper && rest_lower && (2..=12).contains(&t.chars().count()) && !AUX.contains(&t.to_lowercase().as_str()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Leading discourse words that do not change what a sentence does
+/// ("Unfortunately, I will not be available" is still the author's plan).
+const DISCOURSE_LEADS: &[&str] = &[
+    "unfortunately", "fortunately", "also", "however", "so", "but", "and", "actually", "well", "ok", "okay", "now", "anyway", "btw",
+    "plus", "then", "again", "still", "otherwise", "additionally", "in addition",
+];
+
+/// `body` without leading discourse words and their commas.
+fn without_discourse_lead(body: &str) -> &str {
+    let mut b = body;
+    loop {
+        let before = b;
+        for d in DISCOURSE_LEADS {
+            if starts_with_phrase(b, d) {
+                b = b[d.len()..].trim_start_matches([',', ' ']);
+            }
+        }
+        if b.len() == before.len() {
+            return b;
+        }
+    }
+}
+
+fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
+    let body = without_discourse_lead(body);
+    if LABEL_PREFIXES.iter().any(|p| body.starts_with(p)) {
+        return true;
+    }
+    // A line introducing a list, a link or a block: "It can be found at:".
+    if body.trim_end().ends_with(':') {
+        return true;
+    }
+    if LOGISTICS_PHRASES.iter().any(|p| contains_phrase(body, p)) {
+        return true;
+    }
+    if OWN_PLAN_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
+        return true;
+    }
+    // Imperative: the first word (after "please", "just", "or") is a bare verb.
+    let mut i = 0;
+    while i < ws.len() && IMPERATIVE_LEADS.contains(&ws[i].lower.as_str()) {
+        i += 1;
+    }
+    if let Some(w) = ws.get(i) {
+        let verb = IMPERATIVE_VERBS.contains(&w.lower.as_str());
+        // "Report says ..." or "Call volumes rose": a verb-like first word
+        // followed by a finite verb is a noun subject, not an imperative.
+        let followed_by_finite = ws.get(i + 1).is_some_and(|n| is_finite_word(n, true));
+        if verb && !followed_by_finite && ws.len() > i + 1 {
+            return true;
+        }
+    }
+    // Bare URLs, addresses, code-like lines.
+    if ws.iter().all(|w| is_url_like(w.raw) || w.raw.starts_with('@')) {
+        return true;
+    }
+    false
+}
+
+/// "Could anybody tell me what this means, ..." asked without a `?`.
+fn is_question_without_mark(body: &str) -> bool {
+    let mut it = body.split_whitespace();
+    let (Some(a), Some(b)) = (it.next(), it.next()) else { return false };
+    matches!(a, "could" | "can" | "would" | "will" | "does" | "do" | "is" | "are" | "has" | "have")
+        && matches!(b.trim_matches(|c: char| !c.is_alphanumeric()), "anybody" | "anyone" | "someone" | "somebody" | "any")
+}
+
+fn is_url_like(w: &str) -> bool {
+    let l = w.to_ascii_lowercase();
+    l.starts_with("http") || l.starts_with("www.") || l.contains("://") || (l.contains('@') && l.contains('.')) || l.starts_with("mailto:")
+}
+
+fn is_opinion(body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool {
+    let body = without_discourse_lead(body);
+    if PREFERENCE_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
+        return true;
+    }
+    let has_digit = body.chars().any(|c| c.is_ascii_digit());
+    if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution) {
+        return false;
+    }
+    if CAUSAL.iter().any(|p| contains_phrase(body, p)) {
+        return false;
+    }
+    ws.len() <= 30 && ws.iter().any(|w| EVALUATIVE.contains(&w.lower.as_str()))
+}
+
+/// True when the word is a finite verb form. `strict` leaves out the
+/// ambiguous `-s` forms (nouns in plural look the same).
+fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
+    let l = w.lower.as_str();
+    if AUX.contains(&l) || IRREGULAR_PAST.contains(&l) {
+        return true;
+    }
+    if strict {
+        return false;
+    }
+    if l.len() > 4 && l.ends_with("ed") && l.chars().all(|c| c.is_alphabetic() || c == '-') {
+        return true;
+    }
+    if l.len() > 3 && l.ends_with('s') && !l.ends_with("ss") && !l.ends_with("us") && !l.ends_with("is") {
+        let stem1 = &l[..l.len() - 1];
+        let stem2 = l.strip_suffix("es").unwrap_or(stem1);
+        let stem3 = l.strip_suffix("ies").map(|s| format!("{s}y"));
+        if VERB_STEMS.contains(&stem1) || VERB_STEMS.contains(&stem2) || stem3.as_deref().is_some_and(|s| VERB_STEMS.contains(&s)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// True for an irregular past form, a `-ed` form or a known verb's `-s`
+/// form (used by the compound splitter).
+pub(crate) fn is_past_or_present_verb(lower: &str) -> bool {
+    let w = Word { raw: lower, lower: lower.to_string() };
+    IRREGULAR_PAST.contains(&lower) || is_finite_word(&w, false)
+}
+
+/// True when the text has a finite verb (used by the compound splitter too).
+pub(crate) fn text_has_finite_verb(text: &str) -> bool {
+    has_finite_verb(&words(text))
+}
+
+fn has_finite_verb(ws: &[Word<'_>]) -> bool {
+    for (i, w) in ws.iter().enumerate() {
+        let l = w.lower.as_str();
+        if AUX.contains(&l) || IRREGULAR_PAST.contains(&l) {
+            return true;
+        }
+        // A subject pronoun followed by a lower-case word: "We do GA", "you begin".
+        if SUBJECT_PRONOUNS.contains(&l) && !matches!(l, "this" | "that" | "these" | "those") {
+            if let Some(n) = ws.get(i + 1) {
+                if n.raw.chars().next().is_some_and(char::is_lowercase) && !DETERMINERS.contains(&n.lower.as_str()) {
+                    return true;
+                }
+            }
+        }
+        // "-ed" past forms, not as the first word of a title ("Unregulated storage"),
+        // nor right after a determiner ("the unspent reserves").
+        if l.len() > 4 && l.ends_with("ed") && l.chars().all(|c| c.is_alphabetic() || c == '-') {
+            let prev_det = i > 0 && DETERMINERS.contains(&ws[i - 1].lower.as_str());
+            let next_det = ws.get(i + 1).is_some_and(|n| DETERMINERS.contains(&n.lower.as_str()) || n.lower == "to");
+            if (i > 0 && !prev_det) || next_det {
+                return true;
+            }
+        }
+        if i > 0 && i + 1 < ws.len() && is_finite_word(w, false) && !l.ends_with("ed") {
+            return true;
+        }
+        // A base-form verb after a plural noun: "the two groups own 12 shipyards".
+        if i > 0 && i + 1 < ws.len() && VERB_STEMS.contains(&l) {
+            let p = ws[i - 1].lower.as_str();
+            if p.len() > 3 && p.ends_with('s') && !p.ends_with("ss") && !DETERMINERS.contains(&p) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A number token: digits with optional `$ % , .`, not a phone number,
+/// date, time, year, version or code.
+fn is_quantity_number(w: &str) -> bool {
+    let t = w.trim_matches(|c: char| matches!(c, '(' | ')' | '+' | '-' | '*'));
+    if !t.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let money_or_pct = t.starts_with(['$', '€', '£']) || t.ends_with('%');
+    let digits_only = t.trim_start_matches(['$', '€', '£']).trim_end_matches('%');
+    // Glued unit: "33MB", "100k".
+    let (num, unit) = split_glued(digits_only);
+    if num.is_empty() {
+        return false;
+    }
+    if !num.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.') {
+        return false;
+    }
+    if num.matches('.').count() > 1 {
+        return false; // version "5.2.1" or "0.27.0"
+    }
+    if !unit.is_empty() {
+        return unit.chars().all(|c| c.is_ascii_alphabetic()) && unit.len() <= 3 && !money_or_pct || money_or_pct;
+    }
+    // A year alone is a date, not a quantity.
+    let n: f64 = num.replace(',', "").parse().unwrap_or(-1.0);
+    if !money_or_pct && !num.contains(['.', ',']) && (1900.0..=2100.0).contains(&n) && num.len() == 4 {
+        return false;
+    }
+    true
+}
+
+fn split_glued(s: &str) -> (&str, &str) {
+    let idx = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    (&s[..idx], &s[idx..])
+}
+
+fn is_phone_like(w: &str) -> bool {
+    let digits = w.chars().filter(char::is_ascii_digit).count();
+    digits >= 7 && w.chars().all(|c| c.is_ascii_digit() || "-()/.+x ".contains(c)) && (w.contains('-') || w.contains('/') || w.contains('('))
+}
+
+fn has_quantity(ws: &[Word<'_>], body: &str) -> bool {
+    for (i, w) in ws.iter().enumerate() {
+        if is_phone_like(w.raw) || w.raw.contains(':') || w.raw.contains('/') {
+            continue;
+        }
+        if is_quantity_number(w.raw) {
+            let next = ws.get(i + 1);
+            let money_or_pct = w.raw.contains(['$', '%', '€', '£']);
+            let glued = w.raw.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
+            let unit_next = next.is_some_and(|n| UNITS.contains(&n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
+            let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS.contains(&ws[i - 1].lower.as_str());
+            if money_or_pct || glued || unit_next || prev_label {
+                return true;
+            }
+        }
+        if NUMBER_WORDS.contains(&w.lower.as_str()) {
+            if let Some(n) = ws.get(i + 1) {
+                if n.raw.chars().next().is_some_and(char::is_lowercase) && !matches!(n.lower.as_str(), "of" | "and" | "or" | "to") {
+                    return true;
+                }
+            }
+        }
+    }
+    let _ = body;
+    false
+}
+
+/// A verbless line that names a value: "NASDAQ: 2,022.7", "7 minutes cpu
+/// time", "Net Open Position - 18.4 Million Tons". Table rows with several
+/// numbers and no label, addresses ("315 Pacific Ave."), phone numbers and
+/// year-only headings ("Gas Storage 2002") are not.
+fn is_named_value(ws: &[Word<'_>], body: &str) -> bool {
+    if ws.len() > 8 {
+        return false;
+    }
+    let numbers = ws.iter().filter(|w| w.raw.chars().any(|c| c.is_ascii_digit())).count();
+    if numbers == 0 || numbers > 2 {
+        return false;
+    }
+    // An address: a leading number followed by a capitalised word.
+    if ws.len() >= 2 && ws[0].raw.chars().all(|c| c.is_ascii_digit()) && ws[1].raw.chars().next().is_some_and(char::is_uppercase) {
+        return false;
+    }
+    // Every word with letters must be a real word, not a code ("03FEB").
+    let has_label = ws.iter().any(|w| w.raw.chars().all(|c| c.is_alphabetic() || c == '-') && w.raw.chars().count() >= 2);
+    has_label && has_quantity(ws, body)
+}
+
+fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> ClaimKind {
+    if cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
+        return ClaimKind::Attribution;
+    }
+    if is_prediction(body, ws) {
+        return ClaimKind::Prediction;
+    }
+    if CAUSAL.iter().any(|p| contains_phrase(body, p)) || is_price_move_on(ws) {
+        return ClaimKind::Causal;
+    }
+    if COMPARISON.iter().any(|p| contains_phrase(body, p)) {
+        return ClaimKind::Comparison;
+    }
+    if has_quantity(ws, body) {
+        return ClaimKind::Quantity;
+    }
+    if cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c)) {
+        return ClaimKind::Date;
+    }
+    ClaimKind::Fact
+}
+
+/// Does an attribution cue from the gate's lexicon report someone's
+/// statement here? The lexicon is built for recall on the memory side and
+/// holds verbs that often take a plain object ("March silver posted a
+/// downside reversal", "has not been confirmed"); as a claim kind we want a
+/// reporting verb with its reported clause: "said he", "claimed that",
+/// "told clients that", `," said Alvaro`, or a fixed phrase ("according
+/// to", "reportedly").
+fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
+    let cue = c.text.to_lowercase();
+    // Fixed phrases ("according to", "sources say", "reportedly"); not the
+    // verb + "to" entries ("agreed to", "wanted to"), which take an infinitive.
+    if (cue.contains(' ') && (!cue.ends_with(" to") || cue == "according to")) || cue.ends_with("ly") {
+        return true;
+    }
+    let (Some(before), Some(after)) = (sentence.get(..c.span.start), sentence.get(c.span.end..)) else { return false };
+    let before = before.trim_end();
+    let after = after.trim_start();
+    let prev = before.rsplit(char::is_whitespace).next().unwrap_or("").trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
+    // A noun ("the report"), the author quoting themselves ("as I said"), a passive ("been confirmed").
+    if DETERMINERS.contains(&prev.as_str()) || matches!(prev.as_str(), "i" | "as" | "be" | "been" | "being" | "is" | "was" | "are" | "were") {
+        return false;
+    }
+    // `"...," said X` and `..., said X`.
+    if before.ends_with([',', '"', '”']) {
+        return true;
+    }
+    if after.starts_with(['"', '“', ':', '\'']) {
+        return true;
+    }
+    let next_words: Vec<String> =
+        after.split_whitespace().take(4).map(|w| w.trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase()).collect();
+    let Some(next) = next_words.first() else { return false };
+    if matches!(
+        next.as_str(),
+        "that" | "he" | "she" | "they" | "it" | "we" | "you" | "there" | "its" | "their" | "his" | "her" | "our" | "the" | "this" | "these" | "those" | "on" | "in" | "yesterday" | "today" | "earlier" | "last"
+    ) {
+        return true;
+    }
+    // A named subject of the reported clause ("Says Enron Officials Knew").
+    if after.chars().next().is_some_and(char::is_uppercase) {
+        return true;
+    }
+    // "told clients that", "told that committee that".
+    next_words.iter().skip(1).any(|w| w == "that")
+}
+
+/// "Dollar up on Bush's Supreme Court victory": a price move "on" news.
+fn is_price_move_on(ws: &[Word<'_>]) -> bool {
+    ws.windows(2).any(|p| matches!(p[0].lower.as_str(), "up" | "down" | "higher" | "lower" | "rallies" | "falls" | "rises") && p[1].lower == "on")
+}
+
+fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
+    // "may have operated": a hedged statement about the past, not the future.
+    let may_have = ws.windows(2).any(|p| MODALS_OF_POSSIBILITY.contains(&p[0].lower.as_str()) && p[1].lower == "have");
+    if FUTURE.iter().any(|p| contains_phrase(body, p)) {
+        return true;
+    }
+    if may_have {
+        return false;
+    }
+    // Modal of possibility after a non-first-person subject, then a bare verb.
+    ws.windows(3).any(|p| {
+        MODALS_OF_POSSIBILITY.contains(&p[1].lower.as_str())
+            && !matches!(p[0].lower.as_str(), "i" | "we" | "you")
+            && p[2].lower.chars().all(char::is_alphabetic)
+            && !AUX.contains(&p[2].lower.as_str())
+            && p[2].lower != "not"
+    }) || ws.first().is_some_and(|w| {
+        // "May $2.227 79 52.2%" is a month in a table row, not a modal.
+        MODALS_OF_POSSIBILITY.contains(&w.lower.as_str()) && ws.len() > 2 && ws[1].raw.chars().next().is_some_and(char::is_alphabetic)
+    })
+}
+
+fn is_calendar_cue(c: &Cue) -> bool {
+    if c.rule.starts_with("temporal:year") || c.rule.starts_with("temporal:date") || c.rule.starts_with("temporal:month") {
+        return true;
+    }
+    let l = c.text.to_lowercase();
+    if c.text.chars().any(|ch| ch.is_ascii_digit()) || CALENDAR_WORDS.contains(&l.as_str()) {
+        return true;
+    }
+    // Weekday and month names are capitalised in running text.
+    c.text.chars().next().is_some_and(char::is_uppercase) && c.text.len() > 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amem_gate::cues::detect_cues;
+
+    fn kind(s: &str) -> ClaimKind {
+        classify(s, &detect_cues(s))
+    }
+
+    #[test]
+    fn facts() {
+        assert_eq!(kind("The alpha channel contains a value for each pixel."), ClaimKind::Fact);
+        assert_eq!(kind("This list is being decommissioned."), ClaimKind::Fact);
+        assert_eq!(kind("Hacker Modifies NPA-Operated Site"), ClaimKind::Fact);
+    }
+
+    #[test]
+    fn hedged_claim_is_not_an_opinion() {
+        assert_eq!(kind("I think the pipeline is full."), ClaimKind::Fact);
+        assert!(kind("I believe the deal closed in May 2001.").is_audited());
+    }
+
+    #[test]
+    fn quantities() {
+        assert_eq!(kind("For the year, the ISDEX has fallen 41.8%."), ClaimKind::Quantity);
+        assert_eq!(kind("Together, the two groups own 12 shipyards in Europe."), ClaimKind::Quantity);
+        assert_eq!(kind("NASDAQ: 2,022.7"), ClaimKind::Quantity);
+        assert_eq!(kind("33MB zip file"), ClaimKind::Quantity);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(kind("March silver posted a downside reversal on Wednesday."), ClaimKind::Date);
+        assert_eq!(kind("The plant reopened in September 2001."), ClaimKind::Date);
+    }
+
+    #[test]
+    fn attributions() {
+        assert_eq!(kind("Euford said he already spoke w/ Gorte."), ClaimKind::Attribution);
+        assert_eq!(kind("Profit was 1%, according to estimates."), ClaimKind::Attribution);
+    }
+
+    #[test]
+    fn comparisons() {
+        assert_eq!(kind("Gas is cheaper than power this winter in Texas."), ClaimKind::Comparison);
+        assert_eq!(kind("Her estimate is slightly above the consensus."), ClaimKind::Comparison);
+    }
+
+    #[test]
+    fn causal() {
+        assert_eq!(kind("Today's rally was triggered by fresh news out of Washington."), ClaimKind::Causal);
+        assert_eq!(kind("Prices fell because storage was full."), ClaimKind::Causal);
+    }
+
+    #[test]
+    fn predictions() {
+        assert_eq!(kind("The budget will be released to Congress in February."), ClaimKind::Prediction);
+        assert_eq!(kind("AEP May Sell Some Foreign Assets"), ClaimKind::Prediction);
+        assert_eq!(kind("Enron Trading Unit May Have Operated in Red"), ClaimKind::Fact);
+    }
+
+    #[test]
+    fn opinions_and_preferences() {
+        assert_eq!(kind("The functions there are pretty unit-testable."), ClaimKind::Opinion);
+        assert_eq!(kind("I prefer aisle seats."), ClaimKind::Opinion);
+        assert_eq!(kind("I think it's great."), ClaimKind::Opinion);
+    }
+
+    #[test]
+    fn questions() {
+        assert_eq!(kind("what should setup.py do?"), ClaimKind::Question);
+        assert_eq!(kind("Will the recession affect storage development?"), ClaimKind::Question);
+    }
+
+    #[test]
+    fn logistics() {
+        assert_eq!(kind("Please send me the file."), ClaimKind::Logistics);
+        assert_eq!(kind("send me the file"), ClaimKind::Logistics);
+        assert_eq!(kind("Call at 3"), ClaimKind::Logistics);
+        assert_eq!(kind("Let me know if you have any questions."), ClaimKind::Logistics);
+        assert_eq!(kind("Attached is the file Phillip asked me to send you."), ClaimKind::Logistics);
+        assert_eq!(kind("It can be found at:"), ClaimKind::Logistics);
+        assert_eq!(kind("Market Breadth"), ClaimKind::Logistics);
+        assert_eq!(kind("315 Pacific Ave."), ClaimKind::Logistics);
+        assert_eq!(kind("https://github.com/perrygeo/simanneal"), ClaimKind::Logistics);
+        assert_eq!(kind("I'll keep you posted on anything major."), ClaimKind::Logistics);
+    }
+
+    #[test]
+    fn greetings_and_jokes() {
+        assert_eq!(kind("Hey Eva,"), ClaimKind::Greeting);
+        assert_eq!(kind("Thank you,"), ClaimKind::Greeting);
+        assert_eq!(kind("Regards,"), ClaimKind::Greeting);
+        assert_eq!(kind("Andy"), ClaimKind::Greeting);
+        assert_eq!(kind(":+1:"), ClaimKind::Greeting);
+        assert_eq!(kind("👍"), ClaimKind::Greeting);
+        assert_eq!(kind("I'm seriously starting to get ticked now... hehe :)"), ClaimKind::Greeting);
+        assert_eq!(kind("Nope."), ClaimKind::Greeting);
+    }
+}

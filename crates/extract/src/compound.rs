@@ -1,0 +1,154 @@
+//! Splitting a compound sentence into two claims, only when both halves
+//! stand alone: each has its own subject and finite verb.
+//!
+//! "Her estimate is below $0.10, but her revenue estimate is above the
+//! consensus" is two assessable claims; "It looks good, but has the
+//! disadvantage that ..." is one (the second half has no subject), and so is
+//! "I miss you, and look forward to hearing from you".
+//!
+//! Split points: `; ` and `, and|but|while|whereas|yet|so ` (a comma before
+//! the conjunction: without it, "and" joins noun phrases far more often than
+//! clauses). Spans are byte offsets into the sentence: the first half ends
+//! before the comma or semicolon, the second starts at its subject (after
+//! the conjunction).
+
+/// Conjunctions that may join two independent clauses after a comma.
+const CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "yet", "so"];
+
+/// Subject pronouns.
+const PRONOUNS: &[&str] = &["i", "we", "you", "he", "she", "it", "they", "there", "this", "that", "these", "those"];
+
+/// Determiners that open a noun-phrase subject.
+const DETERMINERS: &[&str] = &["the", "a", "an", "our", "my", "your", "his", "her", "its", "their", "this", "that", "these", "those", "some", "most", "all", "both", "each"];
+
+/// Finite auxiliaries, copulas and modals.
+const FINITE: &[&str] = &[
+    "is", "are", "was", "were", "am", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "shall", "should",
+    "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "don't", "doesn't", "didn't", "won't",
+    "wouldn't", "can't", "cannot", "couldn't", "shouldn't",
+];
+
+/// Half-open byte ranges of the clauses of `sentence` (one range when it
+/// does not split).
+pub fn split_compound(sentence: &str) -> Vec<(usize, usize)> {
+    let mut cuts: Vec<(usize, usize)> = Vec::new(); // (end of first half, start of second)
+    let bytes = sentence.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b';' && bytes.get(i + 1) == Some(&b' ') {
+            let start = skip_spaces(sentence, i + 1);
+            cuts.push((i, start));
+        } else if b == b',' && bytes.get(i + 1) == Some(&b' ') {
+            let after = skip_spaces(sentence, i + 1);
+            let word_end = sentence[after..].find(|c: char| !c.is_alphabetic()).map(|e| after + e).unwrap_or(sentence.len());
+            let word = sentence[after..word_end].to_lowercase();
+            if CONJUNCTIONS.contains(&word.as_str()) && word_end < sentence.len() {
+                cuts.push((i, skip_spaces(sentence, word_end)));
+            }
+        }
+        i += 1;
+    }
+    // Keep only cuts where both sides stand alone; test cuts left to right
+    // against the current remainder.
+    let mut out = Vec::new();
+    let mut seg_start = 0;
+    for (end_first, start_second) in cuts {
+        if end_first <= seg_start || start_second >= sentence.len() {
+            continue;
+        }
+        let first = &sentence[seg_start..end_first];
+        let second = &sentence[start_second..];
+        // The second half up to the next cut is what must stand alone; the
+        // whole remainder is a fair proxy (a later cut is tested next).
+        if stands_alone(first) && stands_alone(second) {
+            out.push((seg_start, end_first));
+            seg_start = start_second;
+        }
+    }
+    out.push((seg_start, sentence.len()));
+    out
+}
+
+fn skip_spaces(s: &str, mut i: usize) -> usize {
+    while i < s.len() && s.as_bytes()[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// A clause with its own subject and a finite verb: it starts with a
+/// pronoun, a determiner, a capitalised name or a number, has at least three
+/// words, and holds an auxiliary/modal/copula or a past `-ed` form after
+/// the subject.
+fn stands_alone(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).replace('’', "'"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() < 3 {
+        return false;
+    }
+    // Skip a leading discourse word ("however, it is").
+    let first_idx = usize::from(matches!(words[0].to_lowercase().as_str(), "however" | "also" | "then" | "still" | "now" | "meanwhile"));
+    let Some(first) = words.get(first_idx) else { return false };
+    let fl = first.to_lowercase();
+    let subject_like = PRONOUNS.contains(&fl.as_str())
+        || DETERMINERS.contains(&fl.as_str())
+        || first.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        || fl.ends_with("'s") && PRONOUNS.iter().any(|p| fl.starts_with(p))
+        // a bare noun subject followed directly by its verb: "power fell 2%"
+        || words.get(first_idx + 1).is_some_and(|v| {
+            let vl = v.to_lowercase();
+            FINITE.contains(&vl.as_str()) || crate::classify::is_past_or_present_verb(&vl)
+        });
+    if !subject_like {
+        return false;
+    }
+    // Contractions carry the verb: "it's", "they're", "we've".
+    if ["'s", "'re", "'ve", "'ll", "'m", "'d"].iter().any(|c| fl.ends_with(c)) && PRONOUNS.iter().any(|p| fl.starts_with(p)) {
+        return true;
+    }
+    words.iter().skip(first_idx + 1).any(|w| {
+        let l = w.to_lowercase();
+        FINITE.contains(&l.as_str()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
+    }) || crate::classify::text_has_finite_verb(clause) || (PRONOUNS.contains(&fl.as_str()) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(s: &str) -> Vec<&str> {
+        split_compound(s).into_iter().map(|(a, b)| &s[a..b]).collect()
+    }
+
+    #[test]
+    fn two_independent_clauses_split() {
+        assert_eq!(
+            parts("Her estimate is below $0.10 per share, but her revenue estimate is above the consensus."),
+            ["Her estimate is below $0.10 per share", "her revenue estimate is above the consensus."]
+        );
+        assert_eq!(parts("Gas rose 5%; power fell 2%."), ["Gas rose 5%", "power fell 2%."]);
+    }
+
+    #[test]
+    fn half_without_subject_stays() {
+        assert_eq!(parts("It looks pretty good, but has the disadvantage that colors shift."), ["It looks pretty good, but has the disadvantage that colors shift."]);
+        assert_eq!(parts("I miss you, and look forward to hearing from you."), ["I miss you, and look forward to hearing from you."]);
+    }
+
+    #[test]
+    fn noun_lists_stay() {
+        assert_eq!(parts("We sell gas, power, and coal."), ["We sell gas, power, and coal."]);
+    }
+
+    #[test]
+    fn spans_are_exact_with_multibyte_text() {
+        let s = "Der Preis ist gestiegen; the café was closed.";
+        for (a, b) in split_compound(s) {
+            assert!(s.is_char_boundary(a) && s.is_char_boundary(b));
+        }
+    }
+}

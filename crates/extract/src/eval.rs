@@ -1,0 +1,226 @@
+//! The extractor's measure: hand labels (`eval/labels.jsonl`, committed
+//! before the classifier was first run on them) against
+//! [`crate::classify_sentence`].
+//!
+//! Each label line: `{"source": "<corpus path>#<locator>", "text": ...,
+//! "audited": true|false, "kind": "<ClaimKind>"}`. The text is carried in the
+//! line, so the measure needs no corpus.
+
+use crate::{Error, Result};
+use amem_model::ClaimKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The committed labels, compiled in so `amem eval claims` works anywhere.
+pub const BUNDLED_LABELS: &str = include_str!("../eval/labels.jsonl");
+
+/// Name of the bundled labels in reports.
+pub const BUNDLED_LABELS_NAME: &str = "crates/extract/eval/labels.jsonl";
+
+/// One hand-labelled sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Label {
+    /// `<corpus path>#<locator>`.
+    pub source: String,
+    /// The sentence.
+    pub text: String,
+    /// Is it an audited claim?
+    pub audited: bool,
+    /// Its kind.
+    pub kind: ClaimKind,
+}
+
+/// Parse JSON-lines labels; `name` is used in error messages.
+///
+/// # Errors
+/// [`Error::Label`] for a line that is not a label, or whose `audited`
+/// disagrees with its kind.
+pub fn parse_labels(text: &str, name: &str) -> Result<Vec<Label>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let label: Label =
+            serde_json::from_str(line).map_err(|e| Error::Label { path: name.to_string(), line: i + 1, message: e.to_string() })?;
+        if label.audited != label.kind.is_audited() {
+            return Err(Error::Label {
+                path: name.to_string(),
+                line: i + 1,
+                message: format!("audited is {} but kind {} is {}audited", label.audited, label.kind.as_str(), if label.kind.is_audited() { "" } else { "not " }),
+            });
+        }
+        out.push(label);
+    }
+    Ok(out)
+}
+
+/// Read labels from a file.
+///
+/// # Errors
+/// [`Error::Read`] when the file cannot be read, [`Error::Label`] as in [`parse_labels`].
+pub fn load_labels(path: &Path) -> Result<Vec<Label>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read { path: path.to_path_buf(), source })?;
+    parse_labels(&text, &path.display().to_string())
+}
+
+/// A sentence the classifier got wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Miss {
+    /// Where it came from.
+    pub source: String,
+    /// The sentence.
+    pub text: String,
+    /// The hand label.
+    pub expected: ClaimKind,
+    /// What the classifier said.
+    pub got: ClaimKind,
+}
+
+/// Scores of the classifier on a label set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClaimsScore {
+    /// The extractor measured.
+    pub extractor: String,
+    /// Labelled sentences.
+    pub n: usize,
+    /// Labelled audited.
+    pub labelled_audited: usize,
+    /// Audited by both.
+    pub true_positives: usize,
+    /// Audited by the classifier only.
+    pub false_positives: usize,
+    /// Audited by the label only.
+    pub false_negatives: usize,
+    /// Precision for "audited claim".
+    pub precision: f64,
+    /// Recall for "audited claim".
+    pub recall: f64,
+    /// F1 for "audited claim".
+    pub f1: f64,
+    /// Share of sentences whose kind matches exactly.
+    pub kind_accuracy: f64,
+    /// Share of labelled-audited sentences whose kind matches exactly.
+    pub audited_kind_accuracy: f64,
+    /// Confusion counts: label kind → classifier kind → count.
+    pub confusion: BTreeMap<ClaimKind, BTreeMap<ClaimKind, usize>>,
+    /// The misclassified sentences, in label order.
+    pub misses: Vec<Miss>,
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Score the classifier on labels.
+pub fn score(labels: &[Label]) -> ClaimsScore {
+    let (mut tp, mut fp, mut fnn, mut kind_ok, mut aud_kind_ok, mut aud) = (0, 0, 0, 0, 0, 0);
+    let mut confusion: BTreeMap<ClaimKind, BTreeMap<ClaimKind, usize>> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for l in labels {
+        let got = crate::classify_sentence(&l.text);
+        *confusion.entry(l.kind).or_default().entry(got).or_default() += 1;
+        match (l.audited, got.is_audited()) {
+            (true, true) => tp += 1,
+            (false, true) => fp += 1,
+            (true, false) => fnn += 1,
+            (false, false) => {}
+        }
+        if l.audited {
+            aud += 1;
+        }
+        if got == l.kind {
+            kind_ok += 1;
+            if l.audited {
+                aud_kind_ok += 1;
+            }
+        } else {
+            misses.push(Miss { source: l.source.clone(), text: l.text.clone(), expected: l.kind, got });
+        }
+    }
+    let precision = ratio(tp, tp + fp);
+    let recall = ratio(tp, tp + fnn);
+    let f1 = if precision + recall == 0.0 { 0.0 } else { 2.0 * precision * recall / (precision + recall) };
+    ClaimsScore {
+        extractor: crate::EXTRACTOR.to_string(),
+        n: labels.len(),
+        labelled_audited: aud,
+        true_positives: tp,
+        false_positives: fp,
+        false_negatives: fnn,
+        precision,
+        recall,
+        f1,
+        kind_accuracy: ratio(kind_ok, labels.len()),
+        audited_kind_accuracy: ratio(aud_kind_ok, aud),
+        confusion,
+        misses,
+    }
+}
+
+impl ClaimsScore {
+    /// The figures as the README prints them (a markdown table); the README
+    /// test compares its `extract` figures block with this text.
+    pub fn figures_markdown(&self, labels_name: &str) -> String {
+        format!(
+            "| measure (`{ex}` on {n} hand-labelled sentences, `{labels_name}`) | value |\n\
+             |---|---|\n\
+             | labelled audited claims | {aud} of {n} |\n\
+             | precision, audited claim | {p:.3} ({tp} of {pp}) |\n\
+             | recall, audited claim | {r:.3} ({tp} of {aud}) |\n\
+             | F1, audited claim | {f1:.3} |\n\
+             | kind accuracy, all sentences | {ka:.3} |\n\
+             | kind accuracy, labelled-audited sentences | {aka:.3} |\n",
+            ex = self.extractor,
+            n = self.n,
+            aud = self.labelled_audited,
+            p = self.precision,
+            tp = self.true_positives,
+            pp = self.true_positives + self.false_positives,
+            r = self.recall,
+            f1 = self.f1,
+            ka = self.kind_accuracy,
+            aka = self.audited_kind_accuracy,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_labels_parse_and_are_enough() {
+        let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).unwrap();
+        assert!(labels.len() >= 300, "{} labels", labels.len());
+        assert!(labels.iter().all(|l| l.source.starts_with("../shared/corpora/")));
+    }
+
+    #[test]
+    fn inconsistent_label_is_an_error_with_line() {
+        let bad = "{\"source\":\"x#1\",\"text\":\"Hi\",\"audited\":true,\"kind\":\"greeting\"}\n";
+        let e = parse_labels(bad, "t.jsonl").unwrap_err();
+        assert!(e.to_string().starts_with("t.jsonl:1:"), "{e}");
+        assert!(parse_labels("not json\n", "t.jsonl").is_err());
+    }
+
+    #[test]
+    fn score_counts() {
+        let labels = parse_labels(
+            concat!(
+                "{\"source\":\"a#1\",\"text\":\"Prices fell because storage was full.\",\"audited\":true,\"kind\":\"causal\"}\n",
+                "{\"source\":\"a#2\",\"text\":\"Please send me the file.\",\"audited\":false,\"kind\":\"logistics\"}\n",
+                "{\"source\":\"a#3\",\"text\":\"Thanks,\",\"audited\":true,\"kind\":\"fact\"}\n",
+            ),
+            "t",
+        )
+        .unwrap();
+        let s = score(&labels);
+        assert_eq!((s.true_positives, s.false_positives, s.false_negatives), (1, 0, 1));
+        assert!((s.precision - 1.0).abs() < 1e-9);
+        assert!((s.recall - 0.5).abs() < 1e-9);
+        assert_eq!(s.misses.len(), 1);
+    }
+}
