@@ -6,7 +6,8 @@
 //! - `1` the run failed (I/O, ledger, configuration invalid at run time)
 //! - `2` usage error (clap's own code, and bad inputs found before any work)
 //! - `3` `--fail-on contradicted` and a contradicted claim was found
-//! - `130` interrupted by Ctrl-C
+//! - `130` interrupted by Ctrl-C (the default signal action: a run stopped
+//!   this way resumes without duplicates on the next start)
 
 mod cmd;
 mod home;
@@ -78,8 +79,6 @@ pub(crate) enum Exit {
     Usage,
     /// 3
     Contradicted,
-    /// 130
-    Interrupted,
 }
 
 impl From<Exit> for ExitCode {
@@ -89,7 +88,6 @@ impl From<Exit> for ExitCode {
             Exit::Failure => 1,
             Exit::Usage => 2,
             Exit::Contradicted => 3,
-            Exit::Interrupted => 130,
         })
     }
 }

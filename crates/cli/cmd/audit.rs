@@ -1,11 +1,196 @@
-//! PLACEHOLDER: replaced by the owner of this command.
+//! `amem audit chat-history`: the main job. Streams the archives through
+//! extraction, local recall, the trust list (unless offline), verification
+//! and the gate; records everything in the ledger; writes the reports.
+//!
+//! stdout: nothing, or with `--json` JSON Lines (`{"type":"run_begin",...}`
+//! then `{"type":"run_summary",...}`). stderr: progress when it is a
+//! terminal, then where the reports went. Exit codes: 0 clean, 1 error (or
+//! skipped records with `--strict`), 3 a contradicted claim was found with
+//! `--fail-on contradicted` (or `default_action = "block"` in config.toml).
 
 use crate::Exit;
-use crate::printer::Ctx;
+use crate::cmd::import::window;
+use crate::printer::{Ctx, write_json_line};
+use amem_audit::progress::Counters;
+use amem_audit::sources::parse_source_spec;
+use amem_audit::{AuditParams, Formats, run_audit};
+use amem_factcheck::config::{DefaultAction, HomeConfig};
+use amem_model::{Group, SourceKind};
+use anyhow::Context;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+/// `amem audit …`
 #[derive(clap::Args, Debug)]
-pub(crate) struct AuditArgs {}
+pub(crate) struct AuditArgs {
+    #[command(subcommand)]
+    target: AuditTarget,
+}
 
-pub(crate) fn run(_a: AuditArgs, _ctx: &Ctx) -> anyhow::Result<Exit> {
-    anyhow::bail!("not built yet")
+#[derive(clap::Subcommand, Debug)]
+enum AuditTarget {
+    /// Audit chat and mail history: Slack, iMessage, mbox, Enron maildir/CSV
+    ChatHistory(ChatHistoryArgs),
+}
+
+/// Flags override config.toml; config.toml overrides the defaults.
+#[derive(clap::Args, Debug)]
+struct ChatHistoryArgs {
+    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv); repeatable.
+    /// Without it, the [[imports]] of config.toml are read
+    #[arg(long = "source", value_name = "KIND:PATH")]
+    sources: Vec<String>,
+    /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
+    #[arg(long)]
+    since: Option<String>,
+    /// Only messages sent before this (same forms; a bare date includes that day)
+    #[arg(long)]
+    until: Option<String>,
+    /// The clock relative times count from (RFC 3339); also makes the run reproducible [default: now]
+    #[arg(long)]
+    now: Option<String>,
+    /// Touch no network, whatever config.toml says
+    #[arg(long)]
+    offline: bool,
+    /// Where to write the reports [default: $AMEM_HOME/reports/<run-id>/]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Which reports: any of md, arrow, jsonl, comma-separated
+    #[arg(long, default_value = "md,arrow", value_parser = Formats::parse)]
+    format: Formats,
+    /// Exit with code 3 when a claim is contradicted
+    #[arg(long, value_parser = ["contradicted"])]
+    fail_on: Option<String>,
+    /// Print a machine-readable summary (JSON Lines) on stdout
+    #[arg(long)]
+    json: bool,
+    /// Reassess messages already assessed under this policy version
+    #[arg(long)]
+    rerun: bool,
+    /// Exit 1 when any record was skipped
+    #[arg(long)]
+    strict: bool,
+    /// Claims grounded on the trust list at once (each host keeps its own limit)
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+}
+
+pub(crate) fn run(a: AuditArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
+    match a.target {
+        AuditTarget::ChatHistory(c) => chat_history(c, ctx),
+    }
+}
+
+fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
+    let home = ctx.home.clone();
+    if home.exists() && !home.is_dir() {
+        anyhow::bail!("the home {} is not a folder", home.display());
+    }
+    let config = HomeConfig::load(&home)?;
+    let mut sources: Vec<(SourceKind, PathBuf)> = Vec::new();
+    for spec in &a.sources {
+        let (k, p) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
+        sources.push((k, p.to_path_buf()));
+    }
+    if sources.is_empty() {
+        for imp in &config.imports {
+            let p = if imp.path.is_absolute() { imp.path.clone() } else { home.join(&imp.path) };
+            sources.push((imp.kind, p));
+        }
+    }
+    if sources.is_empty() {
+        anyhow::bail!(
+            "no archives to audit: name one with --source KIND:PATH (e.g. --source gmail:~/Takeout/All.mbox), \
+             or add [[imports]] with kind and path to {}",
+            HomeConfig::path(&home).display()
+        );
+    }
+    // Validate the window before any work.
+    window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())?;
+    let now = a.now.as_deref().map(|n| n.parse::<jiff::Timestamp>()).transpose().context("--now is not an RFC 3339 time")?;
+    let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
+    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config)?) };
+    let params = AuditParams {
+        home: home.clone(),
+        sources,
+        since: a.since.clone(),
+        until: a.until.clone(),
+        now,
+        offline,
+        out_dir: a.out.clone(),
+        formats: a.format,
+        rerun: a.rerun,
+        ground_concurrency: a.concurrency,
+    };
+
+    let counters = Arc::new(Counters::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let drawer = ctx.shows_progress().then(|| {
+        let pb = ctx.progress_bar(None, "audit");
+        let c = Arc::clone(&counters);
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                let n = Counters::get(&c.messages);
+                let secs = started.elapsed().as_secs_f64().max(0.001);
+                pb.set_message(format!("{} · {:.0} msg/s", c.line(), n as f64 / secs));
+                pb.tick();
+                std::thread::sleep(Duration::from_millis(125));
+            }
+            pb.finish_and_clear();
+        })
+    });
+    let result = run_audit(&params, Arc::clone(&counters), grounder);
+    stop.store(true, Ordering::Relaxed);
+    if let Some(h) = drawer {
+        let _ = h.join();
+    }
+    let outcome = result?;
+    let s = &outcome.summary;
+
+    if a.json {
+        let mut out = ctx.stdout();
+        write_json_line(&mut out, &serde_json::json!({"type": "run_begin", "schema_version": 1, "data": outcome.run}))?;
+        write_json_line(
+            &mut out,
+            &serde_json::json!({"type": "run_summary", "data": {
+                "run_id": outcome.run.run_id,
+                "resumed": outcome.resumed,
+                "report_dir": outcome.report_dir,
+                "files": outcome.files,
+                "summary": s,
+            }}),
+        )?;
+        std::io::Write::flush(&mut out)?;
+    }
+    ctx.note(format!(
+        "{}run {}: {} messages read ({} already assessed), {} claims audited: {} supported, {} contradicted, {} unverified; {} skipped",
+        if outcome.resumed { "resumed " } else { "" },
+        outcome.run.run_id,
+        s.messages_read,
+        s.messages_already_assessed,
+        s.assessed,
+        s.group_count(Group::Supported),
+        s.group_count(Group::Contradicted),
+        s.group_count(Group::Unverified),
+        s.skipped.total,
+    ));
+    for f in &outcome.files {
+        ctx.note(format!("wrote {}", f.display()));
+    }
+    let contradicted = s.group_count(Group::Contradicted) > 0;
+    if contradicted && config.grounding.default_action == DefaultAction::Warn {
+        ctx.warn(format!("{} contradicted claim(s): see the report", s.group_count(Group::Contradicted)));
+    }
+    let block = a.fail_on.is_some() || config.grounding.default_action == DefaultAction::Block;
+    Ok(if a.strict && s.skipped.total > 0 {
+        Exit::Failure
+    } else if block && contradicted {
+        Exit::Contradicted
+    } else {
+        Exit::Success
+    })
 }

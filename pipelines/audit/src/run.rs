@@ -1,0 +1,547 @@
+//! The whole run: importers → extract → recall + verify + gate → (on a
+//! local miss) the trust list → ledger, then the report sinks.
+//!
+//! Threads and channels, all bounded so a slow stage applies backpressure
+//! instead of buffering the archive:
+//!
+//! ```text
+//! importer thread ──msgs(256)──▶ assess thread ──done(256)──────────────────────▶ ledger (calling thread)
+//!                                      │                                              ▲
+//!                                      └─misses(32)─▶ grounding (tokio, N at once) ─▶ regrade thread
+//! ```
+//!
+//! Everything about one message is recorded in the ledger atomically, so a
+//! run killed at any point and started again resumes the same run (same id,
+//! same clock) and ends with the same ledger and reports, without
+//! duplicates. Reports are rendered from the ledger at the end, not from
+//! the stream, for that reason.
+
+use crate::assess::{Outcome, OutcomeCache, assess_text};
+use crate::ground::{Grounded, Grounding};
+use crate::progress::Counters;
+use crate::sources::open_source;
+use amem_ledger::{HomeLock, Ledger, MessageOutcome, Scope};
+use amem_model::{
+    Assessment, AuditRecord, Claim, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped, SourceKind,
+    TimeWindow,
+};
+use amem_recall::{IndexOptions, Wiki};
+use anyhow::Context;
+use jiff::Timestamp;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// Which report files to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formats {
+    /// `audit.md`.
+    pub markdown: bool,
+    /// `audit.arrow`.
+    pub arrow: bool,
+    /// `audit.jsonl`.
+    pub jsonl: bool,
+}
+
+impl Default for Formats {
+    fn default() -> Self {
+        Formats { markdown: true, arrow: true, jsonl: false }
+    }
+}
+
+impl Formats {
+    /// Parse `md,arrow,jsonl`.
+    ///
+    /// # Errors
+    /// An unknown name.
+    pub fn parse(s: &str) -> Result<Formats, String> {
+        let mut f = Formats { markdown: false, arrow: false, jsonl: false };
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "md" | "markdown" => f.markdown = true,
+                "arrow" => f.arrow = true,
+                "jsonl" | "json" => f.jsonl = true,
+                other => return Err(format!("unknown report format {other:?}: use md, arrow, jsonl")),
+            }
+        }
+        if !(f.markdown || f.arrow || f.jsonl) {
+            return Err("no report format given: use md, arrow, jsonl".into());
+        }
+        Ok(f)
+    }
+}
+
+/// What to audit and how.
+#[derive(Clone, Debug)]
+pub struct AuditParams {
+    /// `$AMEM_HOME`.
+    pub home: PathBuf,
+    /// Archives to read.
+    pub sources: Vec<(SourceKind, PathBuf)>,
+    /// `--since` as the user wrote it.
+    pub since: Option<String>,
+    /// `--until` as the user wrote it.
+    pub until: Option<String>,
+    /// `--now`: the clock relative windows count from. When given, it is
+    /// also the run's start time, so a run is reproducible byte for byte.
+    pub now: Option<Timestamp>,
+    /// Touch no network.
+    pub offline: bool,
+    /// Where reports go [default: `$AMEM_HOME/reports/<run-id>/`].
+    pub out_dir: Option<PathBuf>,
+    /// Which reports.
+    pub formats: Formats,
+    /// Reassess messages already assessed under this policy version.
+    pub rerun: bool,
+    /// Claims grounded at once on the trust list.
+    pub ground_concurrency: usize,
+}
+
+/// What a finished run produced.
+#[derive(Debug)]
+pub struct AuditOutcome {
+    /// The run.
+    pub run: RunInfo,
+    /// Its counts.
+    pub summary: RunSummary,
+    /// Where its reports are.
+    pub report_dir: PathBuf,
+    /// The report files written.
+    pub files: Vec<PathBuf>,
+    /// True when this process resumed a run that had been interrupted.
+    pub resumed: bool,
+}
+
+/// The policy version verdicts are made under: the extractor and the
+/// verifier together. A new version of either reassesses on the next run.
+pub fn policy_version() -> String {
+    format!("{}+{}+gate@{}", amem_extract::EXTRACTOR, amem_factcheck::verify::METHOD, amem_gate::VERSION)
+}
+
+/// One message on its way through the stages.
+struct Work {
+    message: Message,
+    claims: Vec<Claim>,
+    /// One slot per claim: `None` for claims not audited.
+    outcomes: Vec<Option<Outcome>>,
+    /// Indexes of claims waiting on the trust list.
+    pending: Vec<usize>,
+    skipped: Vec<Skipped>,
+    /// Item revisions a re-fetch replaced while grounding this message.
+    stale: Vec<amem_model::Digest>,
+}
+
+enum Item {
+    Message(Box<Work>),
+    Skipped(Skipped),
+    /// The assess or regrade stage failed for good (index unreadable).
+    Fatal(String),
+}
+
+/// Run an audit.
+///
+/// # Errors
+/// Anything that stops the whole run: a missing archive, an unreadable
+/// home, the home locked by another run, the ledger or index unusable.
+/// Record-level problems are counted in the summary instead.
+pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option<Arc<dyn Grounding>>) -> anyhow::Result<AuditOutcome> {
+    for (kind, path) in &params.sources {
+        if !path.exists() {
+            anyhow::bail!("{kind} source {} does not exist", path.display());
+        }
+    }
+    if params.sources.is_empty() {
+        anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
+    }
+    std::fs::create_dir_all(&params.home).with_context(|| format!("cannot create the home {}", params.home.display()))?;
+    let _lock = HomeLock::acquire(&params.home, "amem audit chat-history")?;
+
+    let wall = Timestamp::now();
+    let now = params.now.unwrap_or(wall);
+    let policy = policy_version();
+
+    // Bring the index up to date with the wiki before anything is assessed.
+    let mut wiki = Wiki::open(&params.home).context("cannot open the wiki index")?;
+    let report = wiki.index_wiki(IndexOptions { rehash: false, now: Some(now) }, &mut |_| ControlFlow::Continue(()))?;
+    let mut ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
+
+    let sources: Vec<RunSource> = params.sources.iter().map(|(k, p)| RunSource { kind: *k, path: p.display().to_string() }).collect();
+    let (run, resumed) = resolve_run(&ledger, params, sources, now, wall, &policy)?;
+    let window = TimeWindow { since: run.params.since, until: run.params.until };
+    ledger.begin_run(&run)?;
+    for f in &report.skipped {
+        let s = Skipped { stage: "recall".into(), locator: f.path.display().to_string(), reason: f.reason.to_string() };
+        ledger.record_skipped(&s)?;
+    }
+    drop(wiki);
+
+    let assessed_at = run.started_at.to_string();
+    let (msg_tx, msg_rx) = sync_channel::<Result<Message, amem_model::ImportError>>(256);
+    let (done_tx, done_rx) = sync_channel::<Item>(256);
+
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        // Importers, one after the other, on their own thread.
+        let srcs = params.sources.clone();
+        let opts = ImportOptions { window };
+        scope.spawn(move || import_all(&srcs, &opts, msg_tx));
+
+        let grounding = grounder.filter(|_| !params.offline);
+        let (miss_tx, regrade_handle) = match &grounding {
+            Some(g) => {
+                let (miss_tx, miss_rx) = tokio::sync::mpsc::channel::<Box<Work>>(32);
+                let (back_tx, back_rx) = tokio::sync::mpsc::channel::<Box<Work>>(32);
+                let g = Arc::clone(g);
+                let conc = params.ground_concurrency.max(1);
+                let c = Arc::clone(&counters);
+                scope.spawn(move || ground_stage(g, conc, miss_rx, back_tx, c));
+                let home = params.home.clone();
+                let done = done_tx.clone();
+                let at = assessed_at.clone();
+                let pol = policy.clone();
+                let h = scope.spawn(move || regrade_stage(&home, back_rx, done, &at, &pol));
+                (Some(miss_tx), Some(h))
+            }
+            None => (None, None),
+        };
+
+        {
+            let home = params.home.clone();
+            let c = Arc::clone(&counters);
+            let policy = policy.clone();
+            let rerun = params.rerun;
+            let ledger_path = params.home.join(amem_ledger::LEDGER_FILE);
+            let done = done_tx;
+            scope.spawn(move || assess_stage(&home, &ledger_path, &policy, rerun, msg_rx, done, miss_tx, c));
+        }
+        let _ = regrade_handle;
+
+        record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy)
+    })?;
+
+    ledger.flush()?;
+    let summary = summarise(&ledger, &run, &counters)?;
+    ledger.finish_run(&summary)?;
+
+    let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
+    let files = crate::report::write_reports(&ledger, &run, &summary, &report_dir, params.formats, &params.home)?;
+    Ok(AuditOutcome { run, summary, report_dir, files, resumed })
+}
+
+/// Resume the latest run when it was interrupted and is the same command
+/// (same sources, policy, network mode and window as resolved against its
+/// own clock); else start a new one.
+fn resolve_run(
+    ledger: &Ledger,
+    params: &AuditParams,
+    sources: Vec<RunSource>,
+    now: Timestamp,
+    wall: Timestamp,
+    policy: &str,
+) -> anyhow::Result<(RunInfo, bool)> {
+    if !params.rerun
+        && let Some(last) = ledger.runs()?.last()
+        && let Some((info, None)) = ledger.run(last)?
+    {
+        let p = &info.params;
+        let w = TimeWindow::parse(params.since.as_deref(), params.until.as_deref(), p.now)?;
+        let same_clock = params.now.is_none_or(|n| n == p.now);
+        if p.sources == sources
+            && p.policy_version == policy
+            && p.offline == params.offline
+            && p.since == w.since
+            && p.until == w.until
+            && same_clock
+            && p.home == params.home.display().to_string()
+        {
+            return Ok((info, true));
+        }
+    }
+    let w = TimeWindow::parse(params.since.as_deref(), params.until.as_deref(), now)?;
+    let rp = RunParams {
+        sources,
+        since: w.since,
+        until: w.until,
+        now,
+        offline: params.offline,
+        policy_version: policy.to_string(),
+        home: params.home.display().to_string(),
+    };
+    // With --now the run is reproducible: its start time is that clock too.
+    let started_at = if params.now.is_some() { now } else { wall };
+    let bytes = serde_json::to_vec(&rp).context("encoding the run parameters")?;
+    let run_id = RunId::derive(started_at, &bytes);
+    Ok((RunInfo { run_id, started_at, params: rp }, false))
+}
+
+fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Result<Message, amem_model::ImportError>>) {
+    for (kind, path) in sources {
+        match open_source(*kind, path, opts) {
+            Ok(stream) => {
+                for item in stream {
+                    if tx.send(item).is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(e) => {
+                if tx.send(Err(e)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn assess_stage(
+    home: &Path,
+    ledger_path: &Path,
+    policy: &str,
+    rerun: bool,
+    rx: Receiver<Result<Message, amem_model::ImportError>>,
+    done: SyncSender<Item>,
+    misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
+    c: Arc<Counters>,
+) {
+    let fatal = |done: &SyncSender<Item>, e: String| {
+        let _ = done.send(Item::Fatal(e));
+    };
+    let wiki = match Wiki::open(home) {
+        Ok(w) => w,
+        Err(e) => return fatal(&done, format!("cannot open the wiki index: {e}")),
+    };
+    // A read connection of its own: the recording thread owns the writer.
+    let seen = match Ledger::open(ledger_path) {
+        Ok(l) => l,
+        Err(e) => return fatal(&done, format!("cannot open the ledger: {e}")),
+    };
+    let mut cache = OutcomeCache::default();
+    for item in rx {
+        let message = match item {
+            Ok(m) => m,
+            Err(e) => {
+                Counters::add(&c.skipped, 1);
+                let s = Skipped {
+                    stage: "import".into(),
+                    locator: format!("{}: {}", e.path.display(), e.position),
+                    reason: format!("{}: {}", e.kind, e.reason),
+                };
+                if done.send(Item::Skipped(s)).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        Counters::add(&c.messages, 1);
+        if !rerun {
+            match seen.is_assessed(&message.digest(), policy) {
+                Ok(true) => {
+                    Counters::add(&c.already_assessed, 1);
+                    continue;
+                }
+                Ok(false) => {}
+                Err(e) => return fatal(&done, format!("cannot read the ledger: {e}")),
+            }
+        }
+        let claims = if message.not_claims.is_some() { Vec::new() } else { amem_extract::extract(&message) };
+        Counters::add(&c.claims, claims.len() as u64);
+        let mut work =
+            Work { outcomes: vec![None; claims.len()], pending: Vec::new(), skipped: Vec::new(), stale: Vec::new(), claims, message };
+        for i in 0..work.claims.len() {
+            let claim = &work.claims[i];
+            if !claim.kind.is_audited() {
+                continue;
+            }
+            Counters::add(&c.audited, 1);
+            let outcome = match cache.get(claim) {
+                Some(o) => o,
+                None => match assess_text(&wiki, &claim.text) {
+                    Ok(o) => {
+                        cache.put(claim, &o);
+                        o
+                    }
+                    Err(e) => return fatal(&done, format!("cannot search the wiki index: {e}")),
+                },
+            };
+            if outcome.local_hit {
+                Counters::add(&c.local_hits, 1);
+            }
+            if misses.is_some() && outcome.wants_grounding() {
+                work.pending.push(i);
+            }
+            work.outcomes[i] = Some(outcome);
+        }
+        let item = Box::new(work);
+        match (&misses, item.pending.is_empty()) {
+            (Some(m), false) => {
+                Counters::add(&c.waiting_on_fetch, item.pending.len() as u64);
+                if m.blocking_send(item).is_err() {
+                    return;
+                }
+            }
+            _ => {
+                if done.send(Item::Message(item)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn ground_stage(
+    g: Arc<dyn Grounding>,
+    concurrency: usize,
+    rx: tokio::sync::mpsc::Receiver<Box<Work>>,
+    back: tokio::sync::mpsc::Sender<Box<Work>>,
+    c: Arc<Counters>,
+) {
+    use futures::StreamExt;
+    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!("cannot start the network runtime: {e}");
+            return;
+        }
+    };
+    rt.block_on(async move {
+        let stream = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|w| (w, rx)) });
+        stream
+            .map(|mut work| {
+                let g = Arc::clone(&g);
+                let c = Arc::clone(&c);
+                async move {
+                    for &i in &work.pending {
+                        let text = work.claims[i].text.clone();
+                        let grounded = g.ground(text).await;
+                        Counters::sub(&c.waiting_on_fetch, 1);
+                        Counters::add_max(&c.fetches, g.requests());
+                        if let Grounded::Captured { stale } = &grounded {
+                            work.stale.extend(stale.iter().copied());
+                        }
+                        if let Grounded::Unavailable(why) = &grounded
+                            && let Some(o) = work.outcomes[i].as_mut()
+                        {
+                            // Unreachable is never "no evidence": say what
+                            // could not be searched, next to the status.
+                            o.reasons.push(Reason {
+                                facet: "source".into(),
+                                detail: format!("trust-list source unavailable: {why}"),
+                                claim_span: None,
+                                evidence: vec![],
+                                rule: "factcheck.source_unavailable".into(),
+                            });
+                        }
+                        if let Grounded::Unavailable(why) = grounded {
+                            work.skipped.push(Skipped {
+                                stage: "factcheck".into(),
+                                locator: work.message.locator.clone(),
+                                reason: format!("source unavailable: {why}"),
+                            });
+                        }
+                    }
+                    work
+                }
+            })
+            .buffer_unordered(concurrency)
+            .for_each(|work| {
+                let back = back.clone();
+                async move {
+                    let _ = back.send(work).await;
+                }
+            })
+            .await;
+    });
+}
+
+fn regrade_stage(home: &Path, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, done: SyncSender<Item>, _at: &str, _policy: &str) {
+    let wiki = match Wiki::open(home) {
+        Ok(w) => w,
+        Err(e) => {
+            let _ = done.send(Item::Fatal(format!("cannot open the wiki index: {e}")));
+            return;
+        }
+    };
+    while let Some(mut work) = rx.blocking_recv() {
+        for i in std::mem::take(&mut work.pending) {
+            // What was fetched is in the wiki now: the same local path decides.
+            match assess_text(&wiki, &work.claims[i].text) {
+                Ok(mut o) => {
+                    o.method.push_str(crate::assess::TRUST_LIST_SUFFIX);
+                    if let Some(prev) = &work.outcomes[i] {
+                        o.reasons.extend(prev.reasons.iter().filter(|r| r.facet == "source").cloned());
+                    }
+                    work.outcomes[i] = Some(o);
+                }
+                Err(e) => {
+                    let _ = done.send(Item::Fatal(format!("cannot search the wiki index: {e}")));
+                    return;
+                }
+            }
+        }
+        if done.send(Item::Message(work)).is_err() {
+            return;
+        }
+    }
+}
+
+fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, policy: &str) -> anyhow::Result<()> {
+    let stale_at: Timestamp = at.parse().context("invariant: the run's start time is RFC 3339")?;
+    for item in rx {
+        match item {
+            Item::Skipped(s) => ledger.record_skipped(&s)?,
+            Item::Fatal(e) => anyhow::bail!("{e}"),
+            Item::Message(w) => {
+                let assessments: Vec<Assessment> = w
+                    .claims
+                    .iter()
+                    .zip(&w.outcomes)
+                    .filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy)))
+                    .collect();
+                Counters::add(&c.skipped, w.skipped.len() as u64);
+                ledger.record(&MessageOutcome {
+                    message: &w.message,
+                    claims: &w.claims,
+                    assessments: &assessments,
+                    skipped: &w.skipped,
+                })?;
+                for d in &w.stale {
+                    // A source changed since it was captured: earlier verdicts
+                    // resting on the old revision are now stale (new observations).
+                    ledger.mark_stale(d, stale_at)?;
+                }
+                Counters::add(&c.recorded, 1);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Counts of the run, read back from the ledger so that a resumed run and
+/// an uninterrupted one give the same figures.
+fn summarise(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Result<RunSummary> {
+    let mut s = RunSummary { messages_read: Counters::get(&c.messages), ..RunSummary::default() };
+    let totals = ledger.run_totals(&run.run_id)?;
+    // Messages recorded under this run id (by this process or by the
+    // interrupted one it resumes) were assessed here; the rest of what was
+    // read had been assessed by earlier runs.
+    s.messages_already_assessed = s.messages_read.saturating_sub(totals.messages);
+    s.claims_by_kind = totals.claims_by_kind;
+    s.audited = s.claims_by_kind.iter().filter(|(k, _)| k.is_audited()).map(|(_, n)| n).sum();
+    for sk in ledger.skipped(&run.run_id)? {
+        s.count_skipped(&sk);
+    }
+    ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
+        s.count_record(&rec);
+        if rec.assessment.reasons.iter().any(|r| r.rule == "factcheck.source_unavailable") {
+            *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
+        }
+        if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
+            s.local_hits += 1;
+        }
+        Ok(())
+    })?;
+    s.fetches = Counters::get(&c.fetches);
+    s.finished_at = Some(run.params.now);
+    Ok(s)
+}

@@ -1,0 +1,320 @@
+//! `amem audit chat-history` end to end: the README's first command on a
+//! copy of the bundled example home, incremental re-runs, a SIGKILL in the
+//! middle of a run, bad input among good, and the Arrow file read by pyarrow.
+
+use crate::util::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The README's first command, as written there (between the first ```sh fence).
+fn readme_first_command() -> String {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    let mut lines = readme.lines().skip_while(|l| *l != "```sh").skip(1);
+    lines.next().expect("a command after the first ```sh fence").to_string()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        let name = e.file_name().to_string_lossy().into_owned();
+        // What a run writes into the example home is not part of it.
+        if ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "reports", "unverified", "grounding.log", "amem.lock"]
+            .contains(&name.as_str())
+        {
+            continue;
+        }
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of `examples/home` in the test's temp dir.
+fn example_home(t: &TestDir) -> PathBuf {
+    let home = t.path().join("example-home");
+    copy_dir(&repo_root().join("examples").join("home"), &home);
+    home
+}
+
+fn summary_line(stdout: &str) -> serde_json::Value {
+    let line = stdout.lines().find(|l| l.contains("\"run_summary\"")).unwrap_or_else(|| panic!("no run_summary line in {stdout}"));
+    serde_json::from_str(line).unwrap()
+}
+
+#[test]
+fn readme_first_command_audits_the_example_home() {
+    let cmd = readme_first_command();
+    let args: Vec<&str> = cmd.split_whitespace().collect();
+    let dashdash = args.iter().position(|a| *a == "--").expect("the README command runs the binary after `--`");
+    let mut args: Vec<String> = args[dashdash + 1..].iter().map(|s| s.to_string()).collect();
+    assert_eq!(args[..2], ["audit".to_string(), "chat-history".to_string()], "the README's first command is the audit: {cmd}");
+    // Same command, on a copy of the home so the test leaves the repo alone.
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let i = args.iter().position(|a| a == "--home").expect("the README command names --home");
+    args[i + 1] = home.display().to_string();
+    let mut c = t.amem();
+    c.args(&args).arg("--json").arg("--format").arg("md,arrow,jsonl");
+    let out = ok(&mut c);
+    let s = summary_line(&out);
+    let by_group = &s["data"]["summary"]["by_group"];
+    for g in ["supported", "contradicted", "unverified"] {
+        assert!(by_group[g].as_u64().unwrap_or(0) > 0, "group {g} is empty: {by_group}\n{out}");
+    }
+    let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+    let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    for heading in ["Supported", "Contradicted", "Unverified", "Skipped", "Not checked"] {
+        assert!(md.contains(heading), "audit.md has a {heading} section");
+    }
+    assert!(md.contains("amem://"), "verdicts cite amem:// evidence");
+    assert!(dir.join("audit.arrow").is_file() && dir.join("audit.jsonl").is_file());
+    // Every source format contributed messages.
+    let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+    for kind in ["slack", "imessage", "gmail", "enron", "enron-csv"] {
+        assert!(jsonl.contains(&format!("\"source\":\"{kind}\"")), "no row from {kind}");
+    }
+}
+
+#[test]
+fn rerun_is_incremental_and_rerun_flag_reassesses() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let run = |extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--json", "--home"])
+            .arg(&home)
+            .args(extra);
+        summary_line(&ok(&mut c))
+    };
+    let first = run(&[]);
+    let n = first["data"]["summary"]["messages_read"].as_u64().unwrap();
+    assert!(n > 0);
+    assert_eq!(first["data"]["summary"]["messages_already_assessed"], 0);
+    // A nightly run a day later sees nothing new.
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-02T00:00:00Z", "--json", "--home"]).arg(&home);
+    let second = summary_line(&ok(&mut c));
+    assert_eq!(second["data"]["summary"]["messages_already_assessed"].as_u64().unwrap(), n);
+    assert_eq!(second["data"]["summary"]["assessed"], 0);
+    let third = run(&["--rerun"]);
+    assert_eq!(third["data"]["summary"]["assessed"], first["data"]["summary"]["assessed"]);
+}
+
+#[test]
+fn no_sources_says_how_to_name_one() {
+    let t = TestDir::new();
+    let (_, err) = code(t.amem().args(["audit", "chat-history"]), 1);
+    assert!(err.contains("--source KIND:PATH") && err.contains("[[imports]]"), "{err}");
+}
+
+#[test]
+fn missing_source_is_an_error_before_any_work() {
+    let t = TestDir::new();
+    let (_, err) = code(t.amem().args(["audit", "chat-history", "--source", "gmail:nope.mbox"]), 1);
+    assert!(err.contains("nope.mbox"), "{err}");
+    assert!(!t.home().join("ledger.sqlite").exists(), "nothing was started");
+}
+
+#[test]
+fn corrupt_file_among_good_ones_is_counted_not_fatal() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let bad = t.write("bad/2025-05-20.json", "[{\"type\": \"message\", \"text\": \"trunc");
+    std::fs::create_dir_all(t.path().join("badslack/general")).unwrap();
+    std::fs::write(t.path().join("badslack/channels.json"), r#"[{"id":"C1","name":"general"}]"#).unwrap();
+    std::fs::write(t.path().join("badslack/users.json"), "[]").unwrap();
+    std::fs::copy(&bad, t.path().join("badslack/general/2025-05-20.json")).unwrap();
+    std::fs::write(
+        t.path().join("badslack/general/2025-05-21.json"),
+        r#"[{"type":"message","user":"U1","text":"The Eiffel Tower was completed in 1889.","ts":"1747818000.000100"}]"#,
+    )
+    .unwrap();
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--json", "--home"])
+        .arg(&home)
+        .arg("--source")
+        .arg(format!("slack:{}", t.path().join("badslack").display()));
+    let out = ok(&mut c);
+    let s = summary_line(&out);
+    assert!(s["data"]["summary"]["skipped"]["total"].as_u64().unwrap() >= 1, "{s}");
+    assert!(s["data"]["summary"]["assessed"].as_u64().unwrap() >= 1, "the good day file was audited: {s}");
+    let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+    let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    assert!(md.contains("2025-05-20.json"), "the report names the skipped file");
+    // --strict turns skipped records into exit code 1.
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--rerun", "--strict", "--home"])
+        .arg(&home)
+        .arg("--source")
+        .arg(format!("slack:{}", t.path().join("badslack").display()));
+    code(&mut c, 1);
+}
+
+#[test]
+fn fail_on_contradicted_exits_3() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--fail-on", "contradicted", "--home"]).arg(&home);
+    code(&mut c, 3);
+}
+
+#[test]
+fn two_runs_on_one_home_are_refused_naming_the_holder() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    std::fs::write(
+        home.join("amem.lock"),
+        format!(
+            "{{\"pid\":{},\"host\":\"{}\",\"started_at\":\"2025-01-01T00:00:00Z\",\"command\":\"amem audit chat-history\"}}",
+            std::process::id(),
+            hostname()
+        ),
+    )
+    .unwrap();
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--home"]).arg(&home);
+    let (_, err) = code(&mut c, 1);
+    assert!(err.contains(&std::process::id().to_string()), "names the holder: {err}");
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default()
+}
+
+/// Generate an mbox of `n` real-format messages with varied ids and dates.
+fn big_mbox(path: &Path, n: usize) {
+    let mut s = String::new();
+    for i in 0..n {
+        let day = 1 + (i % 28);
+        s.push_str(&format!(
+            "From {i}@xxx Mon May {day:02} 10:00:00 +0000 2025\nMessage-ID: <gen-{i}@example.org>\nDate: Mon, {day} May 2025 10:{:02}:00 +0000\nFrom: Sender {} <s{}@example.org>\nTo: team@example.org\nSubject: update {}\n\nThe launch budget was ${}.{} million this quarter. Berlin office has {} employees.\nCan you send me the file?\n\n",
+            i % 60,
+            i % 7,
+            i % 7,
+            i % 13,
+            1 + i % 3,
+            i % 10,
+            30 + i % 20
+        ));
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+fn ledger_messages(home: &Path) -> i64 {
+    let Ok(conn) = rusqlite::Connection::open_with_flags(home.join("ledger.sqlite"), rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY) else {
+        return 0;
+    };
+    conn.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)).unwrap_or(0)
+}
+
+fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Value) {
+    let mut c = t.amem();
+    c.args([
+        "audit",
+        "chat-history",
+        "--since",
+        "2001-01-01",
+        "--now",
+        "2025-06-01T00:00:00Z",
+        "--offline",
+        "--json",
+        "--format",
+        "md,jsonl",
+        "--home",
+    ])
+    .arg(home)
+    .arg("--source")
+    .arg(format!("gmail:{}", mbox.display()));
+    let s = summary_line(&ok(&mut c));
+    let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+    let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    (md, s["data"]["summary"].clone())
+}
+
+/// A run killed with SIGKILL and started again ends with the same report
+/// and counts as an uninterrupted run, and no duplicate rows.
+#[test]
+fn sigkill_mid_run_then_resume_matches_uninterrupted() {
+    let t = TestDir::new();
+    let mbox = t.path().join("big.mbox");
+    big_mbox(&mbox, 3000);
+    let wiki_note = "Project notes. The launch budget was $1.2 million. The Berlin office has 42 employees.\n";
+    let (a, b) = (t.path().join("home-a"), t.path().join("home-b"));
+    for h in [&a, &b] {
+        std::fs::create_dir_all(h.join("wiki")).unwrap();
+        std::fs::write(h.join("wiki").join("notes.md"), wiki_note).unwrap();
+    }
+    // Uninterrupted.
+    let (md_a, sum_a) = report_rows(&a, &t, &mbox);
+    // Interrupted: start, wait until some messages are recorded, SIGKILL.
+    let mut c = t.amem();
+    c.args([
+        "audit",
+        "chat-history",
+        "--since",
+        "2001-01-01",
+        "--now",
+        "2025-06-01T00:00:00Z",
+        "--offline",
+        "--format",
+        "md,jsonl",
+        "--home",
+    ])
+    .arg(&b)
+    .arg("--source")
+    .arg(format!("gmail:{}", mbox.display()));
+    let mut child = c.spawn().unwrap();
+    let start = std::time::Instant::now();
+    while ledger_messages(&b) == 0 && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed_at = ledger_messages(&b);
+    let _ = Command::new("kill").arg("-9").arg(child.id().to_string()).status();
+    let _ = child.wait();
+    assert!(killed_at > 0, "the run recorded something before the kill");
+    let _ = std::fs::remove_file(b.join("amem.lock")); // the dead holder's lock is detected as stale anyway
+    let (md_b, sum_b) = report_rows(&b, &t, &mbox);
+    let norm = |md: &str, home: &Path| md.replace(&home.display().to_string(), "HOME");
+    let strip_run_id = |md: String| md.lines().filter(|l| !l.contains("Run id") && !l.contains("run id")).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip_run_id(norm(&md_a, &a)), strip_run_id(norm(&md_b, &b)), "same report after resume");
+    for k in ["messages_read", "assessed", "by_status", "by_group", "claims_by_kind", "audited"] {
+        assert_eq!(sum_a[k], sum_b[k], "{k}");
+    }
+    assert_eq!(ledger_messages(&a), ledger_messages(&b), "no duplicate messages");
+}
+
+/// The Arrow report opens in pyarrow unchanged (CI installs pyarrow).
+#[test]
+fn arrow_report_opens_in_pyarrow() {
+    let probe = Command::new("python3").args(["-c", "import pyarrow"]).output();
+    if !probe.map(|o| o.status.success()).unwrap_or(false) {
+        eprintln!("SKIPPED arrow_report_opens_in_pyarrow: python3 with pyarrow is not installed");
+        return;
+    }
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--json", "--home"]).arg(&home);
+    let s = summary_line(&ok(&mut c));
+    let arrow = PathBuf::from(s["data"]["report_dir"].as_str().unwrap()).join("audit.arrow");
+    let rows = s["data"]["summary"]["assessed"].as_u64().unwrap();
+    let script = r#"
+import sys, pyarrow.ipc as ipc
+t = ipc.open_file(sys.argv[1]).read_all()
+names = t.schema.names
+for f in ["run_id", "source_kind", "sent_at", "claim_id", "text", "status", "group", "evidence", "gate_flags"]:
+    assert f in names, f
+assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.field("sent_at").type
+groups = set(t.column("group").to_pylist())
+print(t.num_rows, ",".join(sorted(groups)))
+"#;
+    let out = Command::new("python3").arg("-c").arg(script).arg(&arrow).output().unwrap();
+    assert!(out.status.success(), "pyarrow: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.trim(), format!("{rows},contradicted,supported,unverified"));
+}
