@@ -512,9 +512,14 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
 /// Classify one sentence. `cues` are the sentence's stance cues (from
 /// [`amem_gate::cues::detect_cues`] on the same text).
 pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
-    let cased = strip_emoji_codes(&normalise(sentence));
+    let normalised = normalise(sentence);
+    let cased = strip_emoji_codes(&normalised);
     let body = cased.to_lowercase();
-    // 1. No letters: emoji and reactions, or bare numbers.
+    // 1. No letters: emoji and reactions, or bare numbers. Nothing left once
+    // markup is removed ("[IMAGE]", a bare "@U0BMYT2FL:") is a fragment, not an emoji.
+    if normalised.trim().is_empty() {
+        return ClaimKind::Logistics;
+    }
     if !body.chars().any(char::is_alphabetic) {
         return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
     }
@@ -537,7 +542,7 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return ClaimKind::Logistics;
     }
     // 5. Opinions: the user's preferences, or an evaluative predicate.
-    if is_opinion(&body, &ws, cues) {
+    if is_opinion(sentence, &body, &ws, cues) {
         return ClaimKind::Opinion;
     }
     // 6. Fragments. A line in capitals without a lower-case letter is a
@@ -547,7 +552,7 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return ClaimKind::Logistics;
     }
     if !has_finite_verb(&ws) {
-        return if is_named_value(&ws, &body) { ClaimKind::Quantity } else { ClaimKind::Logistics };
+        return if is_named_value(&ws, cues) { ClaimKind::Quantity } else { ClaimKind::Logistics };
     }
     // 7. Audited kinds.
     audited_kind(sentence, &body, &ws, cues)
@@ -675,13 +680,13 @@ fn is_url_like(w: &str) -> bool {
     l.starts_with("http") || l.starts_with("www.") || l.contains("://") || (l.contains('@') && l.contains('.')) || l.starts_with("mailto:")
 }
 
-fn is_opinion(body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool {
+fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool {
     let body = without_discourse_lead(body);
     if PREFERENCE_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
         return true;
     }
     let has_digit = body.chars().any(|c| c.is_ascii_digit());
-    if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution) {
+    if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return false;
     }
     if CAUSAL.iter().any(|p| contains_phrase(body, p)) {
@@ -804,9 +809,16 @@ fn is_phone_like(w: &str) -> bool {
     digits >= 7 && w.chars().all(|c| c.is_ascii_digit() || "-()/.+x ".contains(c)) && (w.contains('-') || w.contains('/') || w.contains('('))
 }
 
-fn has_quantity(ws: &[Word<'_>], body: &str) -> bool {
+fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
+    // Numbers the gate's scanner reads as parts of a date ("December 11",
+    // "Jan. 5, 2001") are dates, not quantities.
+    let date_numbers: Vec<&str> =
+        cues.iter().filter(|c| c.class == CueClass::Temporal && c.rule.starts_with("temporal:date")).map(|c| c.text.as_str()).collect();
     for (i, w) in ws.iter().enumerate() {
         if is_phone_like(w.raw) || w.raw.contains(':') || w.raw.contains('/') {
+            continue;
+        }
+        if date_numbers.contains(&w.raw.trim_matches(|c: char| !c.is_ascii_digit())) {
             continue;
         }
         if is_quantity_number(w.raw) {
@@ -827,7 +839,6 @@ fn has_quantity(ws: &[Word<'_>], body: &str) -> bool {
             }
         }
     }
-    let _ = body;
     false
 }
 
@@ -835,7 +846,7 @@ fn has_quantity(ws: &[Word<'_>], body: &str) -> bool {
 /// time", "Net Open Position - 18.4 Million Tons". Table rows with several
 /// numbers and no label, addresses ("315 Pacific Ave."), phone numbers and
 /// year-only headings ("Gas Storage 2002") are not.
-fn is_named_value(ws: &[Word<'_>], body: &str) -> bool {
+fn is_named_value(ws: &[Word<'_>], cues: &[Cue]) -> bool {
     if ws.len() > 8 {
         return false;
     }
@@ -849,7 +860,7 @@ fn is_named_value(ws: &[Word<'_>], body: &str) -> bool {
     }
     // Every word with letters must be a real word, not a code ("03FEB").
     let has_label = ws.iter().any(|w| w.raw.chars().all(|c| c.is_alphabetic() || c == '-') && w.raw.chars().count() >= 2);
-    has_label && has_quantity(ws, body)
+    has_label && has_quantity(ws, cues)
 }
 
 fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> ClaimKind {
@@ -865,7 +876,7 @@ fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> Cl
     if COMPARISON.iter().any(|p| contains_phrase(body, p)) {
         return ClaimKind::Comparison;
     }
-    if has_quantity(ws, body) {
+    if has_quantity(ws, cues) {
         return ClaimKind::Quantity;
     }
     if cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c)) {

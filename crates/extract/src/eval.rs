@@ -114,13 +114,54 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
+/// The classifier's output on the labels at its first run (commit d734281,
+/// before any change made after seeing its errors), kept so the README can
+/// show the first run next to the current one: `{"source", "kind"}` per line,
+/// in label order.
+pub const FIRST_RUN: &str = include_str!("../eval/first_run.jsonl");
+
+/// One recorded prediction.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Prediction {
+    source: String,
+    kind: ClaimKind,
+}
+
+/// Score recorded predictions (`{"source","kind"}` lines, in label order)
+/// against the labels, as if they came from `extractor`.
+///
+/// # Errors
+/// [`Error::Label`] when a line does not parse or its source is not the
+/// label's at that position.
+pub fn score_recorded(labels: &[Label], predictions: &str, name: &str, extractor: &str) -> Result<ClaimsScore> {
+    let mut kinds = Vec::with_capacity(labels.len());
+    for (i, line) in predictions.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let p: Prediction =
+            serde_json::from_str(line).map_err(|e| Error::Label { path: name.to_string(), line: i + 1, message: e.to_string() })?;
+        match labels.get(i) {
+            Some(l) if l.source == p.source => kinds.push(p.kind),
+            _ => return Err(Error::Label { path: name.to_string(), line: i + 1, message: format!("{} is not the label at this position", p.source) }),
+        }
+    }
+    if kinds.len() != labels.len() {
+        return Err(Error::Label { path: name.to_string(), line: kinds.len(), message: format!("{} predictions for {} labels", kinds.len(), labels.len()) });
+    }
+    let mut it = kinds.into_iter();
+    Ok(score_with(labels, extractor, |_| it.next().unwrap_or(ClaimKind::Greeting)))
+}
+
 /// Score the classifier on labels.
 pub fn score(labels: &[Label]) -> ClaimsScore {
+    score_with(labels, crate::EXTRACTOR, crate::classify_sentence)
+}
+
+fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) -> ClaimKind) -> ClaimsScore {
     let (mut tp, mut fp, mut fnn, mut kind_ok, mut aud_kind_ok, mut aud) = (0, 0, 0, 0, 0, 0);
     let mut confusion: BTreeMap<ClaimKind, BTreeMap<ClaimKind, usize>> = BTreeMap::new();
     let mut misses = Vec::new();
     for l in labels {
-        let got = crate::classify_sentence(&l.text);
+        let got = classify(&l.text);
         *confusion.entry(l.kind).or_default().entry(got).or_default() += 1;
         match (l.audited, got.is_audited()) {
             (true, true) => tp += 1,
@@ -144,7 +185,7 @@ pub fn score(labels: &[Label]) -> ClaimsScore {
     let recall = ratio(tp, tp + fnn);
     let f1 = if precision + recall == 0.0 { 0.0 } else { 2.0 * precision * recall / (precision + recall) };
     ClaimsScore {
-        extractor: crate::EXTRACTOR.to_string(),
+        extractor: extractor.to_string(),
         n: labels.len(),
         labelled_audited: aud,
         true_positives: tp,
@@ -171,6 +212,7 @@ impl ClaimsScore {
              | precision, audited claim | {p:.3} ({tp} of {pp}) |\n\
              | recall, audited claim | {r:.3} ({tp} of {aud}) |\n\
              | F1, audited claim | {f1:.3} |\n\
+             | base rate (precision if every sentence were audited) | {base:.3} |\n\
              | kind accuracy, all sentences | {ka:.3} |\n\
              | kind accuracy, labelled-audited sentences | {aka:.3} |\n",
             ex = self.extractor,
@@ -181,6 +223,7 @@ impl ClaimsScore {
             pp = self.true_positives + self.false_positives,
             r = self.recall,
             f1 = self.f1,
+            base = ratio(self.labelled_audited, self.n),
             ka = self.kind_accuracy,
             aka = self.audited_kind_accuracy,
         )
@@ -204,6 +247,14 @@ mod tests {
         let e = parse_labels(bad, "t.jsonl").unwrap_err();
         assert!(e.to_string().starts_with("t.jsonl:1:"), "{e}");
         assert!(parse_labels("not json\n", "t.jsonl").is_err());
+    }
+
+    #[test]
+    fn first_run_is_recorded_for_every_label() {
+        let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).unwrap();
+        let s = score_recorded(&labels, FIRST_RUN, "first_run.jsonl", "rules@1 (d734281)").unwrap();
+        assert_eq!(s.n, labels.len());
+        assert!(score_recorded(&labels, "", "x", "x").is_err());
     }
 
     #[test]

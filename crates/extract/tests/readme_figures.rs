@@ -4,26 +4,45 @@
 
 #![allow(clippy::print_stderr)]
 
-use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, parse_labels, score};
+use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
 
-const BEGIN: &str = "<!-- extract:figures:begin -->\n";
-const END: &str = "<!-- extract:figures:end -->";
+fn readme_extract_section() -> String {
+    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    let readme = std::fs::read_to_string(readme_path).expect("README.md");
+    readme
+        .split("<!-- section:extract:begin -->")
+        .nth(1)
+        .and_then(|r| r.split("<!-- section:extract:end -->").next())
+        .expect("README has the extract section markers")
+        .to_string()
+}
+
+/// The block between `<!-- extract:NAME:begin -->\n` and `<!-- extract:NAME:end -->`.
+fn block<'a>(section: &'a str, name: &str) -> &'a str {
+    let begin = format!("<!-- extract:{name}:begin -->\n");
+    let end = format!("<!-- extract:{name}:end -->");
+    section.split(begin.as_str()).nth(1).and_then(|r| r.split(end.as_str()).next()).unwrap_or("")
+}
+
+fn check(name: &str, want: &str) {
+    let section = readme_extract_section();
+    let got = block(&section, name);
+    if got != want {
+        eprintln!("README extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->");
+    }
+    assert_eq!(got, want);
+}
 
 #[test]
 fn readme_extract_figures_match_the_labels() {
     let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
     assert!(labels.len() >= 300);
-    let want = score(&labels).figures_markdown(BUNDLED_LABELS_NAME);
-    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    let readme = std::fs::read_to_string(readme_path).expect("README.md");
-    let section = readme
-        .split("<!-- section:extract:begin -->")
-        .nth(1)
-        .and_then(|r| r.split("<!-- section:extract:end -->").next())
-        .expect("README has the extract section markers");
-    let block = section.split(BEGIN).nth(1).and_then(|r| r.split(END).next()).unwrap_or("");
-    if block != want {
-        eprintln!("README extract figures differ from the measurement; the block should read:\n{BEGIN}{want}{END}");
-    }
-    assert_eq!(block, want);
+    check("figures", &score(&labels).figures_markdown(BUNDLED_LABELS_NAME));
+}
+
+#[test]
+fn readme_first_run_figures_match_the_recorded_predictions() {
+    let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
+    let first = score_recorded(&labels, FIRST_RUN, "crates/extract/eval/first_run.jsonl", "rules@1 at d734281").expect("first run parses");
+    check("first-run", &first.figures_markdown(BUNDLED_LABELS_NAME));
 }
