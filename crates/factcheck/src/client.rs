@@ -394,8 +394,9 @@ impl HttpClient {
     ///
     /// Order of gates: trust list (nothing is sent for an off-list URL), the
     /// host's connection semaphore (held across retries, so a host that said
-    /// "slow down" is not hit by a sibling task meanwhile), the host's
-    /// limiter, the global limiter, then the request.
+    /// "slow down" is not hit by a sibling task meanwhile), one period
+    /// after the host's previous answer, the global and host limiters
+    /// together ([`Self::wait_for_slot`]), then the request.
     ///
     /// # Errors
     /// A [`FetchError`] when no usable answer came back.

@@ -1,0 +1,155 @@
+//! `amem factcheck` and `amem grounding` end to end, against loopback
+//! servers replaying handmade arXiv answers (and recorded ones from
+//! ../shared when present). No test reaches a real host.
+
+use crate::util::{TestDir, code, ok, shared};
+use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+use serde_json::Value;
+
+const ATOM: &str = "application/atom+xml; charset=utf-8";
+
+fn fixture(rel: &str) -> Vec<u8> {
+    std::fs::read(crate::util::repo_root().join("crates/factcheck/tests/fixtures/http").join(rel)).expect("handmade fixture")
+}
+
+fn config_for(server: &LoopbackServer, adapter: &str) -> String {
+    format!(
+        "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"test-{adapter}\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"{adapter}\"\nrate = \"20/s\"\n",
+        server.url()
+    )
+}
+
+fn factcheck_json(t: &TestDir, claim: &str, extra: &[&str]) -> Value {
+    let mut cmd = t.amem();
+    cmd.args(["factcheck", claim, "--json"]).args(extra);
+    let out = ok(&mut cmd);
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn fetches_captures_and_answers_locally_next_time() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))]))
+            .unwrap();
+    let t = TestDir::new();
+    t.write("home/config.toml", config_for(&server, "arxiv"));
+    let claim = "The arXiv API allows one request every three seconds";
+    let first = factcheck_json(&t, claim, &[]);
+    assert_eq!(first["grounding"]["outcome"], "captured", "{first}");
+    assert_eq!(server.count(), 1);
+    for key in ["verdict", "status", "evidence", "amem_uri"] {
+        assert!(first.get(key).is_some(), "missing {key}: {first}");
+    }
+    assert!(["SUPPORTED", "CONTRADICTED", "NO_EVIDENCE"].contains(&first["verdict"].as_str().unwrap()));
+    let ev = first["evidence"].as_array().unwrap();
+    assert!(!ev.is_empty(), "{first}");
+    assert_eq!(ev[0]["source_uri"], "http://arxiv.org/abs/2601.00001v1");
+    assert!(ev[0]["snippet"].as_str().unwrap().contains("three seconds"));
+    assert!(ev[0]["captured_at"].is_string());
+    let sim = ev[0]["similarity"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&sim) && sim > 0.5, "{sim}");
+    assert!(first["amem_uri"].as_str().unwrap().starts_with("amem://"));
+    assert_eq!(first["verdict"], "SUPPORTED", "{first}");
+
+    // The capture is a wiki item with front matter, and the call is logged without the claim.
+    let captured: Vec<_> = std::fs::read_dir(t.home().join("wiki/captured")).unwrap().filter_map(|e| e.ok()).collect();
+    assert_eq!(captured.len(), 1);
+    let item = std::fs::read_to_string(captured[0].path()).unwrap();
+    assert!(item.contains("source: http://arxiv.org/abs/2601.00001v1") && item.contains("retrieved_at: ") && item.contains("digest: "));
+    let log = std::fs::read_to_string(t.home().join("grounding.log")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(!log.contains("three seconds") && !log.contains("arXiv API allows"));
+    let line: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(line["adapter"], "arxiv");
+    assert_eq!(line["status"], "200");
+
+    // Next run: a local hit, zero requests, the same verdict.
+    let second = factcheck_json(&t, claim, &[]);
+    assert_eq!(second["grounding"]["outcome"], "local", "{second}");
+    assert_eq!(second["verdict"], first["verdict"]);
+    assert_eq!(second["amem_uri"], first["amem_uri"]);
+    assert_eq!(server.count(), 1);
+
+    // Text output carries the same verdict.
+    let text = ok(t.amem().args(["factcheck", claim]));
+    assert!(text.starts_with("SUPPORTED  supported\n  amem://"), "{text}");
+}
+
+#[test]
+fn offline_makes_zero_requests() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))])).unwrap();
+    let t = TestDir::new();
+    t.write("home/config.toml", config_for(&server, "arxiv"));
+    let out = factcheck_json(&t, "The arXiv API allows one request every three seconds", &["--offline"]);
+    assert_eq!(out["verdict"], "NO_EVIDENCE");
+    assert_eq!(out["status"], "no_evidence");
+    assert_eq!(out["grounding"]["outcome"], "offline");
+    assert_eq!(out["grounding"]["requests"], 0);
+    assert!(out["amem_uri"].is_null());
+    assert_eq!(server.count(), 0);
+    assert!(!t.home().join("grounding.log").exists());
+}
+
+#[test]
+fn unreachable_source_is_reported_not_hidden() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let t = TestDir::new();
+    t.write(
+        "home/config.toml",
+        format!(
+            "[[grounding.sources]]\nname = \"down\"\nurl_pattern = \"http://127.0.0.1:{port}/*\"\nadapter = \"arxiv\"\nrate = \"50/s\"\n"
+        )
+        .replace("[[grounding.sources]]", "[grounding]\n[[grounding.sources]]"),
+    );
+    let mut cmd = t.amem();
+    cmd.args(["factcheck", "The arXiv API allows one request every three seconds", "--json"]);
+    let (stdout, stderr) = code(&mut cmd, 0);
+    let out: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(out["grounding"]["outcome"], "unavailable", "{out}");
+    assert_eq!(out["grounding"]["unavailable"][0]["source"], "down");
+    assert!(stderr.contains("source down unavailable"), "{stderr}");
+}
+
+#[test]
+fn grounding_init_list_and_config_errors() {
+    let t = TestDir::new();
+    let listed = ok(t.amem().args(["grounding", "list"]));
+    assert_eq!(listed, "");
+    let path = ok(t.amem().args(["grounding", "init"]));
+    assert!(path.trim().ends_with("config.toml"));
+    let (_, err) = code(t.amem().args(["grounding", "init", "--opinionated"]), 1);
+    assert!(err.contains("--force"), "{err}");
+    ok(t.amem().args(["grounding", "init", "--opinionated", "--force"]));
+    let listed = ok(t.amem().args(["grounding", "list"]));
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(lines[0].contains("wikipedia-en") && lines[0].contains("https://en.wikipedia.org/*"));
+    assert!(lines[1].contains("arxiv") && lines[1].contains("1/3s"));
+    let json = ok(t.amem().args(["grounding", "list", "--json"]));
+    let last: Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert_eq!(last["data"]["sources"], 2);
+
+    t.write(
+        "home/config.toml",
+        "[grounding]\nenabled = true\n[[grounding.sources]]\nname = \"x\"\nurl_pattern = \"http://example.org/*\"\nadapter = \"arxiv\"\n",
+    );
+    let (_, err) = code(t.amem().args(["grounding", "list"]), 1);
+    assert!(err.contains("config.toml:5:") && err.contains("url_pattern") && err.contains("plain http"), "{err}");
+    let (_, err) = code(t.amem().args(["factcheck", "anything at all"]), 1);
+    assert!(err.contains("config.toml:5:"), "{err}");
+}
+
+#[test]
+fn recorded_arxiv_answer_end_to_end() {
+    let Some(shared) = shared("recorded_arxiv_answer_end_to_end") else { return };
+    let body = std::fs::read(shared.join("fixtures/http/arxiv/query-testing-start0-max10-ok.atom.xml")).unwrap();
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok(ATOM, body))])).unwrap();
+    let t = TestDir::new();
+    t.write("home/config.toml", config_for(&server, "arxiv"));
+    let out = factcheck_json(&t, "Software testing is studied with mutation analysis", &[]);
+    assert_eq!(out["grounding"]["outcome"], "captured", "{out}");
+    assert_eq!(std::fs::read_dir(t.home().join("wiki/captured")).unwrap().count(), 3);
+    assert!(out["evidence"].as_array().unwrap().iter().all(|e| e["source_uri"].as_str().unwrap().contains("arxiv.org/abs/")));
+    assert_eq!(server.count(), 1);
+}
