@@ -39,6 +39,8 @@ pub(crate) const SUPPORT_MIN: f64 = 1.0;
 /// Share needed before a negation or an antonym in a sentence is read as denying the claim:
 /// the sentence must be about the same proposition, not merely on topic.
 pub(crate) const POLARITY_MIN: f64 = 0.75;
+/// At most this many sentences together may entail a claim.
+const MAX_JOINT: usize = 3;
 /// Words after a negation cue that it scopes over.
 const NEGATION_WINDOW: usize = 6;
 
@@ -150,15 +152,19 @@ fn values_outside_dates(q: Vec<Quantity>, dates: &[Date]) -> Vec<Quantity> {
     q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
 }
 
-fn read_sentences<'a>(evidence: &'a [Evidence]) -> Vec<Sentence<'a>> {
+/// The evidence sentences that share at least one content word with the claim
+/// (no other sentence can be on topic), each read in full. Sentences that
+/// address the verifier are left out (see [`is_instruction`]).
+fn read_sentences<'a>(claim: &ClaimView<'_>, evidence: &'a [Evidence]) -> Vec<Sentence<'a>> {
     let mut out = Vec::new();
     for (item, ev) in evidence.iter().enumerate() {
         for range in text::sentences(&ev.quote) {
             let s = &ev.quote[range.clone()];
-            if is_instruction(s) {
+            let words = text::words(s);
+            let shares = claim.content.iter().any(|&ci| words.iter().any(|w| text::stems_match(&claim.words[ci].stem, &w.stem)));
+            if !shares || is_instruction(s) {
                 continue;
             }
-            let words = text::words(s);
             let dates = date::dates(s);
             let quantities = values_outside_dates(number::quantities(s, &words), &dates);
             let stems = words.iter().map(|w| w.stem.clone()).collect();
@@ -231,7 +237,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
             reasons: vec![reason("topic", "claim.no_content_words", "the claim has no content words to align".into(), None, vec![])],
         };
     }
-    let sentences = read_sentences(evidence);
+    let sentences = read_sentences(&claim, evidence);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
     let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
     let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v)).collect();
@@ -265,17 +271,26 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
         }
     }
 
-    // 4. Support from the best sentence, or the best two together.
+    // 4. Support from the best sentence, or from up to MAX_JOINT on-topic sentences together,
+    // added greedily by the coverage each one adds (a claim can rest on a few sentences of a page).
     let mut candidates: Vec<Vec<usize>> = vec![vec![best]];
-    if let Some(&second) = order
-        .iter()
-        .skip(1)
-        .filter(|&&j| on_topic(j))
-        .max_by(|&&a, &&b| union_cov(&matches, &values, best, a).total_cmp(&union_cov(&matches, &values, best, b)).then(b.cmp(&a)))
-    {
-        if union_cov(&matches, &values, best, second) > cov[best] {
-            candidates.push(vec![best, second]);
-        }
+    let mut current = vec![best];
+    while current.len() < MAX_JOINT {
+        let now = joint_cov(&matches, &values, &current);
+        let next = order
+            .iter()
+            .copied()
+            .filter(|j| !current.contains(j) && on_topic(*j))
+            .map(|j| {
+                let mut with = current.clone();
+                with.push(j);
+                (joint_cov(&matches, &values, &with), j)
+            })
+            .filter(|(c, _)| *c > now)
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        let Some((_, j)) = next else { break };
+        current.push(j);
+        candidates.push(current.clone());
     }
     let mut best_partial: Option<(f64, Vec<Reason>)> = None;
     for cand in &candidates {
@@ -341,9 +356,10 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     Outcome { status, reasons }
 }
 
-fn union_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], a: usize, b: usize) -> f64 {
-    let m: Vec<Option<usize>> = matches[a].iter().zip(&matches[b]).map(|(x, y)| x.or(*y)).collect();
-    let v: Vec<bool> = values[a].iter().zip(&values[b]).map(|(x, y)| *x || *y).collect();
+fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize]) -> f64 {
+    let Some(&first) = set.first() else { return 0.0 };
+    let m: Vec<Option<usize>> = (0..matches[first].len()).map(|k| set.iter().find_map(|&i| matches[i][k])).collect();
+    let v: Vec<bool> = (0..values[first].len()).map(|k| set.iter().any(|&i| values[i][k])).collect();
     coverage(&m, &v)
 }
 
@@ -411,9 +427,8 @@ fn facets(
         for s in &sents {
             for e in &s.dates {
                 let r = date::relate(d, e);
-                if r == DateRelation::Agrees {
-                    best = Some((r, s));
-                } else if r == DateRelation::Coarser && best.is_none() {
+                let better = r == DateRelation::Agrees || (r == DateRelation::Coarser && best.is_none());
+                if better {
                     best = Some((r, s));
                 }
             }

@@ -160,10 +160,9 @@ pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
         }
     }
     for (i, w) in words.iter().enumerate() {
-        if let Some(entry) = DENIAL.iter().find(|e| **e == w.lower) {
-            if !negations.iter().any(|c| c.range.start < w.range.end && w.range.start < c.range.end) {
-                negations.push(Cue { range: w.range.clone(), entry, word: i });
-            }
+        let overlaps = |c: &Cue| c.range.start < w.range.end && w.range.start < c.range.end;
+        if let Some(entry) = DENIAL.iter().find(|e| **e == w.lower).filter(|_| !negations.iter().any(overlaps)) {
+            negations.push(Cue { range: w.range.clone(), entry, word: i });
         }
     }
     negations.sort_by_key(|c| c.range.start);

@@ -102,6 +102,10 @@ fn valid(y: i16, m: i8, d: i8) -> bool {
 
 /// The dates written in `text`, left to right, none overlapping (the most precise form wins).
 pub(crate) fn dates(text: &str) -> Vec<Date> {
+    // Every written form has a digit; most sentences have none, and skipping them keeps long pages cheap.
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return Vec::new();
+    }
     let p = patterns();
     let mut found: Vec<Date> = Vec::new();
     let free = |found: &Vec<Date>, r: &Range<usize>| found.iter().all(|d| d.range.end <= r.start || r.end <= d.range.start);

@@ -211,13 +211,10 @@ pub(crate) fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         let mut seen_point = false;
         while j < bytes.len() {
             let b = bytes[j];
-            if b.is_ascii_digit() {
-                j += 1;
-            } else if b == b','
-                && j + 3 < bytes.len() + 1
+            let group_separator = b == b','
                 && bytes.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
-                && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit)
-            {
+                && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit);
+            if b.is_ascii_digit() || group_separator {
                 j += 1;
             } else if b == b'.' && !seen_point && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
                 seen_point = true;
@@ -324,35 +321,21 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
         range_end = end + gap + 1;
     }
     if unit == Unit::Plain {
-        if let Some(w) = after.get(k).filter(|_| !scaled) {
-            if w.range.start <= end + 1 {
-                if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower) {
-                    // a lone "m"/"b"/"k" glued or spaced only counts as a scale right after a currency symbol or glued
-                    let single = w.lower.len() == 1;
-                    if !single || w.range.start == end || currency_before(text, start).is_some() {
-                        scale = *s;
-                        scaled = true;
-                        range_end = w.range.end;
-                        k += 1;
-                    }
-                } else if w.lower == "hundred" {
-                    scale = 100.0;
+        if let Some(w) = after.get(k).filter(|w| !scaled && w.range.start <= end + 1) {
+            if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower) {
+                // a lone "m"/"b"/"k" glued or spaced only counts as a scale right after a currency symbol or glued
+                let single = w.lower.len() == 1;
+                if !single || w.range.start == end || currency_before(text, start).is_some() {
+                    scale = *s;
                     scaled = true;
                     range_end = w.range.end;
                     k += 1;
                 }
-            }
-        }
-        // "two million": a spelled number followed by a scale.
-        if !scaled {
-            if let Some(w) = after.get(k) {
-                if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower && s.len() > 2) {
-                    if w.range.start <= range_end + 1 {
-                        scale *= s;
-                        range_end = w.range.end;
-                        k += 1;
-                    }
-                }
+            } else if w.lower == "hundred" {
+                scale = 100.0;
+                scaled = true;
+                range_end = w.range.end;
+                k += 1;
             }
         }
         if let Some(w) = after.get(k) {
@@ -382,10 +365,8 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
             }
         }
     }
-    if let Some(c) = currency_before(text, start) {
-        if unit == Unit::Plain {
-            unit = Unit::Currency(c);
-        }
+    if let Some(c) = currency_before(text, start).filter(|_| unit == Unit::Plain) {
+        unit = Unit::Currency(c);
     }
     if unit == Unit::Percent && matches!(after.first(), Some(w) if w.lower == "percentage") {
         unit = Unit::PercentagePoint;
