@@ -142,6 +142,13 @@ pub struct ImportConfig {
     pub path: PathBuf,
 }
 
+impl ImportConfig {
+    /// The archive path, relative paths taken from `home`.
+    pub fn resolved_path(&self, home: &Path) -> PathBuf {
+        if self.path.is_absolute() { self.path.clone() } else { home.join(&self.path) }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawHome {
@@ -374,6 +381,7 @@ path = "exports/slack"
         assert_eq!(c.grounding.default_action, DefaultAction::Block);
         assert_eq!(c.grounding.sources[0].name, "a");
         assert_eq!(c.imports[0].kind, SourceKind::Slack);
+        assert_eq!(c.imports[0].resolved_path(Path::new("/h")), Path::new("/h/exports/slack"));
     }
 
     #[test]

@@ -487,3 +487,52 @@ async fn recall_store_captures_are_found_by_the_next_local_search() {
     assert!(hits[0].quote.contains("three seconds"), "{}", hits[0].quote);
     assert_eq!(server.count(), 1);
 }
+
+mod never_panic {
+    use crate::adapters::{arxiv, html, http, wikipedia};
+    use crate::config::{HomeConfig, OPINIONATED_CONFIG};
+    use crate::terms::{MAX_TERMS, key_terms};
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    const FEED: &str = include_str!("../tests/fixtures/http/arxiv/handmade-one-entry.atom.xml");
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn atom_parser_on_truncated_and_arbitrary_input(cut in 0usize..FEED.len(), junk in ".{0,64}") {
+            let mut s = FEED.get(..cut).unwrap_or("").to_string();
+            s.push_str(&junk);
+            let _ = arxiv::parse_feed(&s);
+            let _ = arxiv::parse_feed(&junk);
+        }
+
+        #[test]
+        fn config_parser_on_truncated_and_arbitrary_input(cut in 0usize..OPINIONATED_CONFIG.len(), junk in ".{0,64}") {
+            let mut s = OPINIONATED_CONFIG.get(..cut).unwrap_or("").to_string();
+            s.push_str(&junk);
+            if let Err(crate::Error::Config { line, column, .. }) = HomeConfig::parse(&s, Path::new("config.toml")) {
+                prop_assert!(line >= 1 && column >= 1);
+                prop_assert!(line <= s.lines().count().max(1) + 1);
+            }
+        }
+
+        #[test]
+        fn key_terms_are_bounded_and_never_urls(claim in ".{0,200}", url in "(https?://|www\\.)[a-z0-9./?=&]{1,30}") {
+            let t = key_terms(&format!("{claim} {url} {claim}"));
+            prop_assert!(t.len() <= MAX_TERMS);
+            prop_assert!(t.iter().all(|w| !w.contains("://") && !w.is_empty()));
+        }
+
+        #[test]
+        fn page_text_extraction(body in proptest::collection::vec(any::<u8>(), 0..256), ct in "(text/html|application/json|text/plain|image/png|)") {
+            let _ = http::extract("http://127.0.0.1/", &ct, &body);
+            let s = String::from_utf8_lossy(&body);
+            let _ = html::to_text(&s);
+            if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&body) {
+                let _ = (wikipedia::parse_search(&v), wikipedia::parse_extracts(&v), wikipedia::parse_summary(&v), wikipedia::api_error(&v));
+            }
+        }
+    }
+}
