@@ -2,12 +2,9 @@
 //! for the project, on `examples/`, and (where present) on `../shared` data.
 //! One test binary, one link. One module per feature.
 
-mod audit;
 mod cli;
 mod factcheck;
 mod gate;
 mod importers_chat;
 mod importers_mail;
 mod util;
-mod verify;
-mod wiki;
