@@ -3,6 +3,7 @@
 //! One test binary, one link. One module per feature.
 
 mod cli;
+mod extract;
 mod factcheck;
 mod gate;
 mod importers_chat;

@@ -1,11 +1,71 @@
-//! PLACEHOLDER: replaced by the owner of this measure.
+//! `amem eval claims`: the claim extractor's classifier against hand labels
+//! ("audited claim or not", and kind). With no `--labels`, the labels
+//! committed in `crates/extract/eval/labels.jsonl` (compiled in) are used.
 
 use crate::Exit;
-use crate::printer::Ctx;
+use crate::printer::{Ctx, write_json_line};
+use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, load_labels, parse_labels, score};
+use anyhow::Context;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Output format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// A readable table
+    Text,
+    /// One JSON object
+    Json,
+}
 
 #[derive(clap::Args, Debug)]
-pub(crate) struct ClaimsArgs {}
+pub(crate) struct ClaimsArgs {
+    /// JSON-lines labels: {"source","text","audited","kind"} per line [default: the committed labels]
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Also list every sentence whose kind differs from its label
+    #[arg(long)]
+    misses: bool,
+}
 
-pub(crate) fn run(_a: ClaimsArgs, _ctx: &Ctx) -> anyhow::Result<Exit> {
-    anyhow::bail!("not built yet")
+pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
+    let (labels, name) = match &a.labels {
+        Some(p) => (load_labels(p).with_context(|| format!("loading labels from {}", p.display()))?, p.display().to_string()),
+        None => (parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME)?, BUNDLED_LABELS_NAME.to_string()),
+    };
+    if labels.is_empty() {
+        anyhow::bail!("no labels in {name}: expected one JSON object per line with source, text, audited and kind");
+    }
+    let mut s = score(&labels);
+    let mut out = ctx.stdout();
+    match a.format {
+        Format::Json => {
+            if !a.misses {
+                s.misses.clear();
+            }
+            let v = serde_json::json!({ "labels": name, "score": s });
+            write_json_line(&mut out, &v)?;
+        }
+        Format::Text => {
+            out.write_all(s.figures_markdown(&name).as_bytes())?;
+            writeln!(out)?;
+            writeln!(out, "confusion (label → classifier):")?;
+            for (label, row) in &s.confusion {
+                let cells: Vec<String> = row.iter().map(|(k, n)| format!("{}={n}", k.as_str())).collect();
+                writeln!(out, "  {:<12} {}", label.as_str(), cells.join(" "))?;
+            }
+            if a.misses {
+                writeln!(out)?;
+                writeln!(out, "misses (label → classifier):")?;
+                for m in &s.misses {
+                    writeln!(out, "  {} → {}\t{}\t{}", m.expected.as_str(), m.got.as_str(), m.source, m.text.replace('\n', " "))?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Success)
 }
