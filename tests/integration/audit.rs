@@ -167,15 +167,9 @@ fn fail_on_contradicted_exits_3() {
 fn two_runs_on_one_home_are_refused_naming_the_holder() {
     let t = TestDir::new();
     let home = example_home(&t);
-    std::fs::write(
-        home.join("amem.lock"),
-        format!(
-            "{{\"pid\":{},\"host\":\"{}\",\"started_at\":\"2025-01-01T00:00:00Z\",\"command\":\"amem audit chat-history\"}}",
-            std::process::id(),
-            hostname()
-        ),
-    )
-    .unwrap();
+    // The lock of a live process (this test's own) on this host.
+    let lock = format!("pid={}\nhost={}\nstarted_at=2025-01-01T00:00:00Z\ncommand=amem audit chat-history\n", std::process::id(), hostname());
+    std::fs::write(home.join("amem.lock"), lock).unwrap();
     let mut c = t.amem();
     c.args(["audit", "chat-history", "--since", "2001-01-01", "--home"]).arg(&home);
     let (_, err) = code(&mut c, 1);
@@ -212,6 +206,7 @@ fn ledger_messages(home: &Path) -> i64 {
     conn.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)).unwrap_or(0)
 }
 
+/// The report of a run with its own run id and home path replaced, and its summary.
 fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Value) {
     let mut c = t.amem();
     c.args([
@@ -233,6 +228,7 @@ fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Va
     let s = summary_line(&ok(&mut c));
     let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
     let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    let md = md.replace(s["data"]["run_id"].as_str().unwrap(), "RUN").replace(&home.display().to_string(), "HOME");
     (md, s["data"]["summary"].clone())
 }
 
@@ -279,9 +275,12 @@ fn sigkill_mid_run_then_resume_matches_uninterrupted() {
     assert!(killed_at > 0, "the run recorded something before the kill");
     let _ = std::fs::remove_file(b.join("amem.lock")); // the dead holder's lock is detected as stale anyway
     let (md_b, sum_b) = report_rows(&b, &t, &mbox);
-    let norm = |md: &str, home: &Path| md.replace(&home.display().to_string(), "HOME");
-    let strip_run_id = |md: String| md.lines().filter(|l| !l.contains("Run id") && !l.contains("run id")).collect::<Vec<_>>().join("\n");
-    assert_eq!(strip_run_id(norm(&md_a, &a)), strip_run_id(norm(&md_b, &b)), "same report after resume");
+    let (ra, rb) = (md_a, md_b);
+    if ra != rb {
+        let first = ra.lines().zip(rb.lines()).position(|(x, y)| x != y).unwrap_or(0);
+        let at = |s: &str| s.lines().skip(first.saturating_sub(2)).take(5).collect::<Vec<_>>().join("\n");
+        panic!("the resumed report differs from line {first}:\n--- uninterrupted\n{}\n--- resumed\n{}", at(&ra), at(&rb));
+    }
     for k in ["messages_read", "assessed", "by_status", "by_group", "claims_by_kind", "audited"] {
         assert_eq!(sum_a[k], sum_b[k], "{k}");
     }
