@@ -536,3 +536,54 @@ mod never_panic {
         }
     }
 }
+
+/// A gzip member holding `data` in one stored (uncompressed) deflate block
+/// (RFC 1951 §3.2.4, RFC 1952): enough to prove the client asks for and
+/// decodes gzip without a compressor in the test.
+fn gzip_stored(data: &[u8]) -> Vec<u8> {
+    assert!(data.len() <= 0xFFFF);
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    let crc = !crc;
+    let len = data.len() as u16;
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 0x01];
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&(!len).to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+#[tokio::test]
+async fn gzip_answers_are_asked_for_and_decoded() {
+    let page = fixture("http/handmade-page.html");
+    let server = LoopbackServer::start(
+        "127.0.0.1",
+        routes(vec![("/search", Reply::ok("text/html; charset=utf-8", gzip_stored(&page)).header("Content-Encoding", "gzip"))]),
+    )
+    .unwrap();
+    let src = SourceConfig {
+        name: "site".into(),
+        url_pattern: format!("{}search*", server.url()).parse().unwrap(),
+        priority: 1,
+        adapter: AdapterKind::Http,
+        rate: Some("100/s".parse().unwrap()),
+        search_url: Some(format!("{}search?q={{query}}", server.url())),
+    };
+    let h = home();
+    let out = grounder(&h, &grounding(vec![src]), fast_opts()).ground("The Eiffel Tower is 330 metres tall").await;
+    assert_eq!(out.items().len(), 1, "{out:?}");
+    // Exactly the page's text: an undecoded stored-block body would also
+    // hold the sentence, but with the gzip header and trailer around it.
+    assert_eq!(out.items()[0].text, "Facts\nThe Eiffel Tower is 330 metres tall.\nIt was completed in 1889.");
+    let seen = server.requests();
+    assert!(seen[0].header("accept-encoding").is_some_and(|v| v.contains("gzip")), "{seen:?}");
+    // The query carries the key terms, not the claim verbatim.
+    assert!(seen[0].target.starts_with("/search?q=") && seen[0].target.contains("Eiffel"), "{}", seen[0].target);
+}
