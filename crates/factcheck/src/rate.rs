@@ -88,15 +88,17 @@ impl FromStr for Rate {
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ms = self.per.as_millis();
-        if ms.is_multiple_of(3_600_000) {
-            write!(f, "{}/{}h", self.count, ms / 3_600_000)
+        let (n, unit) = if ms.is_multiple_of(3_600_000) {
+            (ms / 3_600_000, "h")
         } else if ms.is_multiple_of(60_000) {
-            write!(f, "{}/{}min", self.count, ms / 60_000)
+            (ms / 60_000, "min")
         } else if ms.is_multiple_of(1_000) {
-            write!(f, "{}/{}s", self.count, ms / 1_000)
+            (ms / 1_000, "s")
         } else {
-            write!(f, "{}/{}ms", self.count, ms)
-        }
+            (ms, "ms")
+        };
+        // "3/s", not "3/1s".
+        if n == 1 { write!(f, "{}/{unit}", self.count) } else { write!(f, "{}/{n}{unit}", self.count) }
     }
 }
 
@@ -131,8 +133,11 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for s in ["1/3s", "5/1s", "1/200ms", "30/1min", "2/1h"] {
+        for (s, shown) in
+            [("1/3s", "1/3s"), ("5/1s", "5/s"), ("1/200ms", "1/200ms"), ("30/1min", "30/min"), ("2/1h", "2/h"), ("1/90s", "1/90s")]
+        {
             let r: Rate = s.parse().unwrap();
+            assert_eq!(r.to_string(), shown);
             assert_eq!(r.to_string().parse::<Rate>().unwrap(), r);
         }
     }
