@@ -11,7 +11,8 @@ fn eval_claims_on_the_committed_labels_json() {
     let s = &v["score"];
     assert!(s["n"].as_u64().unwrap() >= 300);
     assert_eq!(s["extractor"], "rules@1");
-    let (tp, fp, fn_) = (s["true_positives"].as_f64().unwrap(), s["false_positives"].as_f64().unwrap(), s["false_negatives"].as_f64().unwrap());
+    let (tp, fp, fn_) =
+        (s["true_positives"].as_f64().unwrap(), s["false_positives"].as_f64().unwrap(), s["false_negatives"].as_f64().unwrap());
     assert!((s["precision"].as_f64().unwrap() - tp / (tp + fp)).abs() < 1e-9);
     assert!((s["recall"].as_f64().unwrap() - tp / (tp + fn_)).abs() < 1e-9);
     // misses are listed only on request

@@ -73,9 +73,46 @@ const GREETING_PREFIXES: &[&str] = &[
 
 /// Whole-sentence reactions (lower case, punctuation trimmed).
 const REACTIONS: &[&str] = &[
-    "ok", "okay", "k", "kk", "yes", "yeah", "yep", "yup", "no", "nope", "nah", "sure", "cool", "great", "nice", "awesome", "np", "lol", "haha",
-    "hahaha", "hehe", "lmao", "rofl", "wow", "oops", "ugh", "hmm", "thanks!", "done", "agreed", "same", "indeed", "right", "exactly",
-    "gotcha", "got it", "sounds good", "will do", "good luck", "noted",
+    "ok",
+    "okay",
+    "k",
+    "kk",
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "no",
+    "nope",
+    "nah",
+    "sure",
+    "cool",
+    "great",
+    "nice",
+    "awesome",
+    "np",
+    "lol",
+    "haha",
+    "hahaha",
+    "hehe",
+    "lmao",
+    "rofl",
+    "wow",
+    "oops",
+    "ugh",
+    "hmm",
+    "thanks!",
+    "done",
+    "agreed",
+    "same",
+    "indeed",
+    "right",
+    "exactly",
+    "gotcha",
+    "got it",
+    "sounds good",
+    "will do",
+    "good luck",
+    "noted",
 ];
 
 /// Laughter and smileys that mark a joke wherever they appear.
@@ -83,15 +120,132 @@ const JOKE_MARKS: &[&str] = &["lol", "haha", "hehe", "lmao", "rofl", ":)", ":-)"
 
 /// Base-form verbs that open an imperative (a request or instruction).
 const IMPERATIVE_VERBS: &[&str] = &[
-    "send", "call", "forward", "review", "check", "see", "look", "give", "get", "take", "print", "fax", "sign", "use", "make", "remember",
-    "note", "find", "talk", "meet", "join", "come", "bring", "update", "schedule", "reschedule", "reply", "respond", "contact", "advise",
-    "ping", "email", "e-mail", "read", "visit", "click", "order", "save", "register", "subscribe", "unsubscribe", "go", "try", "ask",
-    "include", "install", "reinstall", "copy", "compare", "turn", "phone", "feel", "enjoy", "act", "buy", "witness", "overlay", "create",
-    "design", "download", "follow", "scroll", "point", "consult", "report", "keep", "write", "add", "put", "fill", "complete", "return",
-    "submit", "attend", "stop", "discover", "learn", "receive", "start", "need", "must", "let", "lets", "let's", "don't", "do", "be",
-    "pick", "grab", "drop", "leave", "move", "post", "share", "ship", "tell", "confirm", "approve", "sort", "fix", "run", "test", "merge",
-    "push", "pull", "ask", "request", "book", "reserve", "hold", "plan", "prepare", "verify", "pay", "invest", "apply", "claim", "mark",
-    "imagine", "watch", "listen", "think", "consider", "please", "kindly", "rsvp",
+    "send",
+    "call",
+    "forward",
+    "review",
+    "check",
+    "see",
+    "look",
+    "give",
+    "get",
+    "take",
+    "print",
+    "fax",
+    "sign",
+    "use",
+    "make",
+    "remember",
+    "note",
+    "find",
+    "talk",
+    "meet",
+    "join",
+    "come",
+    "bring",
+    "update",
+    "schedule",
+    "reschedule",
+    "reply",
+    "respond",
+    "contact",
+    "advise",
+    "ping",
+    "email",
+    "e-mail",
+    "read",
+    "visit",
+    "click",
+    "order",
+    "save",
+    "register",
+    "subscribe",
+    "unsubscribe",
+    "go",
+    "try",
+    "ask",
+    "include",
+    "install",
+    "reinstall",
+    "copy",
+    "compare",
+    "turn",
+    "phone",
+    "feel",
+    "enjoy",
+    "act",
+    "buy",
+    "witness",
+    "overlay",
+    "create",
+    "design",
+    "download",
+    "follow",
+    "scroll",
+    "point",
+    "consult",
+    "report",
+    "keep",
+    "write",
+    "add",
+    "put",
+    "fill",
+    "complete",
+    "return",
+    "submit",
+    "attend",
+    "stop",
+    "discover",
+    "learn",
+    "receive",
+    "start",
+    "need",
+    "must",
+    "let",
+    "lets",
+    "let's",
+    "don't",
+    "do",
+    "be",
+    "pick",
+    "grab",
+    "drop",
+    "leave",
+    "move",
+    "post",
+    "share",
+    "ship",
+    "tell",
+    "confirm",
+    "approve",
+    "sort",
+    "fix",
+    "run",
+    "test",
+    "merge",
+    "push",
+    "pull",
+    "ask",
+    "request",
+    "book",
+    "reserve",
+    "hold",
+    "plan",
+    "prepare",
+    "verify",
+    "pay",
+    "invest",
+    "apply",
+    "claim",
+    "mark",
+    "imagine",
+    "watch",
+    "listen",
+    "think",
+    "consider",
+    "please",
+    "kindly",
+    "rsvp",
 ];
 
 /// Words that may precede the imperative verb ("Just compare", "Or just look").
@@ -189,18 +343,104 @@ const OWN_PLAN_PREFIXES: &[&str] = &[
 
 /// Line labels that introduce contact and schedule data ("CONTACT: ...").
 const LABEL_PREFIXES: &[&str] = &[
-    "contact:", "url:", "location:", "course location:", "when:", "where:", "to:", "cc:", "bcc:", "subject:", "from:", "phone:", "fax:",
-    "tel:", "email:", "e-mail:", "web:", "website:", "address:", "date:", "time:", "re:", "product site:", "visit:", "sent:",
+    "contact:",
+    "url:",
+    "location:",
+    "course location:",
+    "when:",
+    "where:",
+    "to:",
+    "cc:",
+    "bcc:",
+    "subject:",
+    "from:",
+    "phone:",
+    "fax:",
+    "tel:",
+    "email:",
+    "e-mail:",
+    "web:",
+    "website:",
+    "address:",
+    "date:",
+    "time:",
+    "re:",
+    "product site:",
+    "visit:",
+    "sent:",
 ];
 
 /// Evaluative words: a predicate made of one is a judgement, not a checkable property.
 const EVALUATIVE: &[&str] = &[
-    "good", "great", "excellent", "awesome", "cool", "nice", "bad", "terrible", "awful", "amazing", "wonderful", "beautiful", "sweet",
-    "worth", "useful", "useless", "relevant", "interesting", "boring", "ugly", "horrible", "fantastic", "lovely", "pretty", "crazy",
-    "stupid", "silly", "funny", "fun", "happy", "sad", "glad", "luckily", "unfortunately", "hopefully", "fortunately", "easy", "annoying",
-    "helpful", "impressive", "disappointing", "weird", "strange", "perfect", "brilliant", "neat", "fine", "love", "like", "hate", "prefer",
-    "enjoy", "miss", "wish", "favorite", "favourite", "worst", "elegant", "messy", "confusing", "clear", "unclear", "ticked", "proud",
-    "excited", "worried", "afraid", "tired", "sorry",
+    "good",
+    "great",
+    "excellent",
+    "awesome",
+    "cool",
+    "nice",
+    "bad",
+    "terrible",
+    "awful",
+    "amazing",
+    "wonderful",
+    "beautiful",
+    "sweet",
+    "worth",
+    "useful",
+    "useless",
+    "relevant",
+    "interesting",
+    "boring",
+    "ugly",
+    "horrible",
+    "fantastic",
+    "lovely",
+    "pretty",
+    "crazy",
+    "stupid",
+    "silly",
+    "funny",
+    "fun",
+    "happy",
+    "sad",
+    "glad",
+    "luckily",
+    "unfortunately",
+    "hopefully",
+    "fortunately",
+    "easy",
+    "annoying",
+    "helpful",
+    "impressive",
+    "disappointing",
+    "weird",
+    "strange",
+    "perfect",
+    "brilliant",
+    "neat",
+    "fine",
+    "love",
+    "like",
+    "hate",
+    "prefer",
+    "enjoy",
+    "miss",
+    "wish",
+    "favorite",
+    "favourite",
+    "worst",
+    "elegant",
+    "messy",
+    "confusing",
+    "clear",
+    "unclear",
+    "ticked",
+    "proud",
+    "excited",
+    "worried",
+    "afraid",
+    "tired",
+    "sorry",
 ];
 
 /// First-person preference openers: the user's own preferences are opinions.
@@ -361,32 +601,272 @@ const MODALS_OF_POSSIBILITY: &[&str] = &["may", "might", "could"];
 
 /// Auxiliaries and copulas: a finite verb.
 const AUX: &[&str] = &[
-    "is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "shall",
-    "should", "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "don't", "doesn't", "didn't",
-    "won't", "wouldn't", "can't", "cannot", "couldn't", "shouldn't", "it's", "that's", "there's", "here's", "what's", "he's", "she's",
-    "i'm", "we're", "they're", "you're", "i've", "we've", "they've", "you've", "i'll", "we'll", "i'd", "we'd", "let's",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "be",
+    "been",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "could",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "hasn't",
+    "haven't",
+    "hadn't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "wouldn't",
+    "can't",
+    "cannot",
+    "couldn't",
+    "shouldn't",
+    "it's",
+    "that's",
+    "there's",
+    "here's",
+    "what's",
+    "he's",
+    "she's",
+    "i'm",
+    "we're",
+    "they're",
+    "you're",
+    "i've",
+    "we've",
+    "they've",
+    "you've",
+    "i'll",
+    "we'll",
+    "i'd",
+    "we'd",
+    "let's",
 ];
 
 /// Irregular past-tense verbs (no -ed ending).
 const IRREGULAR_PAST: &[&str] = &[
-    "rose", "fell", "said", "made", "took", "went", "came", "got", "gave", "saw", "told", "found", "left", "paid", "sold", "bought",
-    "built", "held", "kept", "led", "lost", "met", "ran", "sent", "spent", "stood", "won", "wrote", "began", "became", "brought",
-    "thought", "knew", "grew", "hit", "cut", "put", "quit", "set", "shut", "struck", "drove", "broke", "chose", "fought", "flew", "forgot",
-    "heard", "meant", "rang", "sank", "sat", "slid", "spoke", "stole", "swore", "taught", "threw", "understood", "woke", "wore", "dropped",
+    "rose",
+    "fell",
+    "said",
+    "made",
+    "took",
+    "went",
+    "came",
+    "got",
+    "gave",
+    "saw",
+    "told",
+    "found",
+    "left",
+    "paid",
+    "sold",
+    "bought",
+    "built",
+    "held",
+    "kept",
+    "led",
+    "lost",
+    "met",
+    "ran",
+    "sent",
+    "spent",
+    "stood",
+    "won",
+    "wrote",
+    "began",
+    "became",
+    "brought",
+    "thought",
+    "knew",
+    "grew",
+    "hit",
+    "cut",
+    "put",
+    "quit",
+    "set",
+    "shut",
+    "struck",
+    "drove",
+    "broke",
+    "chose",
+    "fought",
+    "flew",
+    "forgot",
+    "heard",
+    "meant",
+    "rang",
+    "sank",
+    "sat",
+    "slid",
+    "spoke",
+    "stole",
+    "swore",
+    "taught",
+    "threw",
+    "understood",
+    "woke",
+    "wore",
+    "dropped",
 ];
 
 /// Common verbs whose third-person `-s` form marks a finite verb in a
 /// headline ("Hacker Modifies NPA-Operated Site", "Honeywell Lands ...").
 const VERB_STEMS: &[&str] = &[
-    "win", "land", "modify", "plan", "sell", "buy", "cut", "raise", "lower", "post", "report", "rise", "fall", "close", "open", "hit",
-    "add", "drop", "gain", "lose", "make", "take", "see", "get", "give", "seem", "appear", "look", "provide", "offer", "include", "cover",
-    "become", "show", "expect", "need", "want", "say", "tell", "use", "help", "work", "run", "move", "pay", "cost", "return", "lead",
-    "build", "keep", "hold", "start", "end", "continue", "remain", "weigh", "spend", "approve", "file", "face", "sign", "agree", "join",
-    "leave", "announce", "acquire", "merge", "launch", "introduce", "receive", "reach", "trade", "jump", "surge", "slip", "slide", "climb",
-    "tumble", "plunge", "soar", "fix", "contain", "define", "require", "echo", "evaluate", "own", "operate", "know", "think", "believe",
-    "mean", "like", "love", "hate", "prefer", "happen", "exist", "support", "allow", "affect", "benefit", "break", "core", "crash", "fail",
-    "read", "write", "print", "return", "deny", "warn", "predict", "estimate", "beat", "miss", "top", "trail", "lag", "boost", "slash",
-    "double", "triple", "halve", "eye", "seek", "name", "hire", "fire", "sue", "settle", "buy", "ban", "block", "back", "reject", "accept",
+    "win",
+    "land",
+    "modify",
+    "plan",
+    "sell",
+    "buy",
+    "cut",
+    "raise",
+    "lower",
+    "post",
+    "report",
+    "rise",
+    "fall",
+    "close",
+    "open",
+    "hit",
+    "add",
+    "drop",
+    "gain",
+    "lose",
+    "make",
+    "take",
+    "see",
+    "get",
+    "give",
+    "seem",
+    "appear",
+    "look",
+    "provide",
+    "offer",
+    "include",
+    "cover",
+    "become",
+    "show",
+    "expect",
+    "need",
+    "want",
+    "say",
+    "tell",
+    "use",
+    "help",
+    "work",
+    "run",
+    "move",
+    "pay",
+    "cost",
+    "return",
+    "lead",
+    "build",
+    "keep",
+    "hold",
+    "start",
+    "end",
+    "continue",
+    "remain",
+    "weigh",
+    "spend",
+    "approve",
+    "file",
+    "face",
+    "sign",
+    "agree",
+    "join",
+    "leave",
+    "announce",
+    "acquire",
+    "merge",
+    "launch",
+    "introduce",
+    "receive",
+    "reach",
+    "trade",
+    "jump",
+    "surge",
+    "slip",
+    "slide",
+    "climb",
+    "tumble",
+    "plunge",
+    "soar",
+    "fix",
+    "contain",
+    "define",
+    "require",
+    "echo",
+    "evaluate",
+    "own",
+    "operate",
+    "know",
+    "think",
+    "believe",
+    "mean",
+    "like",
+    "love",
+    "hate",
+    "prefer",
+    "happen",
+    "exist",
+    "support",
+    "allow",
+    "affect",
+    "benefit",
+    "break",
+    "core",
+    "crash",
+    "fail",
+    "read",
+    "write",
+    "print",
+    "return",
+    "deny",
+    "warn",
+    "predict",
+    "estimate",
+    "beat",
+    "miss",
+    "top",
+    "trail",
+    "lag",
+    "boost",
+    "slash",
+    "double",
+    "triple",
+    "halve",
+    "eye",
+    "seek",
+    "name",
+    "hire",
+    "fire",
+    "sue",
+    "settle",
+    "buy",
+    "ban",
+    "block",
+    "back",
+    "reject",
+    "accept",
 ];
 
 /// Subject pronouns: a pronoun followed by a lower-case word is a clause.
@@ -419,9 +899,35 @@ const CALENDAR_WORDS: &[&str] = &[
 /// Spelled-out numbers that count something ("four schemes"). "one" is left
 /// out: "one of the few analysts" counts nothing.
 const NUMBER_WORDS: &[&str] = &[
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty", "forty", "fifty",
-    "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion", "billions", "dozen", "dozens", "half", "double",
-    "triple", "twice",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "hundred",
+    "hundreds",
+    "thousand",
+    "thousands",
+    "million",
+    "millions",
+    "billion",
+    "billions",
+    "dozen",
+    "dozens",
+    "half",
+    "double",
+    "triple",
+    "twice",
 ];
 
 /// Unit and scale words of the gate's number scanner, read from its data
@@ -475,12 +981,11 @@ fn normalise(s: &str) -> String {
     let mut t = s.replace('’', "'").replace("[IMAGE]", " ");
     // "<@U0BMYT2FL>: " or "@U0BMYT2FL: " at the start
     let trimmed = t.trim_start();
-    if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@')) {
-        if let Some(colon) = rest.find(':') {
-            if !rest[..colon].contains(' ') {
-                t = rest[colon + 1..].to_string();
-            }
-        }
+    if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@'))
+        && let Some(colon) = rest.find(':')
+        && !rest[..colon].contains(' ')
+    {
+        t = rest[colon + 1..].to_string();
     }
     t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -530,7 +1035,9 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return ClaimKind::Greeting;
     }
     // 3. Questions.
-    let last = sentence.trim_end().trim_end_matches(|c: char| matches!(c, '"' | '\'' | ')' | '”' | '’') || (!c.is_ascii() && !c.is_alphanumeric()));
+    let last = sentence
+        .trim_end()
+        .trim_end_matches(|c: char| matches!(c, '"' | '\'' | ')' | '”' | '’') || (!c.is_ascii() && !c.is_alphanumeric()));
     if last.ends_with('?') {
         return ClaimKind::Question;
     }
@@ -611,8 +1118,27 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) ->
 /// Leading discourse words that do not change what a sentence does
 /// ("Unfortunately, I will not be available" is still the author's plan).
 const DISCOURSE_LEADS: &[&str] = &[
-    "unfortunately", "fortunately", "also", "however", "so", "but", "and", "actually", "well", "ok", "okay", "now", "anyway", "btw",
-    "plus", "then", "again", "still", "otherwise", "additionally", "in addition",
+    "unfortunately",
+    "fortunately",
+    "also",
+    "however",
+    "so",
+    "but",
+    "and",
+    "actually",
+    "well",
+    "ok",
+    "okay",
+    "now",
+    "anyway",
+    "btw",
+    "plus",
+    "then",
+    "again",
+    "still",
+    "otherwise",
+    "additionally",
+    "in addition",
 ];
 
 /// `body` without leading discourse words and their commas.
@@ -738,12 +1264,13 @@ fn has_finite_verb(ws: &[Word<'_>]) -> bool {
             return true;
         }
         // A subject pronoun followed by a lower-case word: "We do GA", "you begin".
-        if SUBJECT_PRONOUNS.contains(&l) && !matches!(l, "this" | "that" | "these" | "those") {
-            if let Some(n) = ws.get(i + 1) {
-                if n.raw.chars().next().is_some_and(char::is_lowercase) && !DETERMINERS.contains(&n.lower.as_str()) {
-                    return true;
-                }
-            }
+        if SUBJECT_PRONOUNS.contains(&l)
+            && !matches!(l, "this" | "that" | "these" | "those")
+            && let Some(n) = ws.get(i + 1)
+            && n.raw.chars().next().is_some_and(char::is_lowercase)
+            && !DETERMINERS.contains(&n.lower.as_str())
+        {
+            return true;
         }
         // "-ed" past forms, not as the first word of a title ("Unregulated storage"),
         // nor right after a determiner ("the unspent reserves").
@@ -789,7 +1316,7 @@ fn is_quantity_number(w: &str) -> bool {
         return false; // version "5.2.1" or "0.27.0"
     }
     if !unit.is_empty() {
-        return unit.chars().all(|c| c.is_ascii_alphabetic()) && unit.len() <= 3 && !money_or_pct || money_or_pct;
+        return money_or_pct || (unit.chars().all(|c| c.is_ascii_alphabetic()) && unit.len() <= 3);
     }
     // A year alone is a date, not a quantity.
     let n: f64 = num.replace(',', "").parse().unwrap_or(-1.0);
@@ -806,7 +1333,9 @@ fn split_glued(s: &str) -> (&str, &str) {
 
 fn is_phone_like(w: &str) -> bool {
     let digits = w.chars().filter(char::is_ascii_digit).count();
-    digits >= 7 && w.chars().all(|c| c.is_ascii_digit() || "-()/.+x ".contains(c)) && (w.contains('-') || w.contains('/') || w.contains('('))
+    digits >= 7
+        && w.chars().all(|c| c.is_ascii_digit() || "-()/.+x ".contains(c))
+        && (w.contains('-') || w.contains('/') || w.contains('('))
 }
 
 fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
@@ -831,12 +1360,12 @@ fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
                 return true;
             }
         }
-        if NUMBER_WORDS.contains(&w.lower.as_str()) {
-            if let Some(n) = ws.get(i + 1) {
-                if n.raw.chars().next().is_some_and(char::is_lowercase) && !matches!(n.lower.as_str(), "of" | "and" | "or" | "to") {
-                    return true;
-                }
-            }
+        if NUMBER_WORDS.contains(&w.lower.as_str())
+            && let Some(n) = ws.get(i + 1)
+            && n.raw.chars().next().is_some_and(char::is_lowercase)
+            && !matches!(n.lower.as_str(), "of" | "and" | "or" | "to")
+        {
+            return true;
         }
     }
     false
@@ -904,7 +1433,8 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
     let after = after.trim_start();
     let prev = before.rsplit(char::is_whitespace).next().unwrap_or("").trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
     // A noun ("the report"), the author quoting themselves ("as I said"), a passive ("been confirmed").
-    if DETERMINERS.contains(&prev.as_str()) || matches!(prev.as_str(), "i" | "as" | "be" | "been" | "being" | "is" | "was" | "are" | "were") {
+    if DETERMINERS.contains(&prev.as_str()) || matches!(prev.as_str(), "i" | "as" | "be" | "been" | "being" | "is" | "was" | "are" | "were")
+    {
         return false;
     }
     // `"...," said X` and `..., said X`.
@@ -919,7 +1449,29 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
     let Some(next) = next_words.first() else { return false };
     if matches!(
         next.as_str(),
-        "that" | "he" | "she" | "they" | "it" | "we" | "you" | "there" | "its" | "their" | "his" | "her" | "our" | "the" | "this" | "these" | "those" | "on" | "in" | "yesterday" | "today" | "earlier" | "last"
+        "that"
+            | "he"
+            | "she"
+            | "they"
+            | "it"
+            | "we"
+            | "you"
+            | "there"
+            | "its"
+            | "their"
+            | "his"
+            | "her"
+            | "our"
+            | "the"
+            | "this"
+            | "these"
+            | "those"
+            | "on"
+            | "in"
+            | "yesterday"
+            | "today"
+            | "earlier"
+            | "last"
     ) {
         return true;
     }
@@ -933,7 +1485,8 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
 
 /// "Dollar up on Bush's Supreme Court victory": a price move "on" news.
 fn is_price_move_on(ws: &[Word<'_>]) -> bool {
-    ws.windows(2).any(|p| matches!(p[0].lower.as_str(), "up" | "down" | "higher" | "lower" | "rallies" | "falls" | "rises") && p[1].lower == "on")
+    ws.windows(2)
+        .any(|p| matches!(p[0].lower.as_str(), "up" | "down" | "higher" | "lower" | "rallies" | "falls" | "rises") && p[1].lower == "on")
 }
 
 fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {

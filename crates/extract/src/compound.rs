@@ -19,13 +19,49 @@ const CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "yet", "so"];
 const PRONOUNS: &[&str] = &["i", "we", "you", "he", "she", "it", "they", "there", "this", "that", "these", "those"];
 
 /// Determiners that open a noun-phrase subject.
-const DETERMINERS: &[&str] = &["the", "a", "an", "our", "my", "your", "his", "her", "its", "their", "this", "that", "these", "those", "some", "most", "all", "both", "each"];
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "our", "my", "your", "his", "her", "its", "their", "this", "that", "these", "those", "some", "most", "all", "both",
+    "each",
+];
 
 /// Finite auxiliaries, copulas and modals.
 const FINITE: &[&str] = &[
-    "is", "are", "was", "were", "am", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "shall", "should",
-    "may", "might", "must", "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "don't", "doesn't", "didn't", "won't",
-    "wouldn't", "can't", "cannot", "couldn't", "shouldn't",
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "will",
+    "would",
+    "can",
+    "could",
+    "shall",
+    "should",
+    "may",
+    "might",
+    "must",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "hasn't",
+    "haven't",
+    "hadn't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "wouldn't",
+    "can't",
+    "cannot",
+    "couldn't",
+    "shouldn't",
 ];
 
 /// Half-open byte ranges of the clauses of `sentence` (one range when it
@@ -113,7 +149,8 @@ fn stands_alone(clause: &str) -> bool {
     words.iter().skip(first_idx + 1).any(|w| {
         let l = w.to_lowercase();
         FINITE.contains(&l.as_str()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
-    }) || crate::classify::text_has_finite_verb(clause) || (PRONOUNS.contains(&fl.as_str()) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
+    }) || crate::classify::text_has_finite_verb(clause)
+        || (PRONOUNS.contains(&fl.as_str()) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
 }
 
 #[cfg(test)]
@@ -135,7 +172,10 @@ mod tests {
 
     #[test]
     fn half_without_subject_stays() {
-        assert_eq!(parts("It looks pretty good, but has the disadvantage that colors shift."), ["It looks pretty good, but has the disadvantage that colors shift."]);
+        assert_eq!(
+            parts("It looks pretty good, but has the disadvantage that colors shift."),
+            ["It looks pretty good, but has the disadvantage that colors shift."]
+        );
         assert_eq!(parts("I miss you, and look forward to hearing from you."), ["I miss you, and look forward to hearing from you."]);
     }
 

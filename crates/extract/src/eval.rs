@@ -49,7 +49,12 @@ pub fn parse_labels(text: &str, name: &str) -> Result<Vec<Label>> {
             return Err(Error::Label {
                 path: name.to_string(),
                 line: i + 1,
-                message: format!("audited is {} but kind {} is {}audited", label.audited, label.kind.as_str(), if label.kind.is_audited() { "" } else { "not " }),
+                message: format!(
+                    "audited is {} but kind {} is {}audited",
+                    label.audited,
+                    label.kind.as_str(),
+                    if label.kind.is_audited() { "" } else { "not " }
+                ),
             });
         }
         out.push(label);
@@ -141,11 +146,21 @@ pub fn score_recorded(labels: &[Label], predictions: &str, name: &str, extractor
             serde_json::from_str(line).map_err(|e| Error::Label { path: name.to_string(), line: i + 1, message: e.to_string() })?;
         match labels.get(i) {
             Some(l) if l.source == p.source => kinds.push(p.kind),
-            _ => return Err(Error::Label { path: name.to_string(), line: i + 1, message: format!("{} is not the label at this position", p.source) }),
+            _ => {
+                return Err(Error::Label {
+                    path: name.to_string(),
+                    line: i + 1,
+                    message: format!("{} is not the label at this position", p.source),
+                });
+            }
         }
     }
     if kinds.len() != labels.len() {
-        return Err(Error::Label { path: name.to_string(), line: kinds.len(), message: format!("{} predictions for {} labels", kinds.len(), labels.len()) });
+        return Err(Error::Label {
+            path: name.to_string(),
+            line: kinds.len(),
+            message: format!("{} predictions for {} labels", kinds.len(), labels.len()),
+        });
     }
     let mut it = kinds.into_iter();
     Ok(score_with(labels, extractor, |_| it.next().unwrap_or(ClaimKind::Greeting)))

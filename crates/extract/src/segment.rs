@@ -263,23 +263,24 @@ fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
 /// Titles and Latin abbreviations that are never the end of a sentence.
 const NEVER_FINAL: &[&str] = &[
     "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "fig", "ext", "dept", "tel", "attn",
-    "gen", "gov", "sen", "rep", "mt", "ph", "no", "nos", "vol", "pp", "ca", "est", "viz", "re", "messrs", "hon", "rev", "capt", "col", "lt",
-    "sgt", "supt",
+    "gen", "gov", "sen", "rep", "mt", "ph", "no", "nos", "vol", "pp", "ca", "est", "viz", "re", "messrs", "hon", "rev", "capt", "col",
+    "lt", "sgt", "supt",
 ];
 
 /// Abbreviations that often end a sentence too ("... Enron Corp. The deal"):
 /// a break only when a typical sentence opener follows.
 const MAYBE_FINAL: &[&str] = &[
     "inc", "corp", "co", "ltd", "llc", "plc", "etc", "a.m", "p.m", "am", "pm", "u.s", "u.k", "u.s.a", "e.u", "jan", "feb", "mar", "apr",
-    "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "bros",
-    "dept", "assn", "ave", "blvd", "rd",
+    "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+    "bros", "dept", "assn", "ave", "blvd", "rd",
 ];
 
 /// Words that typically open a sentence, used after a MAYBE_FINAL abbreviation.
 const OPENERS: &[&str] = &[
-    "i", "we", "you", "he", "she", "it", "they", "the", "this", "that", "these", "those", "there", "please", "thanks", "thank", "our", "my",
-    "a", "an", "if", "in", "on", "at", "as", "so", "but", "and", "also", "however", "let", "what", "when", "where", "who", "why", "how",
-    "can", "could", "would", "will", "is", "are", "do", "did", "does", "any", "all", "some", "no", "yes", "ok", "for", "after", "before",
+    "i", "we", "you", "he", "she", "it", "they", "the", "this", "that", "these", "those", "there", "please", "thanks", "thank", "our",
+    "my", "a", "an", "if", "in", "on", "at", "as", "so", "but", "and", "also", "however", "let", "what", "when", "where", "who", "why",
+    "how", "can", "could", "would", "will", "is", "are", "do", "did", "does", "any", "all", "some", "no", "yes", "ok", "for", "after",
+    "before",
 ];
 
 fn is_url_or_address(tok: &str) -> bool {

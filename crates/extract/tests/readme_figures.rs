@@ -28,7 +28,9 @@ fn check(name: &str, want: &str) {
     let section = readme_extract_section();
     let got = block(&section, name);
     if got != want {
-        eprintln!("README extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->");
+        eprintln!(
+            "README extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->"
+        );
     }
     assert_eq!(got, want);
 }
