@@ -224,8 +224,27 @@ fn reason(facet: &str, rule: &str, detail: String, claim_span: Option<Span>, evi
 }
 
 /// True when a negation cue in `cues` scopes over one of the word indices in `targets`.
-fn negates_any(cues: &[Cue], targets: &[usize]) -> Option<usize> {
-    cues.iter().position(|c| targets.iter().any(|&t| t > c.word && t <= c.word + NEGATION_WINDOW))
+/// True when any negation cue has one of `targets` within [`NEGATION_WINDOW`] words after it:
+/// the broad reading, used to make sure the *other* text does not also deny the proposition.
+fn negation_near(cues: &[Cue], targets: &[usize]) -> bool {
+    cues.iter().any(|c| targets.iter().any(|&t| t > c.word && t <= c.word + NEGATION_WINDOW))
+}
+
+/// The first negation cue whose head is one of `targets` (word indices into `words`).
+/// A negation denies the first content word after it, within [`NEGATION_WINDOW`] words
+/// ("does not cause" denies "cause"; "no evidence that X" denies "evidence", not X), so
+/// a negated word the other text does not share never flips polarity.
+fn negates_any(cues: &[Cue], words: &[Word], targets: &[usize]) -> Option<usize> {
+    cues.iter().position(|c| {
+        let head = words
+            .iter()
+            .enumerate()
+            .skip(c.word + 1)
+            .take(NEGATION_WINDOW)
+            .find(|(_, w)| !w.stop && w.lower.chars().any(char::is_alphabetic))
+            .map(|(i, _)| i);
+        head.is_some_and(|h| targets.contains(&h))
+    })
 }
 
 /// Run the decision.
@@ -452,16 +471,16 @@ fn facets(
         }
     }
     // Polarity of the aligned words.
-    let claim_targets: Vec<usize> = claim.content.clone();
-    let claim_neg = negates_any(&claim.negations, &claim_targets).is_some();
-    let mut ev_neg = false;
+    let claim_targets: Vec<usize> = claim.content.iter().zip(joint).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
+    let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets).is_some();
+    let claim_near = negation_near(&claim.negations, &claim_targets);
+    let (mut ev_neg, mut ev_near) = (false, false);
     for (s, m) in &per {
         let targets: Vec<usize> = m.iter().flatten().copied().collect();
-        if negates_any(&s.negations, &targets).is_some() {
-            ev_neg = true;
-        }
+        ev_neg |= negates_any(&s.negations, &s.words, &targets).is_some();
+        ev_near |= negation_near(&s.negations, &targets);
     }
-    if claim_neg != ev_neg {
+    if (claim_neg && !ev_near) || (ev_neg && !claim_near) {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
     }
     if !missing.is_empty() {
@@ -508,11 +527,15 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         e.quote = s.text[r.clone()].to_string();
         vec![cite(evidence, s), e]
     };
+    // An evidence value that states one of the claim's values is accounted for and cannot
+    // also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
+    let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
+    let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
     for q in &claim.quantities {
         if s.quantities.iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
-        if let Some(e) = s.quantities.iter().find(|e| number::relate(q, e) == Relation::Conflicts) {
+        if let Some(e) = s.quantities.iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::Conflicts) {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -527,8 +550,11 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         }
     }
     for d in &claim.dates {
-        let comparable: Vec<&Date> = s.dates.iter().filter(|e| date::comparable(d, e)).collect();
-        if comparable.is_empty() || comparable.iter().any(|e| date::relate(d, e) != DateRelation::Conflicts) {
+        if s.dates.iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
+            continue;
+        }
+        let comparable: Vec<&Date> = s.dates.iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
+        if comparable.is_empty() {
             continue;
         }
         let e = comparable[0];
@@ -540,17 +566,26 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
             cited(&e.range),
         ));
     }
-    if let Some(r) = name_substitution(claim, s, m, evidence) {
-        return Some(r);
+    // A name swapped for another in the same slot is read as a conflict only when that name is
+    // the one content word the sentence lacks: with more missing, the sentence may well be about
+    // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
+    if m.iter().filter(|x| x.is_none()).count() == 1 && m.len() >= 3 {
+        if let Some(r) = name_substitution(claim, s, m, evidence) {
+            return Some(r);
+        }
     }
     if cov < POLARITY_MIN {
         return None;
     }
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
-    let ev_neg = negates_any(&s.negations, &targets);
-    let claim_neg = negates_any(&claim.negations, &claim.content);
-    match (claim_neg, ev_neg) {
+    let ev_neg = negates_any(&s.negations, &s.words, &targets);
+    let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
+    let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
+    // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
+    let claim_near = negation_near(&claim.negations, &claim_targets);
+    let ev_near = negation_near(&s.negations, &targets);
+    match (claim_neg.filter(|_| !ev_near), ev_neg.filter(|_| !claim_near)) {
         (None, Some(k)) => {
             let cue = &s.negations[k];
             return Some(reason(

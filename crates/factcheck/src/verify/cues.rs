@@ -28,7 +28,25 @@ pub(crate) struct Cue {
 /// ("the claim was debunked", "a myth that 5G spreads the virus"), beyond the
 /// closed-class negators of the gate's lexicon (`amem_gate::cues`).
 /// Fact-checking prose (Climate-FEVER, HealthVer evidence) uses them exactly so.
-const DENIAL: &[&str] = &["denied", "denies", "deny", "refute", "refuted", "refutes", "debunked", "myth", "hoax", "unfounded", "unproven"];
+/// The lexical negatives ("refused to", "incapable of") deny the predicate they govern the same way.
+const DENIAL: &[&str] = &[
+    "denied",
+    "denies",
+    "deny",
+    "refute",
+    "refuted",
+    "refutes",
+    "debunked",
+    "myth",
+    "hoax",
+    "unfounded",
+    "unproven",
+    "refuse",
+    "refuses",
+    "refused",
+    "declined",
+    "incapable",
+];
 
 /// Two-word scope cues: the source states the finding for a narrower population or setting.
 const SCOPE: &[(&str, &str)] = &[
