@@ -569,10 +569,9 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     // A name swapped for another in the same slot is read as a conflict only when that name is
     // the one content word the sentence lacks: with more missing, the sentence may well be about
     // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
-    if m.iter().filter(|x| x.is_none()).count() == 1 && m.len() >= 3 {
-        if let Some(r) = name_substitution(claim, s, m, evidence) {
-            return Some(r);
-        }
+    let one_missing = m.iter().filter(|x| x.is_none()).count() == 1 && m.len() >= 3;
+    if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
     }
     if cov < POLARITY_MIN {
         return None;
