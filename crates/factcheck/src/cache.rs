@@ -88,7 +88,15 @@ pub struct Cache {
     path: PathBuf,
     /// The content.
     pub file: CacheFile,
+    dirty: bool,
+    last_save: Option<std::time::Instant>,
 }
+
+/// Changes are written at most this often during a run (and always when the
+/// grounder is dropped): rewriting the whole file after every claim of a
+/// long audit would cost time quadratic in the cache size. A killed run
+/// loses at most this much of the cache, never a captured item.
+pub const SAVE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Cache {
     /// `home/grounding-cache.json`.
@@ -117,7 +125,25 @@ impl Cache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => CacheFile { version: CACHE_VERSION, ..CacheFile::default() },
             Err(source) => return Err(Error::Read { path, source }),
         };
-        Ok(Cache { path, file })
+        Ok(Cache { path, file, dirty: false, last_save: None })
+    }
+
+    /// Note a change, and write it when the last write is older than
+    /// [`SAVE_INTERVAL`].
+    ///
+    /// # Errors
+    /// [`Error::Write`].
+    pub fn changed(&mut self) -> Result<()> {
+        self.dirty = true;
+        if self.last_save.is_none_or(|t| t.elapsed() >= SAVE_INTERVAL) { self.save() } else { Ok(()) }
+    }
+
+    /// Write pending changes, if any.
+    ///
+    /// # Errors
+    /// [`Error::Write`].
+    pub fn flush(&mut self) -> Result<()> {
+        if self.dirty { self.save() } else { Ok(()) }
     }
 
     /// The live entry for a key at `now` (Unix seconds).
@@ -129,14 +155,17 @@ impl Cache {
     ///
     /// # Errors
     /// [`Error::Write`].
-    pub fn save(&self) -> Result<()> {
+    pub fn save(&mut self) -> Result<()> {
         if let Some(parent) = self.path.parent() {
             std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
         }
         let tmp = self.path.with_extension("json.tmp");
         let bytes = serde_json::to_vec(&self.file).map_err(|e| Error::Write { path: tmp.clone(), source: std::io::Error::other(e) })?;
         std::fs::write(&tmp, bytes).map_err(|source| Error::Write { path: tmp.clone(), source })?;
-        std::fs::rename(&tmp, &self.path).map_err(|source| Error::Write { path: self.path.clone(), source })
+        std::fs::rename(&tmp, &self.path).map_err(|source| Error::Write { path: self.path.clone(), source })?;
+        self.dirty = false;
+        self.last_save = Some(std::time::Instant::now());
+        Ok(())
     }
 }
 
@@ -157,5 +186,19 @@ mod tests {
         assert!(back.query("k", 100).is_none());
         std::fs::write(&path, b"{oops").unwrap();
         assert!(matches!(Cache::load(path), Err(Error::Corrupt { .. })));
+    }
+
+    #[test]
+    fn changes_are_batched_until_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Cache::path_in(dir.path());
+        let mut c = Cache::load(path.clone()).unwrap();
+        c.file.queries.insert("a".into(), QueryEntry::Negative { source: "s".into(), expires: 1 });
+        c.changed().unwrap();
+        c.file.queries.insert("b".into(), QueryEntry::Negative { source: "s".into(), expires: 1 });
+        c.changed().unwrap();
+        assert_eq!(Cache::load(path.clone()).unwrap().file.queries.len(), 1, "second change written at once");
+        c.flush().unwrap();
+        assert_eq!(Cache::load(path).unwrap().file.queries.len(), 2);
     }
 }

@@ -241,7 +241,7 @@ impl Grounder {
                         .file
                         .queries
                         .insert(key, QueryEntry::Negative { source: source.name.clone(), expires: now + ttl_secs(self.opts.negative_ttl) });
-                    if let Err(e) = cache.save() {
+                    if let Err(e) = cache.changed() {
                         tracing::warn!(error = %e, "cannot save the grounding cache");
                     }
                 }
@@ -262,6 +262,15 @@ impl Grounder {
         } else {
             GroundOutcome::Unavailable { reasons: failures, searched }
         }
+    }
+
+    /// Write pending cache changes now (they are also written every
+    /// [`crate::cache::SAVE_INTERVAL`] and when the grounder is dropped).
+    ///
+    /// # Errors
+    /// The cache file cannot be written.
+    pub fn flush(&self) -> Result<()> {
+        self.lock_cache().flush()
     }
 
     fn cached_items(&self, urls: &[String]) -> Vec<CapturedItem> {
@@ -339,7 +348,15 @@ impl Grounder {
                 expires: now_unix() + ttl_secs(self.opts.positive_ttl),
             },
         );
-        cache.save()?;
+        cache.changed()?;
         Ok((items, stale))
+    }
+}
+
+impl Drop for Grounder {
+    fn drop(&mut self) {
+        if let Err(e) = self.lock_cache().flush() {
+            tracing::warn!(error = %e, "cannot save the grounding cache");
+        }
     }
 }
