@@ -2,10 +2,14 @@
 //! for the project, on `examples/`, and (where present) on `../shared` data.
 //! One test binary, one link. One module per feature.
 
+mod audit;
 mod cli;
 mod extract;
 mod factcheck;
 mod gate;
 mod importers_chat;
 mod importers_mail;
+mod pool;
 mod util;
+mod verify;
+mod wiki;

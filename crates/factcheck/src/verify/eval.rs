@@ -347,6 +347,28 @@ pub fn render_markdown(scores: &[SetScore]) -> String {
         );
     }
     let _ = writeln!(s);
+    // Where the verifier stands per class, over the sets that have the class in their gold labels.
+    for g in GROUPS {
+        let with: Vec<&SetScore> = scores.iter().filter(|sc| sc.gold_classes().contains(&g)).collect();
+        if with.is_empty() {
+            continue;
+        }
+        let range = |f: &dyn Fn(&SetScore) -> f64| {
+            let v: Vec<f64> = with.iter().map(|sc| f(sc)).collect();
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            format!("{}–{}%", pct(lo), pct(hi))
+        };
+        let _ = writeln!(
+            s,
+            "- {}: precision {}, recall {} over the {} sets labelled with it.",
+            g.as_str(),
+            range(&|sc| sc.precision(g)),
+            range(&|sc| sc.recall(g)),
+            with.len()
+        );
+    }
+    let _ = writeln!(s);
     let _ = writeln!(s, "Confusion (rows: gold group; columns: predicted group S / C / U) and the statuses given:");
     let _ = writeln!(s);
     let _ = writeln!(s, "| set | gold supported | gold contradicted | gold unverified | statuses |");
