@@ -7,6 +7,9 @@
 //! column of `session.csv`; [`score::score`] reads it with the hidden key.
 #![deny(missing_docs)]
 
+pub mod bench;
+pub mod build;
+pub mod pool_file;
 pub mod score;
 pub mod session;
 pub mod stats;
@@ -65,6 +68,14 @@ pub enum Error {
         /// The cause.
         source: csv::Error,
     },
+    /// An Arrow file cannot be written or read.
+    #[error("{path}: {source}")]
+    Arrow {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: arrow_schema::ArrowError,
+    },
     /// A row's content is wrong.
     #[error("{path}: line {line}: {reason}")]
     Input {
@@ -80,6 +91,9 @@ pub enum Error {
 impl Error {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io { path: path.to_path_buf(), source }
+    }
+    pub(crate) fn arrow(path: &Path, source: arrow_schema::ArrowError) -> Self {
+        Error::Arrow { path: path.to_path_buf(), source }
     }
     pub(crate) fn csv(path: &Path, source: csv::Error) -> Self {
         Error::Csv { path: path.to_path_buf(), source }

@@ -302,8 +302,16 @@ mod tests {
 
     #[test]
     fn agreement_direction() {
-        let a = vec![row("1", Stratum::Flagged, 1.0, Label::Bad), row("2", Stratum::Flagged, 1.0, Label::Ok), row("3", Stratum::Passed, 1.0, Label::Bad)];
-        let b = vec![row("1", Stratum::Flagged, 1.0, Label::Bad), row("2", Stratum::Flagged, 1.0, Label::Bad), row("3", Stratum::Passed, 1.0, Label::Ok)];
+        let a = vec![
+            row("1", Stratum::Flagged, 1.0, Label::Bad),
+            row("2", Stratum::Flagged, 1.0, Label::Ok),
+            row("3", Stratum::Passed, 1.0, Label::Bad),
+        ];
+        let b = vec![
+            row("1", Stratum::Flagged, 1.0, Label::Bad),
+            row("2", Stratum::Flagged, 1.0, Label::Bad),
+            row("3", Stratum::Passed, 1.0, Label::Ok),
+        ];
         let s = score(&a, 0, Some(&b), 1);
         let ag = s.agreement.unwrap();
         assert_eq!(ag.items, 3);

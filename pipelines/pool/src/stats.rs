@@ -42,10 +42,7 @@ impl Ratio {
         match (self.value, self.interval) {
             (Some(v), Some((lo, hi))) => format!("{v:.3} [{lo:.3}, {hi:.3}] ({}/{})", self.numerator, self.denominator),
             (Some(v), None) => format!("{v:.3} ({}/{})", self.numerator, self.denominator),
-            _ => format!(
-                "{}/{} (fewer than {MIN_DENOMINATOR} in the denominator: no ratio given)",
-                self.numerator, self.denominator
-            ),
+            _ => format!("{}/{} (fewer than {MIN_DENOMINATOR} in the denominator: no ratio given)", self.numerator, self.denominator),
         }
     }
 }
