@@ -153,3 +153,41 @@ fn recorded_arxiv_answer_end_to_end() {
     assert!(out["evidence"].as_array().unwrap().iter().all(|e| e["source_uri"].as_str().unwrap().contains("arxiv.org/abs/")));
     assert_eq!(server.count(), 1);
 }
+
+#[test]
+fn refresh_finds_a_changed_document_and_names_the_stale_item() {
+    use amem_factcheck::testing::Seen;
+    use std::sync::{Arc, Mutex};
+    let body = Arc::new(Mutex::new(fixture("arxiv/handmade-one-entry.atom.xml")));
+    let b2 = Arc::clone(&body);
+    let server = LoopbackServer::start("127.0.0.1", Arc::new(move |_: &Seen| Reply::ok(ATOM, b2.lock().unwrap().clone()))).unwrap();
+    let t = TestDir::new();
+    t.write("home/config.toml", config_for(&server, "arxiv"));
+    let claim = "The arXiv API allows one request every three seconds";
+    let first = factcheck_json(&t, claim, &[]);
+    let old_item = first["amem_uri"].as_str().unwrap().trim_start_matches("amem://").split('#').next().unwrap().to_string();
+    *body.lock().unwrap() =
+        String::from_utf8(fixture("arxiv/handmade-one-entry.atom.xml")).unwrap().replace("three seconds", "five seconds").into_bytes();
+    let mut cmd = t.amem();
+    cmd.args(["factcheck", claim, "--json", "--refresh"]);
+    let (stdout, stderr) = code(&mut cmd, 0);
+    let out: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(out["grounding"]["outcome"], "captured", "{out}");
+    assert_eq!(out["grounding"]["stale"][0]["old_item"], old_item.as_str(), "{out}");
+    assert!(stderr.contains(&format!("assessments citing amem://{old_item} are stale")), "{stderr}");
+    assert!(out["evidence"].as_array().unwrap().iter().all(|e| !e["amem_uri"].as_str().unwrap().contains(&old_item)), "{out}");
+    assert_ne!(out["verdict"], "SUPPORTED", "{out}");
+    assert_eq!(server.count(), 2);
+}
+
+#[test]
+fn disabled_grounding_asks_nobody() {
+    let server =
+        LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::ok(ATOM, fixture("arxiv/handmade-one-entry.atom.xml")))])).unwrap();
+    let t = TestDir::new();
+    t.write("home/config.toml", config_for(&server, "arxiv").replace("enabled = true", "enabled = false"));
+    let out = factcheck_json(&t, "The arXiv API allows one request every three seconds", &[]);
+    assert_eq!(out["grounding"]["outcome"], "disabled");
+    assert_eq!(out["verdict"], "NO_EVIDENCE");
+    assert_eq!(server.count(), 0);
+}

@@ -1,7 +1,7 @@
 //! `amem factcheck "claim" [--offline] [--json] [--refresh] [-k N]`: ground
 //! one claim. Local recall first (the wiki is brought up to date, then
-//! searched); when the local evidence does not settle the claim, the trust
-//! list is asked (rate-limited, logged, captured back into the wiki); then
+//! searched); when the local evidence does not settle the claim (or with
+//! `--refresh`), the trust list is asked (rate-limited, logged, captured back into the wiki); then
 //! the deterministic verifier judges the claim against all the evidence.
 //!
 //! stdout (`--json`): one object in the RFC shape
@@ -43,7 +43,7 @@ pub(crate) struct FactcheckArgs {
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
-    /// Ask the trust list even when an earlier answer is cached (finds changed documents)
+    /// Ask the trust list even when the wiki or the cache already answers (finds changed documents)
     #[arg(long)]
     pub refresh: bool,
     /// How many wiki chunks to weigh
@@ -96,7 +96,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut verification = verify(&a.claim, &weighed);
     let mut grounding = json!({"outcome": "local", "searched": [], "unavailable": [], "stale": [], "requests": 0});
 
-    if verification.status.group() == amem_model::Group::Unverified {
+    if a.refresh || verification.status.group() == amem_model::Group::Unverified {
         let opts = GrounderOptions { offline: a.offline, refresh: a.refresh, ..GrounderOptions::default() };
         let grounder = Grounder::new(&ctx.home, &cfg.grounding, store.clone(), opts).context("cannot set up the trust list")?;
         let outcome = if grounder.is_enabled() {
@@ -125,7 +125,10 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 }
                 extra.extend(open_item(&store, item));
             }
-            weighed.retain(|e| !captured.contains(e.uri.item.as_str()));
+            // Earlier revisions of re-fetched documents are stale: they no
+            // longer count as evidence.
+            let replaced: BTreeSet<&str> = stale.iter().map(|s| s.old_item.as_str()).collect();
+            weighed.retain(|e| !captured.contains(e.uri.item.as_str()) && !replaced.contains(e.uri.item.as_str()));
             weighed.extend(extra);
             verification = verify(&a.claim, &weighed);
         }
