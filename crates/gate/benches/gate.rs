@@ -1,2 +1,87 @@
-//! Gate throughput (written below).
-fn main() {}
+//! Gate throughput on realistic pairs against a baseline: one aho-corasick
+//! pass of all word-list terms over the same bytes.
+//!
+//! Pairs are built from `enron_like.txt` (mail text written for this bench):
+//! each message is a source, and three memories are derived from it: the
+//! message itself (the all-pass path), its first two sentences with every
+//! stance cue deleted (a rewrite that loses stance), and its sentences in
+//! reverse order. `scripts/bench-gate.sh` runs this bench and writes the
+//! ratio gate/baseline into the README's `gate` section.
+#![allow(missing_docs)]
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use divan::counter::BytesCount;
+use std::sync::OnceLock;
+
+fn main() {
+    divan::main();
+}
+
+struct Pairs {
+    pairs: Vec<(String, String)>,
+    bytes: usize,
+}
+
+fn pairs() -> &'static Pairs {
+    static P: OnceLock<Pairs> = OnceLock::new();
+    P.get_or_init(|| {
+        let text = include_str!("enron_like.txt");
+        let mut pairs = Vec::new();
+        for msg in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let sentences: Vec<&str> = msg.split_inclusive(". ").map(str::trim).collect();
+            // memory 1: identical
+            pairs.push((msg.to_string(), msg.to_string()));
+            // memory 2: first two sentences, stance cues deleted
+            let head = sentences.iter().take(2).copied().collect::<Vec<_>>().join(" ");
+            let mut stripped = head.clone();
+            for c in amem_gate::cues::detect_cues(&head).into_iter().rev() {
+                stripped.replace_range(c.span.start..c.span.end, "");
+            }
+            pairs.push((msg.to_string(), stripped));
+            // memory 3: sentences reversed
+            pairs.push((msg.to_string(), sentences.iter().rev().copied().collect::<Vec<_>>().join(" ")));
+        }
+        let bytes = pairs.iter().map(|(s, m)| s.len() + m.len()).sum();
+        Pairs { pairs, bytes }
+    })
+}
+
+fn baseline_automaton() -> &'static AhoCorasick {
+    static A: OnceLock<AhoCorasick> = OnceLock::new();
+    A.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(amem_gate::all_terms())
+            .expect("terms build an automaton")
+    })
+}
+
+/// The whole gate (alignment and all eight checks) on every pair.
+#[divan::bench]
+fn gate(bencher: divan::Bencher) {
+    let p = pairs();
+    let _ = amem_gate::check("warm up", "warm up");
+    bencher.counter(BytesCount::new(p.bytes)).bench(|| {
+        let mut flags = 0usize;
+        for (s, m) in &p.pairs {
+            flags += divan::black_box(amem_gate::check(s, m)).flags.len();
+        }
+        flags
+    });
+}
+
+/// One aho-corasick pass of all word-list terms over the same bytes.
+#[divan::bench]
+fn baseline(bencher: divan::Bencher) {
+    let p = pairs();
+    let ac = baseline_automaton();
+    bencher.counter(BytesCount::new(p.bytes)).bench(|| {
+        let mut n = 0usize;
+        for (s, m) in &p.pairs {
+            n += ac.find_iter(divan::black_box(s.as_str())).count();
+            n += ac.find_iter(divan::black_box(m.as_str())).count();
+        }
+        n
+    });
+}

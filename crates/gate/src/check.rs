@@ -4,7 +4,7 @@ use crate::cues::cues_from;
 use crate::lexicon::{Hit, Kind, Lexicon};
 use crate::numbers::{Number, same_value, scan_numbers};
 use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
-use crate::text::{Sentence, clauses, content_words, sentences};
+use crate::text::{Sentence, Word, WordAt, clauses, content_words, sentences, word_set};
 use amem_model::{Cue, CueClass, Span};
 use std::collections::BTreeMap;
 
@@ -23,7 +23,10 @@ pub(crate) struct Scanned<'a> {
     pub cues: Vec<Cue>,
     pub numbers: Vec<Number>,
     pub hits: Vec<Hit>,
-    pub words: Vec<Vec<String>>,
+    /// Per sentence: its content words in order (for clause checks).
+    pub tokens: Vec<Vec<WordAt>>,
+    /// Per sentence: its content-word set (for alignment).
+    pub words: Vec<Vec<Word>>,
 }
 
 impl<'a> Scanned<'a> {
@@ -33,10 +36,12 @@ impl<'a> Scanned<'a> {
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text);
-        let covered: Vec<(usize, usize)> =
-            cues.iter().filter(|c| c.class != CueClass::Temporal).map(|c| (c.span.start, c.span.end)).collect();
-        let words = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered)).collect();
-        Scanned { text, sentences, cues, numbers, hits, words }
+        let span_of = |c: &Cue| (c.span.start, c.span.end);
+        let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
+        let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();
+        let tokens: Vec<Vec<WordAt>> = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered, &temporal)).collect();
+        let words = tokens.iter().map(|t| word_set(t.iter().map(|w| w.word))).collect();
+        Scanned { text, sentences, cues, numbers, hits, tokens, words }
     }
 
     fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &Cue> {
@@ -50,7 +55,7 @@ impl<'a> Scanned<'a> {
 }
 
 /// |a ∩ b| / min(|a|, |b|) over sorted, deduplicated word lists.
-fn containment(a: &[String], b: &[String]) -> f64 {
+fn containment(a: &[Word], b: &[Word]) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
@@ -231,26 +236,22 @@ impl Group<'_, '_> {
     }
 
     /// Content words of all memory sentences of the group, sorted.
-    fn mem_words(&self) -> Vec<String> {
-        let mut w: Vec<String> = self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().cloned()).collect();
-        w.sort();
-        w.dedup();
-        w
+    fn mem_words(&self) -> Vec<Word> {
+        word_set(self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().copied()))
     }
 
     /// Is the clause holding `cue` kept in the memory? A clause is kept
     /// when one of its content words (cue words left out) is in the memory,
     /// or when it has none of its own ("On Monday," scopes the whole
     /// sentence).
-    fn clause_kept(&self, cue: &Cue, mem_words: &[String]) -> bool {
+    fn clause_kept(&self, cue: &Cue, mem_words: &[Word]) -> bool {
         let s = self.src_sentence();
-        let lex = Lexicon::get();
         let rel = cue.span.start.saturating_sub(s.start);
-        let covered: Vec<(usize, usize)> = self.src.cues.iter().map(|c| (c.span.start, c.span.end)).collect();
         match clauses(s.text).into_iter().find(|(a, b)| rel >= *a && rel < *b) {
             Some((a, b)) => {
-                let cw = content_words(lex, self.src.text, s.start + a, s.start + b, &covered);
-                cw.is_empty() || cw.iter().any(|w| mem_words.binary_search(w).is_ok())
+                let (a, b) = (s.start + a, s.start + b);
+                let mut own = self.src.tokens[self.si].iter().filter(|w| w.start >= a && w.start < b && !w.temporal).peekable();
+                own.peek().is_none() || own.any(|w| mem_words.binary_search(&w.word).is_ok())
             }
             None => true,
         }

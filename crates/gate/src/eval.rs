@@ -132,11 +132,8 @@ pub fn corpora(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
             .unwrap_or_else(|| "corpus".into());
         return Ok(vec![(name, own)]);
     }
-    let found: Vec<(String, PathBuf)> = CORPORA
-        .iter()
-        .map(|c| (c.to_string(), dir.join(c).join("sentences.jsonl")))
-        .filter(|(_, p)| p.is_file())
-        .collect();
+    let found: Vec<(String, PathBuf)> =
+        CORPORA.iter().map(|c| (c.to_string(), dir.join(c).join("sentences.jsonl"))).filter(|(_, p)| p.is_file()).collect();
     if found.is_empty() { Err(Error::NoCorpus(dir.to_path_buf())) } else { Ok(found) }
 }
 
@@ -190,7 +187,14 @@ pub fn evaluate(corpus: &str, records: &[Record]) -> Vec<Score> {
             let p = if t.detected == 0 { 0.0 } else { t.detected_ok as f64 / t.detected as f64 };
             let r = if t.annotated == 0 { 0.0 } else { t.annotated_found as f64 / t.annotated as f64 };
             let f = if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) };
-            Score { corpus: corpus.to_string(), class: class.as_str().to_string(), precision: round3(p), recall: round3(r), f1: round3(f), n: t.annotated }
+            Score {
+                corpus: corpus.to_string(),
+                class: class.as_str().to_string(),
+                precision: round3(p),
+                recall: round3(r),
+                f1: round3(f),
+                n: t.annotated,
+            }
         })
         .collect()
 }

@@ -6,7 +6,7 @@
 //! Units, scales, stopwords and the "if means whether" verbs are small
 //! look-up sets used by the number scanner and the tokenizer.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
 use amem_model::CueClass;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -65,12 +65,14 @@ pub(crate) struct Hit {
 /// The compiled lexicon.
 pub(crate) struct Lexicon {
     ac: AhoCorasick,
+    ac_all: AhoCorasick,
     pub entries: Vec<Entry>,
     /// Lower-cased unit surface forms → canonical unit.
     pub units: HashMap<String, String>,
     /// Lower-cased scale words → multiplier.
     pub scales: HashMap<String, f64>,
-    pub stopwords: HashSet<String>,
+    /// Hashes ([`crate::text::word_hash`]) of the stopwords, sorted, for binary search.
+    stopwords: Vec<u64>,
     /// Lower-cased single words after which "if" means "whether".
     pub if_whether: HashSet<String>,
 }
@@ -133,15 +135,17 @@ impl Lexicon {
                 }
             }
         }
-        // Standard semantics + overlapping iteration: every entry that
-        // matches is seen, then the longest non-overlapping ones are kept
-        // (see `resolve`), so a failed word-boundary check on a long entry
-        // never hides a shorter one.
-        let ac = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .build(&patterns)
-            .expect("invariant: lexicon patterns are plain non-empty strings");
+        // Leftmost-longest for the pass itself; a standard automaton over
+        // the same patterns for the rare fallback (see `scan`).
+        let build = |kind| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(kind)
+                .build(&patterns)
+                .expect("invariant: lexicon patterns are plain non-empty strings")
+        };
+        let ac = build(MatchKind::LeftmostLongest);
+        let ac_all = build(MatchKind::Standard);
         let mut units = HashMap::new();
         for (forms, canon) in parse_mapped(file("units")) {
             for f in forms {
@@ -156,52 +160,69 @@ impl Lexicon {
                 }
             }
         }
-        let stopwords = parse_groups(file("stopwords")).into_iter().flatten().collect();
+        let mut stopwords: Vec<u64> =
+            parse_groups(file("stopwords")).into_iter().flatten().map(|w| crate::text::word_hash(w.as_bytes())).collect();
+        stopwords.sort();
+        stopwords.dedup();
         let if_whether = parse_groups(file("if_whether")).into_iter().flatten().collect();
-        Lexicon { ac, entries, units, scales, stopwords, if_whether }
+        Lexicon { ac, ac_all, entries, units, scales, stopwords, if_whether }
     }
 
-    /// All word-boundary-checked matches in `text`, overlapping, in one pass.
-    pub(crate) fn raw_hits(&self, text: &str) -> Vec<Hit> {
-        let bytes = text.as_bytes();
-        let mut out = Vec::new();
-        for m in self.ac.find_overlapping_iter(text) {
-            let e = &self.entries[m.pattern().as_usize()];
-            let (s, t) = (m.start(), m.end());
-            // ASCII case-insensitive matching of ASCII patterns always lands
-            // on char boundaries, but a non-ASCII pattern (n’t) is matched
-            // byte-exact, so it does too.
-            if !text.is_char_boundary(s) || !text.is_char_boundary(t) {
+    /// Is the word with this hash (of its lower-cased form) a stopword?
+    pub(crate) fn is_stopword(&self, hash: u64) -> bool {
+        self.stopwords.binary_search(&hash).is_ok()
+    }
+
+    /// True when a match at `start..end` of entry `entry` sits on word
+    /// boundaries (suffix entries need only the right one).
+    fn on_boundaries(&self, text: &str, entry: usize, start: usize, end: usize) -> bool {
+        text.is_char_boundary(start)
+            && text.is_char_boundary(end)
+            && (self.entries[entry].suffix || !is_word_char_before(text, start))
+            && !is_word_char_at(text, end)
+    }
+
+    /// One leftmost-longest pass over `text`, word boundaries checked; a
+    /// false friend wins over the cues it covers and is then dropped.
+    ///
+    /// When the leftmost-longest match fails its boundary check ("no" inside
+    /// "know"), the shorter entries starting at the same byte are tried
+    /// (overlapping search over that match only) and the pass goes on from
+    /// the next byte, so a failed long entry never hides a shorter one.
+    pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
+        let mut out: Vec<Hit> = Vec::new();
+        let mut pos = 0usize;
+        while pos < text.len() {
+            let Some(m) = self.ac.find(Input::new(text).span(pos..text.len())) else { break };
+            let (s, e, id) = (m.start(), m.end(), m.pattern().as_usize());
+            if self.on_boundaries(text, id, s, e) {
+                out.push(Hit { entry: id, start: s, end: e });
+                pos = e;
                 continue;
             }
-            let left_ok = e.suffix || !is_word_char_before(text, s);
-            let right_ok = !is_word_char_at(text, t);
-            if left_ok && right_ok && s < t && t <= bytes.len() {
-                out.push(Hit { entry: m.pattern().as_usize(), start: s, end: t });
+            let mut best: Option<Hit> = None;
+            for o in self.ac_all.find_overlapping_iter(Input::new(text).span(s..e)) {
+                let oid = o.pattern().as_usize();
+                if o.start() == s && self.on_boundaries(text, oid, s, o.end()) && best.is_none_or(|b| o.end() > b.end) {
+                    best = Some(Hit { entry: oid, start: s, end: o.end() });
+                }
+            }
+            match best {
+                Some(h) => {
+                    out.push(h);
+                    pos = h.end;
+                }
+                None => {
+                    pos = s + 1;
+                    while pos < text.len() && !text.is_char_boundary(pos) {
+                        pos += 1;
+                    }
+                }
             }
         }
+        out.retain(|h| self.entries[h.entry].kind != Kind::FalseFriend);
         out
     }
-
-    /// One pass, then overlaps resolved: longest match first, earlier
-    /// first on ties; false friends win over the cues they cover and are
-    /// then dropped.
-    pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
-        resolve(self, self.raw_hits(text))
-    }
-}
-
-fn resolve(lex: &Lexicon, mut hits: Vec<Hit>) -> Vec<Hit> {
-    hits.sort_by(|a, b| (b.end - b.start).cmp(&(a.end - a.start)).then(a.start.cmp(&b.start)));
-    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
-    for h in hits {
-        if kept.iter().all(|k| k.end <= h.start || h.end <= k.start) {
-            kept.push(h);
-        }
-    }
-    kept.retain(|h| lex.entries[h.entry].kind != Kind::FalseFriend);
-    kept.sort_by_key(|h| (h.start, h.end));
-    kept
 }
 
 /// True when the char ending at byte `i` is alphanumeric (a word continues

@@ -74,65 +74,134 @@ fn push_trimmed<'a>(text: &'a str, start: usize, end: usize, out: &mut Vec<Sente
     out.push(Sentence { start: s, end: s + trimmed.len(), text: trimmed });
 }
 
-/// A word token: byte range and lower-cased form.
-#[derive(Clone, Debug)]
-pub(crate) struct Token {
-    pub start: usize,
-    pub end: usize,
-    pub lower: String,
-}
+/// A content word, as a 64-bit hash of its lower-cased stem: the
+/// alignment compares sets of these (no string allocation per word;
+/// collisions among a few dozen words of two sentences are negligible).
+pub(crate) type Word = u64;
 
-/// Alphanumeric runs (apostrophes inside words kept: "didn't", "Alice's").
-pub(crate) fn tokens(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut cur: Option<usize> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let inner_apos = (c == '\'' || c == '’') && cur.is_some() && chars.peek().is_some_and(|&(_, d)| d.is_alphanumeric());
-        if c.is_alphanumeric() || inner_apos {
-            if cur.is_none() {
-                cur = Some(i);
-            }
-        } else if let Some(s) = cur.take() {
-            out.push(Token { start: s, end: i, lower: text[s..i].to_lowercase() });
-        }
+/// A fast 64-bit word hash, eight bytes at a time (multiply-rotate in the
+/// style of FxHash, with the length folded in). Not for adversarial input:
+/// a collision can only make two different words count as shared.
+pub(crate) fn word_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
     }
-    if let Some(s) = cur {
-        out.push(Token { start: s, end: text.len(), lower: text[s..].to_lowercase() });
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
     }
-    out
+    h ^ (h >> 29)
 }
 
 /// A light stem so that "promoted"/"promotes"/"promoting" and
 /// "servers"/"server" meet: possessive, then one of -ing, -ed, -es, -s when
-/// at least four letters remain.
-pub(crate) fn stem(word: &str) -> String {
-    let w = word.trim_end_matches("'s").trim_end_matches("’s");
+/// at least four letters remain (and the rest does not end in "s":
+/// "access" stays "access").
+pub(crate) fn stem(word: &str) -> &str {
+    let w = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")).unwrap_or(word);
     for suf in ["ing", "ed", "es", "s"] {
         if let Some(base) = w.strip_suffix(suf)
             && base.chars().count() >= 4
             && !base.ends_with('s')
         {
-            return base.to_string();
+            return base;
         }
     }
-    w.to_string()
+    w
 }
 
-/// Content words of `text[range]`: tokens that are not stopwords and not
-/// covered by a cue span (`covered` in bytes of `text`), stemmed.
-pub(crate) fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, covered: &[(usize, usize)]) -> Vec<String> {
-    let mut out: Vec<String> = tokens(&text[start..end])
-        .into_iter()
-        .filter(|t| {
-            let (s, e) = (t.start + start, t.end + start);
-            !lex.stopwords.contains(&t.lower) && !covered.iter().any(|&(cs, ce)| cs < e && s < ce)
-        })
-        .map(|t| stem(&t.lower))
-        .collect();
-    out.sort();
-    out.dedup();
+/// A content word of a sentence: where it starts (bytes of the text), its
+/// hash, and whether it lies inside a temporal cue ("Monday").
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WordAt {
+    pub start: usize,
+    pub word: Word,
+    pub temporal: bool,
+}
+
+/// Content words of `text[start..end]` in text order: alphanumeric runs
+/// (inner apostrophes kept) that are not stopwords and not covered by a
+/// non-temporal cue span (`covered`, bytes of `text`), stemmed and hashed;
+/// those inside a `temporal` span are kept and marked.
+pub(crate) fn content_words(
+    lex: &Lexicon,
+    text: &str,
+    start: usize,
+    end: usize,
+    covered: &[(usize, usize)],
+    temporal: &[(usize, usize)],
+) -> Vec<WordAt> {
+    let mut out = Vec::new();
+    let mut lower = String::new();
+    let piece = &text[start..end];
+    let bytes = piece.as_bytes();
+    // `covered` is sorted by start (cues come sorted and do not overlap):
+    // the first span ending after the token start is the only one that can
+    // overlap it.
+    let mut emit = |s: usize, e: usize, lower: &mut String| {
+        let (as_, ae) = (s + start, e + start);
+        let k = covered.partition_point(|&(_, ce)| ce <= as_);
+        if covered.get(k).is_some_and(|&(cs, _)| cs < ae) {
+            return;
+        }
+        lower.clear();
+        let w = &piece[s..e];
+        if w.is_ascii() {
+            lower.push_str(w);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.extend(w.chars().flat_map(char::to_lowercase));
+        }
+        if lex.is_stopword(word_hash(lower.as_bytes())) {
+            return;
+        }
+        let k = temporal.partition_point(|&(_, ce)| ce <= as_);
+        let in_temporal = temporal.get(k).is_some_and(|&(cs, _)| cs < ae);
+        out.push(WordAt { start: as_, word: word_hash(stem(lower).as_bytes()), temporal: in_temporal });
+    };
+    // Word characters: ASCII alphanumerics fast, other chars decoded; an
+    // apostrophe between two word characters stays inside the word.
+    let mut cur: Option<usize> = None;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (is_word, len) = if b.is_ascii() {
+            let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+            (b.is_ascii_alphanumeric() || inner_apos, 1)
+        } else {
+            let c = piece[i..].chars().next().unwrap_or(' ');
+            let l = c.len_utf8();
+            let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
+            (c.is_alphanumeric() || inner_apos, l)
+        };
+        if is_word {
+            if cur.is_none() {
+                cur = Some(i);
+            }
+        } else if let Some(s) = cur.take() {
+            emit(s, i, &mut lower);
+        }
+        i += len;
+    }
+    if let Some(s) = cur {
+        emit(s, piece.len(), &mut lower);
+    }
     out
+}
+
+/// The sorted, deduplicated word set of some content words.
+pub(crate) fn word_set(words: impl Iterator<Item = Word>) -> Vec<Word> {
+    let mut v: Vec<Word> = words.collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// Clause boundaries inside a sentence (byte offsets relative to the
@@ -140,18 +209,20 @@ pub(crate) fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize,
 /// " but ", " while ", " whereas ", " although ". Used by the polarity check
 /// to tell a dropped clause from a reversed one.
 pub(crate) fn clauses(sentence: &str) -> Vec<(usize, usize)> {
+    const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
+    let bytes = sentence.as_bytes();
     let mut cuts = vec![0usize];
     for (i, c) in sentence.char_indices() {
         if matches!(c, ',' | ';' | ':' | '—' | '–') {
             cuts.push(i + c.len_utf8());
-        }
-    }
-    let lower = sentence.to_ascii_lowercase();
-    for w in [" but ", " while ", " whereas ", " although ", " and "] {
-        let mut from = 0;
-        while let Some(p) = lower[from..].find(w) {
-            cuts.push(from + p + 1);
-            from += p + w.len();
+        } else if c == ' ' {
+            // " but " and the like: cut before the coordinator
+            let rest = &bytes[i + 1..];
+            for w in COORDINATORS {
+                if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
+                    cuts.push(i + 1);
+                }
+            }
         }
     }
     cuts.push(sentence.len());
@@ -194,6 +265,7 @@ mod tests {
         assert_eq!(stem("promoted"), stem("promotes"));
         assert_eq!(stem("servers"), "server");
         assert_eq!(stem("alice's"), "alice");
+        assert_eq!(stem("access"), "access");
         assert_eq!(stem("is"), "is");
     }
 
