@@ -59,8 +59,12 @@ impl QueryEntry {
 pub struct DocumentEntry {
     /// The wiki item id of that revision.
     pub item: String,
-    /// Content digest (hex) of that revision.
+    /// Content digest (hex) of that revision: title and text as fetched,
+    /// what a re-fetch is compared with.
     pub digest: String,
+    /// The item revision digest (hex) evidence from it carries.
+    #[serde(default)]
+    pub item_digest: String,
     /// When it was fetched, RFC 3339.
     pub retrieved_at: String,
     /// The source's name.

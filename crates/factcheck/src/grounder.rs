@@ -64,8 +64,12 @@ pub struct CapturedItem {
     pub title: String,
     /// The item's text.
     pub text: String,
-    /// Content digest of this revision.
+    /// Content digest of what was fetched (title and text): a re-fetch
+    /// with another content digest is a new revision.
     pub digest: Digest,
+    /// The item revision digest evidence from it carries
+    /// (`Evidence::item_digest`).
+    pub item_digest: Digest,
     /// When it was fetched, RFC 3339.
     pub retrieved_at: String,
 }
@@ -78,11 +82,12 @@ pub struct StaleRevision {
     pub source_url: String,
     /// The earlier item.
     pub old_item: String,
-    /// Its content digest.
+    /// Its revision digest, as the evidence cited in earlier assessments
+    /// carries it (`Evidence::item_digest`).
     pub old_digest: Digest,
     /// The item now holding the document.
     pub new_item: String,
-    /// Its content digest.
+    /// Its revision digest.
     pub new_digest: Digest,
 }
 
@@ -278,6 +283,7 @@ impl Grounder {
         urls.iter()
             .filter_map(|u| {
                 let d = cache.file.documents.get(u)?;
+                let digest = Digest::from_hex(&d.digest)?;
                 Some(CapturedItem {
                     source: d.source.clone(),
                     item: d.item.clone(),
@@ -285,7 +291,8 @@ impl Grounder {
                     source_url: u.clone(),
                     title: d.title.clone(),
                     text: d.text.clone(),
-                    digest: Digest::from_hex(&d.digest)?,
+                    digest,
+                    item_digest: Digest::from_hex(&d.item_digest).unwrap_or(digest),
                     retrieved_at: d.retrieved_at.clone(),
                 })
             })
@@ -300,21 +307,26 @@ impl Grounder {
         for doc in docs {
             let digest = content_digest(&doc);
             let previous = cache.file.documents.get(&doc.url).cloned();
-            let (item, at) = match &previous {
+            let (item, item_digest, at) = match &previous {
                 // Same content as last time: the existing item still holds it.
-                Some(p) if p.digest == digest.to_hex() => (p.item.clone(), p.retrieved_at.clone()),
-                _ => (self.store.capture(&doc, &retrieved_at)?, retrieved_at.clone()),
+                Some(p) if p.digest == digest.to_hex() => {
+                    (p.item.clone(), Digest::from_hex(&p.item_digest).unwrap_or(digest), p.retrieved_at.clone())
+                }
+                _ => {
+                    let stored = self.store.capture(&doc, &retrieved_at)?;
+                    (stored.item, stored.item_digest, retrieved_at.clone())
+                }
             };
             if let Some(p) = previous.as_ref().filter(|p| p.digest != digest.to_hex()) {
+                let old_digest = Digest::from_hex(&p.item_digest).or_else(|| Digest::from_hex(&p.digest)).ok_or_else(|| {
+                    Error::Corrupt { path: Cache::path_in(Path::new("$AMEM_HOME")), detail: format!("bad digest for {}", doc.url) }
+                })?;
                 stale.push(StaleRevision {
                     source_url: doc.url.clone(),
                     old_item: p.item.clone(),
-                    old_digest: Digest::from_hex(&p.digest).ok_or_else(|| Error::Corrupt {
-                        path: Cache::path_in(Path::new("$AMEM_HOME")),
-                        detail: format!("bad digest for {}", doc.url),
-                    })?,
+                    old_digest,
                     new_item: item.clone(),
-                    new_digest: digest,
+                    new_digest: item_digest,
                 });
             }
             let text = item_text(&doc);
@@ -323,6 +335,7 @@ impl Grounder {
                 DocumentEntry {
                     item: item.clone(),
                     digest: digest.to_hex(),
+                    item_digest: item_digest.to_hex(),
                     retrieved_at: at.clone(),
                     source: source.name.clone(),
                     title: doc.title.clone(),
@@ -337,6 +350,7 @@ impl Grounder {
                 title: doc.title,
                 text,
                 digest,
+                item_digest,
                 retrieved_at: at,
             });
         }

@@ -9,14 +9,24 @@ use amem_model::Digest;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// A document stored as a wiki item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredItem {
+    /// The item id (`amem://<item>`).
+    pub item: String,
+    /// The item revision's digest, as evidence from it carries it
+    /// (`Evidence::item_digest`: SHA-256 of the item file's bytes).
+    pub item_digest: Digest,
+}
+
 /// Turns a fetched document into a wiki item.
 pub trait CaptureStore: Send + Sync {
     /// Store `doc` as a wiki item (front matter: title, source URL,
-    /// retrieved_at, digest) and make it searchable; return its item id.
+    /// retrieved_at, digest) and make it searchable.
     ///
     /// # Errors
     /// The item cannot be written or indexed.
-    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<String>;
+    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<StoredItem>;
 }
 
 /// The text a captured item holds: the document's text, with its authors
@@ -73,7 +83,7 @@ fn one_line(s: &str) -> String {
 }
 
 impl CaptureStore for DirStore {
-    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<String> {
+    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<StoredItem> {
         let body = format!("{}\n", item_text(doc).trim());
         let digest = Digest::of(body.as_bytes());
         let item = format!("captured-{}", digest.short(16));
@@ -88,9 +98,9 @@ impl CaptureStore for DirStore {
         std::fs::create_dir_all(&self.dir).map_err(|source| Error::Write { path: self.dir.clone(), source })?;
         let path = self.dir.join(format!("{item}.md"));
         let tmp = self.dir.join(format!(".{item}.md.tmp"));
-        std::fs::write(&tmp, text).map_err(|source| Error::Write { path: tmp.clone(), source })?;
+        std::fs::write(&tmp, &text).map_err(|source| Error::Write { path: tmp.clone(), source })?;
         std::fs::rename(&tmp, &path).map_err(|source| Error::Write { path, source })?;
-        Ok(item)
+        Ok(StoredItem { item, item_digest: Digest::of(text.as_bytes()) })
     }
 }
 
@@ -123,10 +133,16 @@ impl RecallStore {
 }
 
 impl CaptureStore for RecallStore {
-    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<String> {
+    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<StoredItem> {
         let text = item_text(doc);
         let capture = amem_recall::Capture { text: &text, title: Some(&doc.title), source_url: Some(&doc.url), retrieved_at };
-        self.with_wiki(|w| w.capture(&capture)).map(|id| id.0).map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))
+        self.with_wiki(|w| {
+            let id = w.capture(&capture)?;
+            // The revision digest recall's hits will carry for this item.
+            let opened = w.open_uri(&amem_model::AmemUri::item(id.0.clone()))?;
+            Ok::<_, amem_recall::Error>(StoredItem { item: id.0, item_digest: opened.item_digest })
+        })
+        .map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))
     }
 }
 
@@ -146,9 +162,10 @@ mod tests {
             updated: None,
             authors: vec!["A B".into()],
         };
-        let id = s.capture(&doc, "2026-01-01T00:00:00Z").unwrap();
-        assert_eq!(id, s.capture(&doc, "2026-01-01T00:00:00Z").unwrap());
-        let text = std::fs::read_to_string(dir.path().join(format!("{id}.md"))).unwrap();
+        let stored = s.capture(&doc, "2026-01-01T00:00:00Z").unwrap();
+        assert_eq!(stored, s.capture(&doc, "2026-01-01T00:00:00Z").unwrap());
+        let text = std::fs::read_to_string(dir.path().join(format!("{}.md", stored.item))).unwrap();
+        assert_eq!(stored.item_digest, Digest::of(text.as_bytes()));
         assert!(
             text.starts_with("---\ntitle: T itle\nsource: https://arxiv.org/abs/1\nretrieved_at: 2026-01-01T00:00:00Z\ndigest: "),
             "{text}"
