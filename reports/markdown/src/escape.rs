@@ -10,48 +10,55 @@
 //! reorder what the reader sees (the "Trojan Source" trick, CVE-2021-42574).
 
 /// Escape text for an inline position (a list item, a heading, a cell).
-/// Newlines become spaces.
+/// Newlines become spaces; leading blanks are dropped (they would make an
+/// indented code block or vanish).
 pub(crate) fn inline(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut at_start = true;
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        let c = if c == '\n' || c == '\r' { ' ' } else { c };
-        if at_start {
-            if c == ' ' || c == '\t' {
-                // Leading blanks would make an indented code block or vanish.
-                continue;
-            }
-            if matches!(c, '#' | '-' | '+' | '=') {
-                out.push('\\');
-            }
-            // `1.` or `1)` at the start makes an ordered list.
-            if c.is_ascii_digit() {
-                let mut digits = String::new();
-                digits.push(c);
-                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                    digits.push(d);
-                    chars.next();
-                }
-                out.push_str(&digits);
-                if let Some(&p) = chars.peek().filter(|p| matches!(p, '.' | ')')) {
-                    out.push('\\');
-                    out.push(p);
-                    chars.next();
-                }
-                at_start = false;
-                continue;
-            }
-            at_start = false;
+    let flat: String = s.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect();
+    let text = flat.trim_start_matches([' ', '\t']);
+    let mark = block_marker(text);
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.char_indices() {
+        if Some(i) == mark && !needs_escape(c) {
+            out.push('\\');
         }
         push_escaped(&mut out, c);
     }
     out
 }
 
+/// Where, if anywhere, `text` would start a block when it begins a line:
+/// the byte index of the character to escape. CommonMark: an ATX heading is
+/// 1 to 6 `#` then a blank or the end; a bullet is `-`, `+` or `*` then a
+/// blank or the end; an ordered item is 1 to 9 digits, then `.` or `)`, then
+/// a blank or the end; a line of only `-` or `=` (and blanks) is a thematic
+/// break or a setext underline. Anything else (`2.3 million`, `+1555...`,
+/// `#hashtag`) is left alone so it reads cleanly in a pager.
+fn block_marker(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let blank_or_end = |i: usize| b.get(i).is_none_or(|c| *c == b' ' || *c == b'\t');
+    let first = *b.first()?;
+    match first {
+        b'#' => {
+            let n = b.iter().take_while(|c| **c == b'#').count();
+            (n <= 6 && blank_or_end(n)).then_some(0)
+        }
+        b'-' | b'+' | b'*' if blank_or_end(1) => Some(0),
+        b'-' | b'=' if b.iter().all(|c| *c == first || *c == b' ' || *c == b'\t') => Some(0),
+        b'0'..=b'9' => {
+            let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            (n <= 9 && matches!(b.get(n), Some(b'.' | b')')) && blank_or_end(n + 1)).then_some(n)
+        }
+        _ => None,
+    }
+}
+
+fn needs_escape(c: char) -> bool {
+    matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&')
+}
+
 fn push_escaped(out: &mut String, c: char) {
     match c {
-        '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' => {
+        c if needs_escape(c) => {
             out.push('\\');
             out.push(c);
         }
@@ -135,6 +142,18 @@ mod tests {
         assert_eq!(inline("- not a list"), r"\- not a list");
         assert_eq!(inline("2. not a list, 2.3 million"), r"2\. not a list, 2.3 million");
         assert_eq!(inline("1986) x"), r"1986\) x");
+        assert_eq!(inline("28.4"), "28.4");
+        assert_eq!(inline("2.3 million"), "2.3 million");
+        assert_eq!(inline("1."), r"1\.");
+        assert_eq!(inline("+15555550101"), "+15555550101");
+        assert_eq!(inline("+ item"), r"\+ item");
+        assert_eq!(inline("#hashtag"), "#hashtag");
+        assert_eq!(inline("###### six"), r"\###### six");
+        assert_eq!(inline("---"), r"\---");
+        assert_eq!(inline("- - -"), r"\- - -");
+        assert_eq!(inline("==="), r"\===");
+        assert_eq!(inline("-5 degrees"), "-5 degrees");
+        assert_eq!(inline("* star"), r"\* star");
         assert_eq!(inline("Revenue rose 2.3% - #1"), "Revenue rose 2.3% - #1");
         assert_eq!(inline("   indented"), "indented");
         assert_eq!(inline("> not a quote"), r"\> not a quote");
