@@ -322,6 +322,9 @@ fn make_word(text: &str, s: usize, e: usize) -> Word {
 /// "infection", "infects" → "infect"; "vaccines", "vaccinated" → "vaccin…");
 /// both sides go through the same function, so over-stripping is harmless.
 pub(crate) fn stem(lower: &str) -> String {
+    if let Some((_, lemma)) = IRREGULAR.iter().find(|(form, _)| *form == lower) {
+        return (*lemma).to_string();
+    }
     let mut w = lower.to_string();
     if w.chars().count() <= 3 || !w.is_ascii() {
         return w;
@@ -362,6 +365,93 @@ pub(crate) fn stem(lower: &str) -> String {
     }
     w
 }
+
+/// Irregular English inflections (and the derivations "death"/"dead" of "die",
+/// "birth" of "born") that no suffix rule can join to their lemma. A closed
+/// class of the language, listed once, not tuned to any corpus; forms that are
+/// also other words ("found", "left", "saw", "lead") are left out.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("died", "die"),
+    ("dies", "die"),
+    ("dying", "die"),
+    ("death", "die"),
+    ("deaths", "die"),
+    ("dead", "die"),
+    ("birth", "born"),
+    ("births", "born"),
+    ("began", "begin"),
+    ("begun", "begin"),
+    ("begins", "begin"),
+    ("beginning", "begin"),
+    ("grew", "grow"),
+    ("grown", "grow"),
+    ("grows", "grow"),
+    ("growing", "grow"),
+    ("growth", "grow"),
+    ("wrote", "write"),
+    ("written", "write"),
+    ("writes", "write"),
+    ("writing", "write"),
+    ("writer", "write"),
+    ("took", "take"),
+    ("taken", "take"),
+    ("takes", "take"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("gives", "give"),
+    ("spoke", "speak"),
+    ("spoken", "speak"),
+    ("chose", "choose"),
+    ("chosen", "choose"),
+    ("fell", "fall"),
+    ("fallen", "fall"),
+    ("rose", "rise"),
+    ("risen", "rise"),
+    ("drew", "draw"),
+    ("drawn", "draw"),
+    ("knew", "know"),
+    ("known", "know"),
+    ("built", "build"),
+    ("sold", "sell"),
+    ("bought", "buy"),
+    ("taught", "teach"),
+    ("held", "hold"),
+    ("kept", "keep"),
+    ("sent", "send"),
+    ("spent", "spend"),
+    ("won", "win"),
+    ("wins", "win"),
+    ("winning", "win"),
+    ("winner", "win"),
+    ("lost", "lose"),
+    ("loses", "lose"),
+    ("paid", "pay"),
+    ("told", "tell"),
+    ("said", "say"),
+    ("says", "say"),
+    ("went", "go"),
+    ("gone", "go"),
+    ("came", "come"),
+    ("became", "become"),
+    ("ran", "run"),
+    ("met", "meet"),
+    ("brought", "bring"),
+    ("fought", "fight"),
+    ("caught", "catch"),
+    ("sang", "sing"),
+    ("sung", "sing"),
+    ("singer", "sing"),
+    ("stood", "stand"),
+    ("wore", "wear"),
+    ("worn", "wear"),
+    ("men", "man"),
+    ("women", "woman"),
+    ("children", "child"),
+    ("mice", "mouse"),
+    ("feet", "foot"),
+    ("teeth", "tooth"),
+    ("people", "person"),
+];
 
 /// True when two stems name the same word: equal, or one a prefix (at least
 /// five letters) of the other ("vaccin" / "vaccinat").
