@@ -337,6 +337,9 @@ path, names = sys.argv[1], json.loads(sys.argv[2])
 with pa.memory_map(path) as src:
     reader = ipc.open_file(src)
     assert reader.num_record_batches == 3, reader.num_record_batches
+    summary = json.loads(reader.metadata[b"amem.run_summary"])
+    assert summary["uncheckable"] == {"gate_unaligned": 2}, summary
+    assert json.loads(reader.metadata[b"amem.run_info"])["run_id"] == "20240502T030405Z-1a2b3c4d"
     t = reader.read_all()
 assert t.schema.names == names, t.schema.names
 assert t.num_rows == 10, t.num_rows
