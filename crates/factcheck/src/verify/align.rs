@@ -557,7 +557,10 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
             continue;
         }
         let comparable: Vec<&Date> = s.dates.iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
-        if comparable.is_empty() {
+        // A bare year anchors to nothing in particular ("a 2013 study" beside "published in 2017"):
+        // it conflicts only in a sentence about the same proposition.
+        let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
+        if comparable.is_empty() || (bare && cov < POLARITY_MIN) {
             continue;
         }
         let e = comparable[0];

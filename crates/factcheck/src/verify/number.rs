@@ -59,6 +59,10 @@ pub(crate) struct Quantity {
     pub bound: Bound,
     /// True when the number looks like a calendar year (four digits, 1000–2099, no unit).
     pub is_year: bool,
+    /// The scale word's factor (1 when none).
+    pub scale: f64,
+    /// When the number is one end of a range ("36–70%", "between 75% and 90%"), the range.
+    pub range_of: Option<(f64, f64)>,
 }
 
 const SCALES: &[(&str, f64)] = &[
@@ -252,7 +256,36 @@ pub(crate) fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         out.push(build(text, words, w.range.start, w.range.end, *v, 0, false));
     }
     out.sort_by_key(|q| q.range.start);
+    link_ranges(text, &mut out);
     out
+}
+
+/// Mark the two ends of a range ("36–70%", "15 to 50 W/m2", "between 75% and 90%"); the
+/// first end takes the unit and scale of the second when it has none ("2–3 million").
+fn link_ranges(text: &str, qs: &mut [Quantity]) {
+    for i in 1..qs.len() {
+        let (a, b) = (&qs[i - 1], &qs[i]);
+        let Some(between) = text.get(a.range.end..b.range.start) else { continue };
+        let between = between.trim();
+        let before = text[..a.range.start].trim_end().to_lowercase();
+        let dash = matches!(between, "-" | "–" | "—" | "to");
+        let and = between == "and" && (before.ends_with("between") || before.ends_with("from"));
+        if !(dash || and) || a.is_year || b.is_year {
+            continue;
+        }
+        let (unit, scale) = (b.unit.clone(), b.scale);
+        let a = &mut qs[i - 1];
+        if a.unit == Unit::Plain && a.scale == 1.0 {
+            a.unit = unit;
+            a.value *= scale;
+            a.step *= scale;
+            a.scale = scale;
+        }
+        let first = a.value;
+        let (lo, hi) = (first.min(qs[i].value), first.max(qs[i].value));
+        qs[i - 1].range_of = Some((lo, hi));
+        qs[i].range_of = Some((lo, hi));
+    }
 }
 
 fn skip_run(bytes: &[u8], mut j: usize) -> usize {
@@ -373,6 +406,8 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
     }
     // The anchor: the first content word after the number and its unit words.
     let mut anchor = None;
+    // "four of the warmest years": a part of a set, not a count of the next word.
+    let part_of_set = after.get(k).is_some_and(|w| w.lower == "of") && after.get(k + 1).is_some_and(|w| w.lower == "the");
     for w in after.iter().skip(k).take(3) {
         if ANCHOR_SKIP.contains(&w.lower.as_str())
             && after.iter().skip(k).take(3).any(|o| !o.stop && !ANCHOR_SKIP.contains(&o.lower.as_str()))
@@ -388,7 +423,20 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
     let is_year = four_digits && unit == Unit::Plain && !scaled && (1000.0..2100.0).contains(&base);
     // Dividing the scale (an exact power of ten or 12) keeps the step exact: 1e6 / 10 = 100 000.
     let step = scale / 10f64.powi(decimals);
-    Quantity { range: start..range_end, value: base * scale, step, unit, anchor, bound: bound_before(text, start), is_year }
+    if part_of_set {
+        anchor = None;
+    }
+    Quantity {
+        range: start..range_end,
+        value: base * scale,
+        step,
+        unit,
+        anchor,
+        bound: bound_before(text, start),
+        is_year,
+        scale,
+        range_of: None,
+    }
 }
 
 fn currency_before(text: &str, start: usize) -> Option<&'static str> {
@@ -443,6 +491,24 @@ pub(crate) fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
     if claim.is_year != ev.is_year || claim.unit != ev.unit {
         return Relation::Unrelated;
     }
+    let rel = relate_values(claim, ev);
+    // One end of a range says nothing alone: a value inside the other side's range agrees,
+    // and a range end never conflicts.
+    let inside = |v: f64, r: Option<(f64, f64)>| r.is_some_and(|(lo, hi)| lo <= v && v <= hi);
+    let anchors_fit = match (&claim.anchor, &ev.anchor) {
+        (Some(a), Some(b)) => super::text::stems_match(a, b),
+        _ => true,
+    };
+    if anchors_fit && (inside(claim.value, ev.range_of) || inside(ev.value, claim.range_of)) {
+        return Relation::Agrees;
+    }
+    if rel == Relation::Conflicts && (claim.range_of.is_some() || ev.range_of.is_some()) {
+        return Relation::Unrelated;
+    }
+    rel
+}
+
+fn relate_values(claim: &Quantity, ev: &Quantity) -> Relation {
     let same_anchor = match (&claim.anchor, &ev.anchor) {
         (Some(a), Some(b)) => super::text::stems_match(a, b),
         (None, None) => claim.unit != Unit::Plain,
@@ -531,6 +597,19 @@ mod tests {
         assert_eq!(more.bound, Bound::AtLeast);
         assert!(value_agrees(&more, &one("nearly 108 million people")));
         assert!(!value_agrees(&more, &one("20 million people")));
+    }
+
+    #[test]
+    fn ranges() {
+        let v = q("between 75% and 90% of it, and 3–7 million people");
+        assert_eq!(v.len(), 4);
+        assert_eq!(v[0].range_of, Some((75.0, 90.0)));
+        assert_eq!(v[2].unit, Unit::Plain);
+        assert_eq!(v[2].value, 3e6);
+        assert_eq!(relate(&one("about 80% of it"), &v[0]), Relation::Agrees);
+        assert_eq!(relate(&one("95% of it"), &v[1]), Relation::Unrelated, "a range end never conflicts");
+        assert_eq!(relate(&one("4 million people"), &v[3]), Relation::Agrees);
+        assert_eq!(one("four of the warmest years").anchor, None);
     }
 
     #[test]
