@@ -168,7 +168,8 @@ fn two_runs_on_one_home_are_refused_naming_the_holder() {
     let t = TestDir::new();
     let home = example_home(&t);
     // The lock of a live process (this test's own) on this host.
-    let lock = format!("pid={}\nhost={}\nstarted_at=2025-01-01T00:00:00Z\ncommand=amem audit chat-history\n", std::process::id(), hostname());
+    let lock =
+        format!("pid={}\nhost={}\nstarted_at=2025-01-01T00:00:00Z\ncommand=amem audit chat-history\n", std::process::id(), hostname());
     std::fs::write(home.join("amem.lock"), lock).unwrap();
     let mut c = t.amem();
     c.args(["audit", "chat-history", "--since", "2001-01-01", "--home"]).arg(&home);
@@ -316,4 +317,58 @@ print(t.num_rows, ",".join(sorted(groups)))
     assert!(out.status.success(), "pyarrow: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.trim(), format!("{rows},contradicted,supported,unverified"));
+}
+
+/// The unverified queue: list, reject with a reason, capture a source and reassess.
+#[test]
+fn unverified_queue_list_reject_capture() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--home"]).arg(&home);
+    ok(&mut c);
+    let list = |t: &TestDir| -> Vec<serde_json::Value> {
+        let mut c = t.amem();
+        c.args(["unverified", "list", "--json", "--home"]).arg(&home);
+        ok(&mut c).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let items = list(&t);
+    assert!(items.len() >= 2, "the example home files unverified claims");
+    let find = |items: &[serde_json::Value], needle: &str| -> String {
+        items
+            .iter()
+            .find(|v| v["record"]["claim"]["text"].as_str().unwrap_or_default().contains(needle))
+            .unwrap_or_else(|| panic!("no unverified claim containing {needle:?}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let bakery = find(&items, "bakery");
+    let other = items.iter().map(|v| v["id"].as_str().unwrap().to_string()).find(|id| *id != bakery).unwrap();
+
+    // Reject one: it leaves the queue, the reason is kept.
+    let mut c = t.amem();
+    c.args(["unverified", "reject", &other, "--why", "a joke, not a claim", "--home"]).arg(&home);
+    ok(&mut c);
+    assert!(!list(&t).iter().any(|v| v["id"] == other.as_str()));
+    let log = std::fs::read_to_string(home.join("unverified/rejected.jsonl")).unwrap();
+    assert!(log.contains("a joke, not a claim"));
+
+    // Capture a source for the other and reassess: supported, off the queue, in the ledger.
+    let src = t.write("bakery.txt", "Boulangerie notice: the new bakery on Rue Cler opens next Tuesday, 3 June 2025.\n");
+    let mut c = t.amem();
+    c.args(["unverified", "capture", &bakery[..8]]).arg(&src).args(["--source", "https://example.org/rue-cler", "--home"]).arg(&home);
+    let out = ok(&mut c);
+    assert!(out.contains("supported") && out.contains("amem://"), "{out}");
+    assert!(!list(&t).iter().any(|v| v["id"] == bakery.as_str()));
+    let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM assessments WHERE status = 'supported' AND method LIKE 'deterministic%'", [], |r| r.get(0))
+        .unwrap();
+    assert!(n >= 1);
+    // Unknown ids are clear errors.
+    let mut c = t.amem();
+    c.args(["unverified", "reject", "ffffffffffff", "--why", "x", "--home"]).arg(&home);
+    let (_, err) = code(&mut c, 1);
+    assert!(err.contains("no unverified claim"), "{err}");
 }

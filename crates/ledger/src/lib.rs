@@ -877,6 +877,28 @@ impl Ledger {
         }
     }
 
+    /// Append one assessment of an already recorded claim under the current
+    /// run (a person's reassessment, e.g. after capturing a source for an
+    /// unverified claim). A new observation; nothing earlier changes.
+    ///
+    /// # Errors
+    /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite fails.
+    pub fn append_assessment(&mut self, a: &Assessment) -> Result<u64> {
+        let (run_id, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
+        self.flush()?;
+        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting to append an assessment"))?;
+        match self.insert_assessment(&run_id, a) {
+            Ok(n) => {
+                self.conn.execute_batch("COMMIT").map_err(self.err("committing an assessment"))?;
+                Ok(n)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
     fn mark_stale_in_tx(&mut self, run_id: &RunId, item_digest: &Digest, at: Timestamp) -> Result<u64> {
         let hex = item_digest.to_hex();
         let action = "finding assessments that cite a changed item";

@@ -8,7 +8,8 @@
 //! is itself an observation, appended to `unverified/rejected.jsonl`.
 
 use crate::assess::assess_text;
-use amem_model::{AuditRecord, Group};
+use amem_ledger::Ledger;
+use amem_model::{AuditRecord, Group, RunId, RunInfo, RunParams, RunSummary};
 use amem_recall::{Capture, IndexOptions, Wiki};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
@@ -152,6 +153,24 @@ pub fn capture_and_reassess(
     let policy = rec.assessment.policy_version.clone();
     rec.assessment = outcome.to_assessment(&rec.claim, &now.to_string(), &policy);
     rec.evidence = amem_model::cited_evidence(&rec.assessment);
+    // The reassessment is a new observation in the ledger, under a run of
+    // its own that names what it was.
+    let mut ledger = Ledger::open(&home.join(amem_ledger::LEDGER_FILE))?;
+    let params = RunParams {
+        sources: vec![],
+        since: None,
+        until: None,
+        now,
+        offline: true,
+        policy_version: policy.clone(),
+        home: home.display().to_string(),
+    };
+    let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
+    let run = RunInfo { run_id: RunId::derive(now, tag.as_bytes()), started_at: now, params };
+    ledger.begin_run(&run)?;
+    ledger.append_assessment(&rec.assessment)?;
+    rec.run_id = run.run_id.clone();
+    ledger.finish_run(&RunSummary { assessed: 1, finished_at: Some(now), ..RunSummary::default() })?;
     self::file(home, &rec)?;
     Ok(rec)
 }
