@@ -121,7 +121,11 @@ fn read_claim(text: &str) -> ClaimView<'_> {
         seen.push(&w.stem);
         let surface = &text[w.range.clone()];
         let all_caps = surface.len() > 1 && surface.chars().all(|c| c.is_uppercase() || c.is_ascii_digit());
-        if (w.capitalised && i > 0 && !after_sentence_end(text, w.range.start)) || all_caps || is_identifier_part(text, &w.range) {
+        // A capitalised word counts as a name mid-sentence, or at the start when the next word is
+        // capitalised too ("Tracey Edmonds produced ...", not "Vitamins help ...").
+        let starts_name = words.get(i + 1).is_some_and(|n| n.capitalised && !n.stop);
+        let mid = i > 0 && !after_sentence_end(text, w.range.start);
+        if (w.capitalised && (mid || starts_name)) || all_caps || is_identifier_part(text, &w.range) {
             names.insert(i);
         }
         content.push(i);
@@ -634,6 +638,27 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     None
 }
 
+/// Titles that stand before a name without being one.
+const HONORIFICS: &[&str] = &[
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "dr",
+    "prof",
+    "professor",
+    "sir",
+    "dame",
+    "lord",
+    "lady",
+    "saint",
+    "st",
+    "rev",
+    "president",
+    "king",
+    "queen",
+];
+
 /// A name of the claim missing from an aligned sentence whose slot, next to a
 /// word both share, holds another name ("Star Trek" / "Star Wars",
 /// "English-language" / "Spanish-language"): the same proposition with another
@@ -645,12 +670,21 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
             let surface = &s.text[w.range.clone()];
             !w.stop
                 && w.lower.chars().any(char::is_alphabetic)
-                && ((w.capitalised && j > 0) || (surface.len() > 1 && surface.chars().all(|c| c.is_uppercase())))
+                && ((w.capitalised && (j > 0 || s.words.get(1).is_some_and(|n| n.capitalised && !n.stop)))
+                    || (surface.len() > 1 && surface.chars().all(|c| c.is_uppercase())))
                 && !claim_has(&w.stem)
         })
     };
     for (k, &ci) in claim.content.iter().enumerate() {
         if m[k].is_some() || !claim.names.contains(&ci) {
+            continue;
+        }
+        // Short forms and titles are not other names: "Tim" for "Timothy", "Comic-Con" for
+        // "Comic Book Convention", "Mr Singer" for "Frederick Singer".
+        let lower = &claim.words[ci].lower;
+        if HONORIFICS.contains(&lower.as_str())
+            || s.words.iter().any(|w| w.lower.len() > lower.len() && w.lower.starts_with(lower.as_str()))
+        {
             continue;
         }
         let neighbours = [(ci.checked_sub(1), 1isize), (Some(ci + 1), -1isize)];

@@ -183,6 +183,7 @@ pub(crate) fn dates(text: &str) -> Vec<Date> {
             || text[r.end..].starts_with(",0")
             || text[r.end..].starts_with(".") && text[r.end + 1..].chars().next().is_some_and(|c| c.is_ascii_digit())
             || !free(&found, &r)
+            || inside_name(text, &r)
         {
             continue;
         }
@@ -191,6 +192,21 @@ pub(crate) fn dates(text: &str) -> Vec<Date> {
     }
     found.sort_by_key(|d| d.range.start);
     found
+}
+
+/// "Fox 2000 Pictures", "Windows 2000 Server": a four-digit number between two
+/// capitalised content words is part of a name, not a year.
+fn inside_name(text: &str, r: &Range<usize>) -> bool {
+    let before = text[..r.start].strip_suffix(' ').unwrap_or("");
+    let after = text[r.end..].strip_prefix(' ').unwrap_or("");
+    let prev: String = before.chars().rev().take_while(|c| c.is_alphabetic()).collect::<Vec<_>>().into_iter().rev().collect();
+    let next: String = after.chars().take_while(|c| c.is_alphabetic()).collect();
+    let is_name = |w: &str| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            && !super::text::STOPWORDS.contains(&w.to_lowercase().as_str())
+            && month_number(w).is_none()
+    };
+    is_name(&prev) && is_name(&next)
 }
 
 /// Compare a claim date with an evidence date.
@@ -287,6 +303,8 @@ mod tests {
         assert_eq!(relate(&one("in 1986"), &one("in 1987")), DateRelation::Conflicts);
         assert_eq!(dates("It may 2020 be").len(), 1, "lower-case may is the verb; 2020 is a bare year");
         assert!(dates("1,986 people and 19865 and COVID-2019").is_empty());
+        assert!(dates("released by Fox 2000 Pictures").is_empty());
+        assert_eq!(dates("In 2000 Fox released it").len(), 1);
         assert!(dates("Feb 30, 2024").iter().all(|d| d.day.is_none()));
     }
 

@@ -150,6 +150,21 @@ mod tests {
     }
 
     #[test]
+    fn names_are_discriminants_but_aliases_are_not_swaps() {
+        let v = verify_text("Telemundo is an English-language television network.", "Telemundo is a Spanish-language television network.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].facet, "entity");
+        assert_eq!(v.reasons[0].evidence[1].quote, "Spanish");
+        let v = verify_text("Tim Roth is an English actor.", "Timothy Simon Roth is an English actor.");
+        assert_ne!(v.status.group(), Group::Contradicted, "{v:?}");
+        // a name in the claim that the evidence lacks is never supported
+        let v = verify_text("Tracey Edmonds produced Soul Food.", "Soul Food was produced by Robert Teitel.");
+        assert_ne!(v.status, Status::Supported);
+        // "Fox 2000 Pictures" is a name, not a year
+        assert_eq!(status("Fox 2000 Pictures released the film.", "The film was released by Fox 2000 Pictures."), Status::Supported);
+    }
+
+    #[test]
     fn hedged_and_scoped_evidence_is_partial() {
         let v = verify_text("Vitamin D prevents severe infection.", "Vitamin D may prevent severe infection.");
         assert_eq!(v.status, Status::PartiallySupported);
