@@ -251,6 +251,15 @@ mod tests {
         }
 
         #[test]
+        fn a_number_is_never_supported_by_a_longer_number(n in 1u32..1000, prefix in 1u32..100) {
+            let claim = format!("The team scored {n} points in the final.");
+            let ev = format!("The team scored {prefix}{n} points in the final.");
+            proptest::prop_assert_ne!(verify_text(&claim, &ev).status, Status::Supported);
+            let same = format!("The team scored {n} points in the final.");
+            proptest::prop_assert_eq!(verify_text(&claim, &same).status, Status::Supported);
+        }
+
+        #[test]
         fn never_panics_on_claims_with_values(n in 0u32..100_000, words in "[A-Za-z\u{e9}\u{a0} -]{0,30}") {
             let claim = format!("{words} {n} patients in May {n}, 2020");
             let ev = format!("{n}{words} patients {n}% in 05/{n}/2020 \u{a0}{words}.");
