@@ -930,6 +930,16 @@ const NUMBER_WORDS: &[&str] = &[
     "twice",
 ];
 
+/// The word lists above as hash sets: each is probed for every word of
+/// every sentence.
+static AUX_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| AUX.iter().copied().collect());
+static DETERMINERS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| DETERMINERS.iter().copied().collect());
+static EVALUATIVE_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| EVALUATIVE.iter().copied().collect());
+static IMPERATIVE_VERBS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| IMPERATIVE_VERBS.iter().copied().collect());
+static IRREGULAR_PAST_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| IRREGULAR_PAST.iter().copied().collect());
+static VERB_STEMS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| VERB_STEMS.iter().copied().collect());
+static NUMBER_WORDS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| NUMBER_WORDS.iter().copied().collect());
+
 /// Unit and scale words of the gate's number scanner, read from its data
 /// files so the lists live in one place.
 static UNITS: LazyLock<HashSet<String>> = LazyLock::new(|| {
@@ -998,12 +1008,7 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     let mut from = 0;
     while let Some(i) = text[from..].find(phrase) {
         let s = from + i;
-        let e = s + phrase.len();
-        let before_ok = text[..s].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-        let after_ok = phrase.ends_with(|c: char| !c.is_alphanumeric()) || text[e..].chars().next().is_none_or(|c| !c.is_alphanumeric());
-        // Prefix matches ("reschedul") are allowed when the phrase is a stem.
-        let stem_ok = phrase == "reschedul";
-        if before_ok && (after_ok || stem_ok) {
+        if is_word_match(text, s, s + phrase.len(), phrase) {
             return true;
         }
         from = s + phrase.len().max(1);
@@ -1013,6 +1018,46 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     }
     false
 }
+
+/// A phrase occurrence at `[s, e)` that starts and ends on word boundaries
+/// (a phrase ending in punctuation, such as `"vs."`, or the stem
+/// `"reschedul"`, may be followed by anything).
+fn is_word_match(text: &str, s: usize, e: usize, phrase: &str) -> bool {
+    let before_ok = text[..s].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+    let after_ok = phrase.ends_with(|c: char| !c.is_alphanumeric()) || text[e..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+    before_ok && (after_ok || phrase == "reschedul")
+}
+
+/// A phrase list matched in one aho-corasick pass (the lists are scanned
+/// for every sentence of every message: one `str::find` per phrase was the
+/// classifier's main cost).
+struct PhraseSet {
+    phrases: &'static [&'static str],
+    automaton: Option<aho_corasick::AhoCorasick>,
+}
+
+impl PhraseSet {
+    fn new(phrases: &'static [&'static str]) -> PhraseSet {
+        // Building can only fail on pattern sets far beyond these sizes; the
+        // fallback then scans phrase by phrase.
+        PhraseSet { phrases, automaton: aho_corasick::AhoCorasick::new(phrases).ok() }
+    }
+
+    /// True when any phrase occurs in `text` on word boundaries.
+    fn matches(&self, text: &str) -> bool {
+        match &self.automaton {
+            Some(ac) => {
+                ac.find_overlapping_iter(text).any(|m| is_word_match(text, m.start(), m.end(), self.phrases[m.pattern().as_usize()]))
+            }
+            None => self.phrases.iter().any(|p| contains_phrase(text, p)),
+        }
+    }
+}
+
+static LOGISTICS_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(LOGISTICS_PHRASES));
+static CAUSAL_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(CAUSAL));
+static COMPARISON_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(COMPARISON));
+static FUTURE_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(FUTURE));
 
 /// Classify one sentence. `cues` are the sentence's stance cues (from
 /// [`amem_gate::cues::detect_cues`] on the same text).
@@ -1108,7 +1153,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) ->
         let mut cs = t.chars();
         let first_upper = cs.next().is_some_and(char::is_uppercase);
         let rest_lower = t.chars().skip(1).all(char::is_lowercase);
-        if first_upper && rest_lower && (2..=12).contains(&t.chars().count()) && !AUX.contains(&t.to_lowercase().as_str()) {
+        if first_upper && rest_lower && (2..=12).contains(&t.chars().count()) && !AUX_SET.contains(t.to_lowercase().as_str()) {
             return true;
         }
     }
@@ -1166,7 +1211,7 @@ fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
     if body.trim_end().ends_with(':') {
         return true;
     }
-    if LOGISTICS_PHRASES.iter().any(|p| contains_phrase(body, p)) {
+    if LOGISTICS_SET.matches(body) {
         return true;
     }
     if OWN_PLAN_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
@@ -1178,7 +1223,7 @@ fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
         i += 1;
     }
     if let Some(w) = ws.get(i) {
-        let verb = IMPERATIVE_VERBS.contains(&w.lower.as_str());
+        let verb = IMPERATIVE_VERBS_SET.contains(w.lower.as_str());
         // "Report says ..." or "Call volumes rose": a verb-like first word
         // followed by a finite verb is a noun subject, not an imperative.
         let followed_by_finite = ws.get(i + 1).is_some_and(|n| is_finite_word(n, true));
@@ -1215,17 +1260,17 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool
     if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return false;
     }
-    if CAUSAL.iter().any(|p| contains_phrase(body, p)) {
+    if CAUSAL_SET.matches(body) {
         return false;
     }
-    ws.len() <= 30 && ws.iter().any(|w| EVALUATIVE.contains(&w.lower.as_str()))
+    ws.len() <= 30 && ws.iter().any(|w| EVALUATIVE_SET.contains(w.lower.as_str()))
 }
 
 /// True when the word is a finite verb form. `strict` leaves out the
 /// ambiguous `-s` forms (nouns in plural look the same).
 fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
     let l = w.lower.as_str();
-    if AUX.contains(&l) || IRREGULAR_PAST.contains(&l) {
+    if AUX_SET.contains(l) || IRREGULAR_PAST_SET.contains(l) {
         return true;
     }
     if strict {
@@ -1238,7 +1283,8 @@ fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
         let stem1 = &l[..l.len() - 1];
         let stem2 = l.strip_suffix("es").unwrap_or(stem1);
         let stem3 = l.strip_suffix("ies").map(|s| format!("{s}y"));
-        if VERB_STEMS.contains(&stem1) || VERB_STEMS.contains(&stem2) || stem3.as_deref().is_some_and(|s| VERB_STEMS.contains(&s)) {
+        if VERB_STEMS_SET.contains(stem1) || VERB_STEMS_SET.contains(stem2) || stem3.as_deref().is_some_and(|s| VERB_STEMS_SET.contains(s))
+        {
             return true;
         }
     }
@@ -1249,7 +1295,7 @@ fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
 /// form (used by the compound splitter).
 pub(crate) fn is_past_or_present_verb(lower: &str) -> bool {
     let w = Word { raw: lower, lower: lower.to_string() };
-    IRREGULAR_PAST.contains(&lower) || is_finite_word(&w, false)
+    IRREGULAR_PAST_SET.contains(lower) || is_finite_word(&w, false)
 }
 
 /// True when the text has a finite verb (used by the compound splitter too).
@@ -1260,7 +1306,7 @@ pub(crate) fn text_has_finite_verb(text: &str) -> bool {
 fn has_finite_verb(ws: &[Word<'_>]) -> bool {
     for (i, w) in ws.iter().enumerate() {
         let l = w.lower.as_str();
-        if AUX.contains(&l) || IRREGULAR_PAST.contains(&l) {
+        if AUX_SET.contains(l) || IRREGULAR_PAST_SET.contains(l) {
             return true;
         }
         // A subject pronoun followed by a lower-case word: "We do GA", "you begin".
@@ -1268,15 +1314,15 @@ fn has_finite_verb(ws: &[Word<'_>]) -> bool {
             && !matches!(l, "this" | "that" | "these" | "those")
             && let Some(n) = ws.get(i + 1)
             && n.raw.chars().next().is_some_and(char::is_lowercase)
-            && !DETERMINERS.contains(&n.lower.as_str())
+            && !DETERMINERS_SET.contains(n.lower.as_str())
         {
             return true;
         }
         // "-ed" past forms, not as the first word of a title ("Unregulated storage"),
         // nor right after a determiner ("the unspent reserves").
         if l.len() > 4 && l.ends_with("ed") && l.chars().all(|c| c.is_alphabetic() || c == '-') {
-            let prev_det = i > 0 && DETERMINERS.contains(&ws[i - 1].lower.as_str());
-            let next_det = ws.get(i + 1).is_some_and(|n| DETERMINERS.contains(&n.lower.as_str()) || n.lower == "to");
+            let prev_det = i > 0 && DETERMINERS_SET.contains(ws[i - 1].lower.as_str());
+            let next_det = ws.get(i + 1).is_some_and(|n| DETERMINERS_SET.contains(n.lower.as_str()) || n.lower == "to");
             if (i > 0 && !prev_det) || next_det {
                 return true;
             }
@@ -1285,9 +1331,9 @@ fn has_finite_verb(ws: &[Word<'_>]) -> bool {
             return true;
         }
         // A base-form verb after a plural noun: "the two groups own 12 shipyards".
-        if i > 0 && i + 1 < ws.len() && VERB_STEMS.contains(&l) {
+        if i > 0 && i + 1 < ws.len() && VERB_STEMS_SET.contains(l) {
             let p = ws[i - 1].lower.as_str();
-            if p.len() > 3 && p.ends_with('s') && !p.ends_with("ss") && !DETERMINERS.contains(&p) {
+            if p.len() > 3 && p.ends_with('s') && !p.ends_with("ss") && !DETERMINERS_SET.contains(p) {
                 return true;
             }
         }
@@ -1355,12 +1401,12 @@ fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
             let money_or_pct = w.raw.contains(['$', '%', '€', '£']);
             let glued = w.raw.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
             let unit_next = next.is_some_and(|n| UNITS.contains(&n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
-            let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS.contains(&ws[i - 1].lower.as_str());
+            let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS_SET.contains(ws[i - 1].lower.as_str());
             if money_or_pct || glued || unit_next || prev_label {
                 return true;
             }
         }
-        if NUMBER_WORDS.contains(&w.lower.as_str())
+        if NUMBER_WORDS_SET.contains(w.lower.as_str())
             && let Some(n) = ws.get(i + 1)
             && n.raw.chars().next().is_some_and(char::is_lowercase)
             && !matches!(n.lower.as_str(), "of" | "and" | "or" | "to")
@@ -1399,10 +1445,10 @@ fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> Cl
     if is_prediction(body, ws) {
         return ClaimKind::Prediction;
     }
-    if CAUSAL.iter().any(|p| contains_phrase(body, p)) || is_price_move_on(ws) {
+    if CAUSAL_SET.matches(body) || is_price_move_on(ws) {
         return ClaimKind::Causal;
     }
-    if COMPARISON.iter().any(|p| contains_phrase(body, p)) {
+    if COMPARISON_SET.matches(body) {
         return ClaimKind::Comparison;
     }
     if has_quantity(ws, cues) {
@@ -1433,7 +1479,8 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
     let after = after.trim_start();
     let prev = before.rsplit(char::is_whitespace).next().unwrap_or("").trim_matches(|ch: char| !ch.is_alphanumeric()).to_lowercase();
     // A noun ("the report"), the author quoting themselves ("as I said"), a passive ("been confirmed").
-    if DETERMINERS.contains(&prev.as_str()) || matches!(prev.as_str(), "i" | "as" | "be" | "been" | "being" | "is" | "was" | "are" | "were")
+    if DETERMINERS_SET.contains(prev.as_str())
+        || matches!(prev.as_str(), "i" | "as" | "be" | "been" | "being" | "is" | "was" | "are" | "were")
     {
         return false;
     }
@@ -1492,7 +1539,7 @@ fn is_price_move_on(ws: &[Word<'_>]) -> bool {
 fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
     // "may have operated": a hedged statement about the past, not the future.
     let may_have = ws.windows(2).any(|p| MODALS_OF_POSSIBILITY.contains(&p[0].lower.as_str()) && p[1].lower == "have");
-    if FUTURE.iter().any(|p| contains_phrase(body, p)) {
+    if FUTURE_SET.matches(body) {
         return true;
     }
     if may_have {
@@ -1503,7 +1550,7 @@ fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
         MODALS_OF_POSSIBILITY.contains(&p[1].lower.as_str())
             && !matches!(p[0].lower.as_str(), "i" | "we" | "you")
             && p[2].lower.chars().all(char::is_alphabetic)
-            && !AUX.contains(&p[2].lower.as_str())
+            && !AUX_SET.contains(p[2].lower.as_str())
             && p[2].lower != "not"
     }) || ws.first().is_some_and(|w| {
         // "May $2.227 79 52.2%" is a month in a table row, not a modal.
