@@ -76,6 +76,7 @@ struct Patterns {
     month_year: Regex,
     month_day: Regex,
     slash: Regex,
+    ymd_slash: Regex,
     year: Regex,
 }
 
@@ -90,7 +91,9 @@ fn patterns() -> &'static Patterns {
             day_month_year: re(&format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}\s*,?\s*(\d{{4}})\b")),
             month_year: re(&format!(r"\b{M}\s*,?\s*(?:of\s+)?(\d{{4}})\b")),
             month_day: re(&format!(r"\b{M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}\b")),
-            slash: re(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"),
+            // 05/01/2024 and the dotted European 01.05.2024: read by the same ambiguity rule
+            slash: re(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b"),
+            ymd_slash: re(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"),
             year: re(r"\b(1[0-9]{3}|20[0-9]{2})\b"),
         }
     })
@@ -130,6 +133,14 @@ pub(crate) fn dates(text: &str) -> Vec<Date> {
         let (Some(d), Some(m), Some(y)) = (num(&c[1]), month_number(&c[2]), num(&c[3])) else { continue };
         if free(&found, &r) && valid(y as i16, m, d as i8) {
             found.push(Date { range: r, year: Some(y as i16), month: Some(m), day: Some(d as i8), swapped: None });
+        }
+    }
+    for c in p.ymd_slash.captures_iter(text) {
+        let (Some(y), Some(m), Some(d)) = (num(&c[1]), num(&c[2]), num(&c[3])) else { continue };
+        let (y, m, d) = (y as i16, m as i8, d as i8);
+        let r = c.get(0).map(|m| m.range()).unwrap_or_default();
+        if valid(y, m, d) && free(&found, &r) {
+            found.push(Date { range: r, year: Some(y), month: Some(m), day: Some(d), swapped: None });
         }
     }
     for c in p.slash.captures_iter(text) {
@@ -275,8 +286,18 @@ mod tests {
 
     #[test]
     fn every_written_form_is_the_same_day() {
-        let forms =
-            ["2024-05-01", "May 1, 2024", "1 May 2024", "May 1st , 2024", "1st of May, 2024", "on May 1 2024", "Released 5/1/2024 x"];
+        let forms = [
+            "2024-05-01",
+            "May 1, 2024",
+            "1 May 2024",
+            "May 1st , 2024",
+            "1st of May, 2024",
+            "on May 1 2024",
+            "Released 5/1/2024 x",
+            "2024/05/01",
+            "1.5.2024",
+            "Thu, 1 May 2024",
+        ];
         let base = one("2024-05-01");
         for f in forms {
             let d = one(f);

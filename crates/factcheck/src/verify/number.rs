@@ -110,6 +110,9 @@ const SPELLED: &[(&str, f64)] = &[
     ("dozen", 12.0),
 ];
 
+/// The units of a hyphenated spelled number ("twenty-one" … "ninety-nine").
+const UNITS: &[&str] = &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+
 /// Measurement units, surface → normalised. Time spans count as units so that
 /// "17 seasons" and "17 years" are not compared as the same quantity.
 const MEASURES: &[(&str, &str)] = &[
@@ -242,18 +245,35 @@ pub(crate) fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         }
         let digits = &text[start..end];
         let clean: String = digits.chars().filter(|c| *c != ',').collect();
-        let Ok(base) = clean.parse::<f64>() else { continue };
+        let Ok(unsigned) = clean.parse::<f64>() else { continue };
+        // A minus sign standing before the number ("fell to -5%", "(−3.2)") makes it negative;
+        // a hyphen between numbers is a range, after letters a name.
+        let mut before = text[..start].chars().rev();
+        let negative = matches!(before.next(), Some('-' | '−')) && before.next().is_none_or(|c| c.is_whitespace() || c == '(');
+        let base = if negative { -unsigned } else { unsigned };
         let decimals = clean.split_once('.').map(|(_, d)| d.len()).unwrap_or(0);
         out.push(build(text, words, start, end, base, decimals as i32, digits.len() == 4 && !digits.contains([',', '.'])));
     }
-    // Spelled-out numbers ("three patients", "two million").
+    // Spelled-out numbers ("three patients", "two million", "twenty-five years").
+    let mut skip_next = false;
     for (wi, w) in words.iter().enumerate() {
+        if std::mem::take(&mut skip_next) {
+            continue;
+        }
         let Some((_, v)) = SPELLED.iter().find(|(s, _)| *s == w.lower) else { continue };
         // "hundred"/"dozen" after a digit number are scale words of that number, already read.
         if wi > 0 && words[wi - 1].lower.chars().all(|c| c.is_ascii_digit()) && w.range.start <= words[wi - 1].range.end + 1 {
             continue;
         }
-        out.push(build(text, words, w.range.start, w.range.end, *v, 0, false));
+        let mut value = *v;
+        let mut end = w.range.end;
+        let hyphen_unit = words.get(wi + 1).filter(|n| n.range.start == w.range.end + 1 && text[w.range.end..].starts_with('-'));
+        if let Some(u) = hyphen_unit.and_then(|n| UNITS.iter().position(|u| *u == n.lower)).filter(|_| (20.0..100.0).contains(v)) {
+            value += (u + 1) as f64;
+            end = words[wi + 1].range.end;
+            skip_next = true;
+        }
+        out.push(build(text, words, w.range.start, end, value, 0, false));
     }
     out.sort_by_key(|q| q.range.start);
     link_ranges(text, &mut out);
@@ -610,6 +630,9 @@ mod tests {
         assert_eq!(relate(&one("95% of it"), &v[1]), Relation::Unrelated, "a range end never conflicts");
         assert_eq!(relate(&one("4 million people"), &v[3]), Relation::Agrees);
         assert_eq!(one("four of the warmest years").anchor, None);
+        assert_eq!(one("twenty-five years").value, 25.0);
+        assert_eq!(one("fell to -5%").value, -5.0);
+        assert_eq!(relate(&one("fell to -5%"), &one("fell to 5%")), Relation::Conflicts, "the sign is part of the value");
     }
 
     #[test]
