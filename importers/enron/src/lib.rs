@@ -34,6 +34,7 @@
 //! ```
 #![deny(missing_docs)]
 
+use amem_importer_mail::pool::{default_workers, ordered_map};
 use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
 use std::fs::File;
@@ -53,14 +54,27 @@ enum MailboxRule {
     Fixed(String),
 }
 
-/// A maildir tree as an iterator of messages.
+/// A maildir tree as an iterator of messages, read and parsed on the
+/// calling thread ([`open`] parses on several).
 pub struct MaildirImporter {
+    tree: Tree,
+    walk: Walk,
+}
+
+/// What reading one file of the tree needs; shared with parsing threads.
+#[derive(Debug, Clone)]
+struct Tree {
     root: PathBuf,
     archive: String,
     rule: MailboxRule,
-    /// Directories still to list, and the entries of those being walked.
-    stack: Vec<Frame>,
     window: TimeWindow,
+}
+
+/// The lazy depth-first walk: paths of files below the root.
+struct Walk {
+    root: PathBuf,
+    /// Directories being walked, with the entries still to visit.
+    stack: Vec<Frame>,
 }
 
 struct Frame {
@@ -115,25 +129,36 @@ impl MaildirImporter {
             let parent = path.parent().unwrap_or(Path::new(""));
             let user = parent.parent().map(name_of).filter(|n| !n.is_empty()).unwrap_or_else(|| name_of(parent));
             let name = name_of(path);
+            let root = parent.to_path_buf();
             return Ok(MaildirImporter {
-                root: parent.to_path_buf(),
-                archive,
-                rule: MailboxRule::Fixed(user),
-                stack: vec![Frame { rel: PathBuf::new(), entries: vec![(false, name)] }],
-                window: opts.window,
+                tree: Tree { root: root.clone(), archive, rule: MailboxRule::Fixed(user), window: opts.window },
+                walk: Walk { root, stack: vec![Frame { rel: PathBuf::new(), entries: vec![(false, name)] }] },
             });
         }
         let entries = list_dir(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot list folder: {e}")))?;
         let rule = detect_rule(path, &entries);
         Ok(MaildirImporter {
-            root: path.to_path_buf(),
-            archive,
-            rule,
-            stack: vec![Frame { rel: PathBuf::new(), entries }],
-            window: opts.window,
+            tree: Tree { root: path.to_path_buf(), archive, rule, window: opts.window },
+            walk: Walk { root: path.to_path_buf(), stack: vec![Frame { rel: PathBuf::new(), entries }] },
         })
     }
 
+    /// The same walk, with files read and parsed on `workers` threads; the
+    /// order of the output is unchanged.
+    pub fn into_parallel(self, workers: usize) -> MessageStream {
+        let MaildirImporter { tree, walk } = self;
+        let root = tree.root.clone();
+        let stream = ordered_map(
+            walk,
+            workers,
+            move |rel: Result<PathBuf, ImportError>| rel.and_then(|rel| tree.read_one(&rel)).transpose(),
+            move |i| Some(Err(ImportError::new(&root, format!("file[{i}]"), "internal", "the parser panicked on this file"))),
+        );
+        Box::new(stream.flatten())
+    }
+}
+
+impl Tree {
     fn mailbox(&self, rel: &Path) -> String {
         match &self.rule {
             MailboxRule::Fixed(s) => s.clone(),
@@ -210,8 +235,8 @@ fn read_capped(p: &Path) -> Result<Vec<u8>, (&'static str, String)> {
     Ok(buf)
 }
 
-impl Iterator for MaildirImporter {
-    type Item = Result<Message, ImportError>;
+impl Iterator for Walk {
+    type Item = Result<PathBuf, ImportError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -228,7 +253,21 @@ impl Iterator for MaildirImporter {
                 }
                 continue;
             }
-            match self.read_one(&rel) {
+            return Some(Ok(rel));
+        }
+    }
+}
+
+impl Iterator for MaildirImporter {
+    type Item = Result<Message, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let rel = match self.walk.next()? {
+                Ok(rel) => rel,
+                Err(e) => return Some(Err(e)),
+            };
+            match self.tree.read_one(&rel) {
                 Ok(Some(m)) => return Some(Ok(m)),
                 Ok(None) => continue,
                 Err(e) => return Some(Err(e)),
@@ -242,19 +281,38 @@ impl Iterator for MaildirImporter {
 /// # Errors
 /// The path does not exist or cannot be listed (kind `io`).
 pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
-    Ok(Box::new(MaildirImporter::open(path, opts)?))
+    Ok(MaildirImporter::open(path, opts)?.into_parallel(default_workers()))
 }
 
-/// The Kaggle `file,message` CSV as an iterator of messages.
+/// The Kaggle `file,message` CSV as an iterator of messages, parsed on the
+/// calling thread ([`open_csv`] parses on several).
 pub struct CsvImporter {
+    rows: CsvRows,
+    ctx: CsvContext,
+}
+
+/// The record reader: one `(line, file, message bytes)` per CSV record.
+struct CsvRows {
     reader: csv::Reader<BufReader<File>>,
     record: csv::ByteRecord,
     path: PathBuf,
-    archive: String,
     file_col: usize,
     message_col: usize,
-    window: TimeWindow,
     done: bool,
+}
+
+/// One CSV record, owned.
+struct Row {
+    line: u64,
+    file: String,
+    raw: Vec<u8>,
+}
+
+/// What parsing one record needs; shared with parsing threads.
+struct CsvContext {
+    path: PathBuf,
+    archive: String,
+    window: TimeWindow,
 }
 
 impl CsvImporter {
@@ -277,15 +335,76 @@ impl CsvImporter {
             ));
         };
         Ok(CsvImporter {
-            reader,
-            record: csv::ByteRecord::new(),
-            path: path.to_path_buf(),
-            archive: path.display().to_string(),
-            file_col,
-            message_col,
-            window: opts.window,
-            done: false,
+            rows: CsvRows { reader, record: csv::ByteRecord::new(), path: path.to_path_buf(), file_col, message_col, done: false },
+            ctx: CsvContext { path: path.to_path_buf(), archive: path.display().to_string(), window: opts.window },
         })
+    }
+
+    /// The same records, parsed on `workers` threads; the order of the output is unchanged.
+    pub fn into_parallel(self, workers: usize) -> MessageStream {
+        let CsvImporter { rows, ctx } = self;
+        let path = ctx.path.clone();
+        let stream = ordered_map(
+            rows,
+            workers,
+            move |row: Result<Row, ImportError>| row.and_then(|r| ctx.parse(r)).transpose(),
+            move |i| Some(Err(ImportError::new(&path, format!("record[{i}]"), "internal", "the parser panicked on this record"))),
+        );
+        Box::new(stream.flatten())
+    }
+}
+
+impl Iterator for CsvRows {
+    type Item = Result<Row, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(false) => {
+                self.done = true;
+                return None;
+            }
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map_or_else(|| "unknown line".to_string(), |p| format!("line {}", p.line()));
+                if matches!(e.kind(), csv::ErrorKind::Io(_)) {
+                    self.done = true;
+                }
+                return Some(Err(ImportError::new(&self.path, line, "csv", e.to_string())));
+            }
+        }
+        let line = self.record.position().map_or(0, csv::Position::line);
+        let (Some(file), Some(raw)) = (self.record.get(self.file_col), self.record.get(self.message_col)) else {
+            return Some(Err(ImportError::new(&self.path, format!("line {line}"), "csv", "record lacks the file or message column")));
+        };
+        Some(Ok(Row { line, file: String::from_utf8_lossy(file).into_owned(), raw: raw.to_vec() }))
+    }
+}
+
+impl CsvContext {
+    fn parse(&self, row: Row) -> Result<Option<Message>, ImportError> {
+        let Row { line, file, raw } = row;
+        let mailbox = file.split(['/', '\\']).next().unwrap_or("").to_string();
+        let cx = MailContext {
+            source: SourceKind::EnronCsv,
+            archive: &self.archive,
+            locator: format!("{}:line {line}", self.archive),
+            mailbox: &mailbox,
+            gmail: false,
+            keep_headers: ENRON_X_HEADERS,
+            window: self.window,
+            unterminated: false,
+        };
+        match parse_message(&raw, &cx) {
+            Ok(Some(mut m)) => {
+                m.meta.insert("file".into(), file);
+                Ok(Some(m))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.into_import(&self.path, format!("line {line} ({file})"))),
+        }
     }
 }
 
@@ -294,47 +413,14 @@ impl Iterator for CsvImporter {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if self.done {
-                return None;
-            }
-            match self.reader.read_byte_record(&mut self.record) {
-                Ok(false) => {
-                    self.done = true;
-                    return None;
-                }
-                Ok(true) => {}
-                Err(e) => {
-                    let line = e.position().map_or_else(|| "unknown line".to_string(), |p| format!("line {}", p.line()));
-                    if matches!(e.kind(), csv::ErrorKind::Io(_)) {
-                        self.done = true;
-                    }
-                    return Some(Err(ImportError::new(&self.path, line, "csv", e.to_string())));
-                }
-            }
-            let line = self.record.position().map_or(0, csv::Position::line);
-            let position = format!("line {line}");
-            let (Some(file), Some(raw)) = (self.record.get(self.file_col), self.record.get(self.message_col)) else {
-                return Some(Err(ImportError::new(&self.path, position, "csv", "record lacks the file or message column")));
+            let row = match self.rows.next()? {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
             };
-            let file = String::from_utf8_lossy(file).into_owned();
-            let mailbox = file.split(['/', '\\']).next().unwrap_or("").to_string();
-            let cx = MailContext {
-                source: SourceKind::EnronCsv,
-                archive: &self.archive,
-                locator: format!("{}:line {line}", self.archive),
-                mailbox: &mailbox,
-                gmail: false,
-                keep_headers: ENRON_X_HEADERS,
-                window: self.window,
-                unterminated: false,
-            };
-            match parse_message(raw, &cx) {
-                Ok(Some(mut m)) => {
-                    m.meta.insert("file".into(), file);
-                    return Some(Ok(m));
-                }
+            match self.ctx.parse(row) {
+                Ok(Some(m)) => return Some(Ok(m)),
                 Ok(None) => continue,
-                Err(e) => return Some(Err(e.into_import(&self.path, format!("{position} ({file})")))),
+                Err(e) => return Some(Err(e)),
             }
         }
     }
@@ -345,7 +431,7 @@ impl Iterator for CsvImporter {
 /// # Errors
 /// The file cannot be opened or has no `file`/`message` header (kinds `io`, `csv`).
 pub fn open_csv(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
-    Ok(Box::new(CsvImporter::open(path, opts)?))
+    Ok(CsvImporter::open(path, opts)?.into_parallel(default_workers()))
 }
 
 #[cfg(test)]

@@ -30,7 +30,8 @@
 //! ```
 #![deny(missing_docs)]
 
-use amem_importer_mail::{MailContext, MboxItem, MboxSplitter, parse_message};
+use amem_importer_mail::pool::{default_workers, ordered_map};
+use amem_importer_mail::{MailContext, MboxItem, MboxSplitter, RawMessage, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
 use std::fs::File;
 use std::io::BufReader;
@@ -39,35 +40,99 @@ use std::path::{Path, PathBuf};
 /// Read buffer: large enough that the per-read syscall cost disappears.
 const BUF_BYTES: usize = 256 << 10;
 
-/// One mbox file as an iterator of messages.
+/// One mbox file as an iterator of messages, in file order. The file is
+/// split on the calling side of a bounded channel and the messages are
+/// parsed on [`default_workers`] threads (`amem_importer_mail::pool`).
 pub struct MboxImporter {
-    splitter: MboxSplitter<BufReader<File>>,
+    inner: Box<dyn Iterator<Item = Option<Result<Message, ImportError>>> + Send>,
+}
+
+/// What the parsing threads need to know about the file.
+struct FileInfo {
     path: PathBuf,
     archive: String,
     mailbox: String,
     window: TimeWindow,
 }
 
+impl FileInfo {
+    fn parse(&self, raw: Result<RawMessage, ImportError>) -> Option<Result<Message, ImportError>> {
+        let raw = match raw {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        let cx = MailContext {
+            source: SourceKind::Gmail,
+            archive: &self.archive,
+            locator: format!("{}:byte {}", self.archive, raw.offset),
+            mailbox: &self.mailbox,
+            gmail: true,
+            keep_headers: &[],
+            window: self.window,
+            unterminated: raw.unterminated,
+        };
+        match parse_message(&raw.bytes, &cx) {
+            Ok(Some(m)) => Some(Ok(m)),
+            Ok(None) => None,
+            Err(e) => Some(Err(e.into_import(&self.path, format!("byte {}, line {}", raw.offset, raw.line)))),
+        }
+    }
+}
+
+/// The splitter's items as owned raw messages or located errors.
+struct RawSource {
+    splitter: MboxSplitter<BufReader<File>>,
+    path: PathBuf,
+    failed: bool,
+}
+
+impl Iterator for RawSource {
+    type Item = Result<RawMessage, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        Some(match self.splitter.next()? {
+            Ok(MboxItem::Message(m)) => Ok(m),
+            Ok(MboxItem::TooLarge { offset, line, bytes }) => {
+                Err(amem_importer_mail::Error::TooLarge(bytes).into_import(&self.path, format!("byte {offset}, line {line}")))
+            }
+            Err(e) => {
+                self.failed = true;
+                Err(ImportError::new(&self.path, format!("byte {}", self.splitter.position()), "io", format!("read failed: {e}")))
+            }
+        })
+    }
+}
+
 impl MboxImporter {
-    /// Open one mbox file.
+    /// Open one mbox file, parsing on [`default_workers`] threads.
     ///
     /// # Errors
     /// The file cannot be opened (kind `io`).
     pub fn open(path: &Path, opts: &ImportOptions) -> Result<Self, ImportError> {
-        let file = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
-        let mailbox = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
-        Ok(MboxImporter {
-            splitter: MboxSplitter::new(BufReader::with_capacity(BUF_BYTES, file)),
-            path: path.to_path_buf(),
-            archive: path.display().to_string(),
-            mailbox,
-            window: opts.window,
-        })
+        Self::open_with_workers(path, opts, default_workers())
     }
 
-    /// Bytes of the file consumed so far.
-    pub fn position(&self) -> u64 {
-        self.splitter.position()
+    /// Open one mbox file, parsing on `workers` threads (1: all on the caller's thread).
+    ///
+    /// # Errors
+    /// The file cannot be opened (kind `io`).
+    pub fn open_with_workers(path: &Path, opts: &ImportOptions, workers: usize) -> Result<Self, ImportError> {
+        let file = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
+        let mailbox = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
+        let source =
+            RawSource { splitter: MboxSplitter::new(BufReader::with_capacity(BUF_BYTES, file)), path: path.to_path_buf(), failed: false };
+        let info = FileInfo { path: path.to_path_buf(), archive: path.display().to_string(), mailbox, window: opts.window };
+        let panic_path = path.to_path_buf();
+        let inner = ordered_map(
+            source,
+            workers,
+            move |raw| info.parse(raw),
+            move |i| Some(Err(ImportError::new(&panic_path, format!("message[{i}]"), "internal", "the parser panicked on this message"))),
+        );
+        Ok(MboxImporter { inner })
     }
 }
 
@@ -76,31 +141,8 @@ impl Iterator for MboxImporter {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            let raw = match self.splitter.next()? {
-                Err(e) => {
-                    let at = format!("byte {}", self.splitter.position());
-                    return Some(Err(ImportError::new(&self.path, at, "io", format!("read failed: {e}"))));
-                }
-                Ok(MboxItem::TooLarge { offset, line, bytes }) => {
-                    let e = amem_importer_mail::Error::TooLarge(bytes);
-                    return Some(Err(e.into_import(&self.path, format!("byte {offset}, line {line}"))));
-                }
-                Ok(MboxItem::Message(m)) => m,
-            };
-            let cx = MailContext {
-                source: SourceKind::Gmail,
-                archive: &self.archive,
-                locator: format!("{}:byte {}", self.archive, raw.offset),
-                mailbox: &self.mailbox,
-                gmail: true,
-                keep_headers: &[],
-                window: self.window,
-                unterminated: raw.unterminated,
-            };
-            match parse_message(&raw.bytes, &cx) {
-                Ok(Some(m)) => return Some(Ok(m)),
-                Ok(None) => continue,
-                Err(e) => return Some(Err(e.into_import(&self.path, format!("byte {}, line {}", raw.offset, raw.line)))),
+            if let Some(item) = self.inner.next()? {
+                return Some(item);
             }
         }
     }

@@ -45,6 +45,7 @@ mod error;
 pub mod html;
 pub mod mbox;
 mod parse;
+pub mod pool;
 mod quote;
 mod signature;
 mod subject;

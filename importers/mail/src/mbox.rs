@@ -173,7 +173,7 @@ impl<R: BufRead> MboxSplitter<R> {
 }
 
 fn memchr_nl(buf: &[u8]) -> Option<usize> {
-    buf.iter().position(|&b| b == b'\n')
+    memchr::memchr(b'\n', buf)
 }
 
 fn strip_eol(line: &[u8]) -> &[u8] {

@@ -57,9 +57,9 @@ struct Intro {
     gt_only: bool,
 }
 
-struct Part {
+struct Part<'a> {
     intro: Intro,
-    text: Vec<String>,
+    text: Vec<&'a str>,
 }
 
 /// Split `body` into the author's new text and the quoted/forwarded parts,
@@ -109,7 +109,7 @@ pub fn split_quoted(body: &str) -> (String, Vec<QuotedPart>) {
             continue;
         }
         if let Some(p) = cur.as_mut() {
-            p.text.push(lines[i].to_string());
+            p.text.push(lines[i]);
             i += 1;
             continue;
         }
@@ -126,45 +126,41 @@ pub fn split_quoted(body: &str) -> (String, Vec<QuotedPart>) {
     if let Some(p) = cur.take() {
         parts.push(p.finish());
     }
-    (collapse_blank_runs(&trim_lines(&new_text.join("\n"))), parts)
+    (join_trimmed(&new_text, true), parts)
 }
 
-/// Removing a quoted block leaves the blank lines around it: keep one.
-fn collapse_blank_runs(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut blank = false;
-    for (i, l) in s.split('\n').enumerate() {
-        let is_blank = l.trim().is_empty();
-        if is_blank && blank {
-            continue;
-        }
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(l);
-        blank = is_blank;
-    }
-    out
-}
-
-impl Part {
+impl Part<'_> {
     fn finish(self) -> QuotedPart {
         QuotedPart {
             kind: self.intro.kind,
             header: self.intro.header,
             author: self.intro.author.filter(|a| !a.is_empty()),
             sent_at: self.intro.sent_at.filter(|a| !a.is_empty()),
-            text: trim_lines(&self.text.join("\n")),
+            text: join_trimmed(&self.text, false),
         }
     }
 }
 
-/// Drop leading and trailing blank lines and trailing spaces on each line.
-fn trim_lines(s: &str) -> String {
-    let lines: Vec<&str> = s.split('\n').map(str::trim_end).collect();
-    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
-    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
-    lines[start..end].join("\n")
+/// Join lines without leading and trailing blank lines or trailing spaces;
+/// with `collapse`, runs of blank lines become one (removing a quoted block
+/// leaves the blank lines around it).
+fn join_trimmed(lines: &[&str], collapse: bool) -> String {
+    let start = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(lines.len());
+    let end = lines.iter().rposition(|l| !l.trim().is_empty()).map_or(start, |e| e + 1);
+    let mut out = String::with_capacity(lines[start..end].iter().map(|l| l.len() + 1).sum());
+    let mut prev_blank = false;
+    for (k, l) in lines[start..end].iter().enumerate() {
+        let l = l.trim_end();
+        if collapse && l.is_empty() && prev_blank {
+            continue;
+        }
+        if k > 0 {
+            out.push('\n');
+        }
+        out.push_str(l);
+        prev_blank = l.is_empty();
+    }
+    out
 }
 
 fn is_gt(line: &str) -> bool {
@@ -173,7 +169,7 @@ fn is_gt(line: &str) -> bool {
 
 /// The `>` block starting at `i` (blank lines inside it kept), with the
 /// markers removed; and the number of lines it spans.
-fn gt_block(lines: &[&str], i: usize) -> (Vec<String>, usize) {
+fn gt_block<'a>(lines: &[&'a str], i: usize) -> (Vec<&'a str>, usize) {
     let mut out = Vec::new();
     let mut j = i;
     let mut last_gt = i;
@@ -194,12 +190,12 @@ fn gt_block(lines: &[&str], i: usize) -> (Vec<String>, usize) {
     (out, n)
 }
 
-fn strip_gt(line: &str) -> String {
+fn strip_gt(line: &str) -> &str {
     let mut s = line.trim_start_matches([' ', '\t']);
     while let Some(rest) = s.strip_prefix('>') {
         s = rest.strip_prefix(' ').unwrap_or(rest);
     }
-    s.to_string()
+    s
 }
 
 fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
@@ -208,16 +204,22 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     if t.is_empty() {
         return None;
     }
+    // Cheap byte tests first: this runs on every body line, and each
+    // marker has a fixed first character or ending.
+    let b = t.as_bytes();
+    let first = b[0];
+    let last = b[b.len() - 1];
+    let dash_near_start = b.iter().take(10).any(|&c| c == b'-');
     // Outlook.
-    if ORIGINAL.is_match(line) {
+    if dash_near_start && last == b'-' && contains_ci(t, "original") && ORIGINAL.is_match(line) {
         return Some(header_block(lines, i, QuoteKind::Reply));
     }
     // Gmail / Apple Mail forward.
-    if FWD_MESSAGE.is_match(line) {
+    if matches!(first, b'-' | b'B' | b'b') && contains_ci(t, "forward") && FWD_MESSAGE.is_match(line) {
         return Some(header_block(lines, i, QuoteKind::Forward));
     }
     // Lotus Notes forward, possibly wrapped onto a second line.
-    if t.starts_with("---") && t.to_ascii_lowercase().contains("forwarded by") {
+    if t.starts_with("---") && contains_ci(t, "forwarded by") {
         let mut joined = t.to_string();
         let mut used = 1;
         if !t.trim_end_matches('-').eq(t) || i + 1 >= lines.len() {
@@ -239,7 +241,9 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     }
     let kind = if in_forward { QuoteKind::Forward } else { QuoteKind::Reply };
     // Lotus Notes headers: `Name on DATE` + `To:`, or `Name` + `DATE` + `To:`.
-    if let Some(c) = NOTES_ON.captures(line)
+    if matches!(last, b'M' | b'm')
+        && t.contains('/')
+        && let Some(c) = NOTES_ON.captures(line)
         && next_is_to(lines, i + 1)
     {
         return Some(notes_block(lines, i, 1, c[1].trim(), c[2].trim(), kind));
@@ -247,13 +251,14 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     if t.len() <= 100
         && !t.contains(':')
         && i + 1 < lines.len()
+        && lines[i + 1].trim_start().starts_with(|c: char| c.is_ascii_digit())
         && let Some(c) = NOTES_DATE_LINE.captures(lines[i + 1])
         && next_is_to(lines, i + 2)
     {
         return Some(notes_block(lines, i, 2, t, c[1].trim(), kind));
     }
     // `On <date>, <who> wrote:` over up to three lines.
-    if t.starts_with("On ") {
+    if first == b'O' && t.starts_with("On ") {
         let mut joined = String::new();
         for (k, l) in lines.iter().enumerate().skip(i).take(3) {
             if !joined.is_empty() && !joined.ends_with('<') {
@@ -273,11 +278,17 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
         }
     }
     // Bare `<who> wrote:` directly before `>` lines.
-    if t.ends_with("wrote:") && t.len() <= 200 && next_nonblank(lines, i + 1).is_some_and(is_gt) {
+    if last == b':' && t.ends_with("wrote:") && t.len() <= 200 && next_nonblank(lines, i + 1).is_some_and(is_gt) {
         let who = t.trim_end_matches("wrote:").trim().trim_end_matches(',').trim().to_string();
         return Some(Intro { kind, header: line.to_string(), author: Some(who), sent_at: None, lines: 1, gt_only: true });
     }
     None
+}
+
+/// ASCII case-insensitive substring test without allocating.
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 fn next_nonblank<'a>(lines: &[&'a str], from: usize) -> Option<&'a str> {
