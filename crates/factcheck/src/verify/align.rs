@@ -9,10 +9,11 @@
 //!    another value or the other polarity → `contradicted` (both spans named),
 //!    unless another sentence fully supports the claim (then `ambiguous`: the
 //!    sources disagree);
-//! 4. one sentence, or two together, cover the claim's content words with every
-//!    number, date and name matched in value and the same polarity →
-//!    `supported`, lowered to `partially_supported` when the evidence is hedged
-//!    or scoped where the claim is flat;
+//! 4. one sentence, or up to three together, hold every content word of the
+//!    claim, with every number, date and name matched in value and the same
+//!    polarity → `supported`, lowered to `partially_supported` when the
+//!    evidence is hedged or scoped where the claim is flat, or dates it less
+//!    precisely;
 //! 5. most content words aligned but a facet unmatched → `partially_supported`;
 //! 6. otherwise the evidence is on topic but does not entail → `not_addressed`.
 
@@ -30,7 +31,7 @@ use std::sync::OnceLock;
 pub(crate) const TOPIC_MIN: f64 = 0.25;
 /// Share needed before a sentence's values and polarity are compared with the claim's.
 pub(crate) const ALIGN_MIN: f64 = 0.5;
-/// Share needed (one sentence or two together) for the evidence to entail the claim: all of it.
+/// Share needed (one sentence or up to three together) for the evidence to entail the claim: all of it.
 /// Lexical containment is the only entailment test a rule can make, so a claim word the
 /// evidence lacks is an unsupported facet, named as such. (On the dev halves, allowing one
 /// word in five to be missing admitted the one-word counter-claims of COVID-Fact as
@@ -269,8 +270,9 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v)).collect();
     let mut order: Vec<usize> = (0..sentences.len()).collect();
     order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(a.cmp(&b)));
-    let need = 1;
-    let on_topic = |i: usize| cov[i] >= TOPIC_MIN && matches[i].iter().filter(|m| m.is_some()).count() >= need;
+    // On topic: a quarter of the claim's content units, at least one of them a word (a shared
+    // number or date alone does not make two sentences about the same thing).
+    let on_topic = |i: usize| cov[i] >= TOPIC_MIN && matches[i].iter().any(Option::is_some);
     let Some(&best) = order.first().filter(|&&b| on_topic(b)) else {
         return Outcome {
             status: Status::NoEvidence,
