@@ -71,6 +71,10 @@ const GREETING_PREFIXES: &[&str] = &[
     "talk to you soon",
 ];
 
+/// The greeting prefixes that open a message rather than thank or apologise:
+/// only a name may follow them in a greeting.
+const SALUTATIONS: &[&str] = &["hi", "hello", "hey", "dear", "good morning", "good afternoon", "good evening", "greetings"];
+
 /// Whole-sentence reactions (lower case, punctuation trimmed).
 const REACTIONS: &[&str] = &[
     "ok",
@@ -988,7 +992,8 @@ fn words(s: &str) -> Vec<Word<'_>> {
 /// Lower-case text with single spaces, curly quotes straightened, and a
 /// leading Slack mention (`@U0BMYT2FL:`) and `[IMAGE]` markers removed.
 fn normalise(s: &str) -> String {
-    let mut t = s.replace('’', "'").replace("[IMAGE]", " ");
+    // U+FFFC marks an iMessage attachment inside the text: not content.
+    let mut t = s.replace('’', "'").replace("[IMAGE]", " ").replace('\u{FFFC}', " ");
     // "<@U0BMYT2FL>: " or "@U0BMYT2FL: " at the start
     let trimmed = t.trim_start();
     if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@'))
@@ -1140,9 +1145,20 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) ->
         return true;
     }
     let no_digits = !body.chars().any(|c| c.is_ascii_digit());
-    if no_digits && ws.len() <= 25 && GREETING_PREFIXES.iter().any(|p| starts_with_phrase(body.trim_start_matches(['-', ' ']), p)) {
-        // "Thanks to the storm, prices rose" is causal, not thanks.
-        return !body.starts_with("thanks to ");
+    let opener = body.trim_start_matches(['-', ' ']);
+    if let Some(p) = GREETING_PREFIXES.iter().find(|p| starts_with_phrase(opener, p)) {
+        // A salutation is a greeting only with at most a name after it:
+        // "hey, the server is down" is a chat line that opens with "hey",
+        // and the claim after it must not be dropped from the audit.
+        if SALUTATIONS.contains(p) {
+            let rest_words = opener[p.len()..].split_whitespace().count();
+            if rest_words <= 3 {
+                return true;
+            }
+        } else if no_digits && ws.len() <= 25 {
+            // "Thanks to the storm, prices rose" is causal, not thanks.
+            return !body.starts_with("thanks to ");
+        }
     }
     if JOKE_MARKS.iter().any(|j| contains_phrase(body, j) || body.contains(j) && j.starts_with([':', ';', '('])) {
         return true;
@@ -1668,5 +1684,10 @@ mod tests {
         assert_eq!(kind("👍"), ClaimKind::Greeting);
         assert_eq!(kind("I'm seriously starting to get ticked now... hehe :)"), ClaimKind::Greeting);
         assert_eq!(kind("Nope."), ClaimKind::Greeting);
+        assert_eq!(kind("\u{FFFC}"), ClaimKind::Logistics);
+        assert_eq!(kind("Dear Fellow Profit Seeker:"), ClaimKind::Greeting);
+        // A chat line that opens with a salutation still carries its claim.
+        assert_eq!(kind("hey, the server in Houston is down again"), ClaimKind::Fact);
+        assert_eq!(kind("Hi John, the deal closed at $5 a share."), ClaimKind::Quantity);
     }
 }
