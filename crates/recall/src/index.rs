@@ -17,6 +17,7 @@
 
 use crate::error::{Error, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, params};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -89,7 +90,25 @@ pub struct IndexStats {
 pub(crate) struct FtsIndex {
     conn: Connection,
     path: PathBuf,
+    /// Document frequency by stem, as of the last write through this handle.
+    /// Cleared when a write begins; a write by another process can leave it
+    /// stale, which only shifts which common terms a query drops.
+    df_cache: RefCell<BTreeMap<String, i64>>,
+    /// Chunk count, cached like `df_cache`.
+    chunk_count: std::cell::Cell<Option<u64>>,
 }
+
+/// Per-connection tables (in SQLite's `temp` schema, never in the file):
+/// [`T_QTERMS`] holds one query's terms so SQLite's own tokenizer stems them
+/// exactly as it stemmed the chunks; [`T_QTERMS_I`] lists those stems per
+/// term; [`T_FTS_ROW`] gives each stem's document frequency in [`T_FTS`].
+pub const T_QTERMS: &str = "wiki_qterms";
+/// Stems of the query terms, one row per (term, stem) (fts5vocab `instance`).
+pub const T_QTERMS_I: &str = "wiki_qterms_i";
+/// Document frequency per stem of the index (fts5vocab `row`).
+pub const T_FTS_ROW: &str = "wiki_fts_row";
+/// The df cache is dropped past this many stems (bounded memory).
+const DF_CACHE_MAX: usize = 100_000;
 
 fn sql_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
     move |e| match e.sqlite_error_code() {
@@ -137,6 +156,9 @@ impl FtsIndex {
         // leaves the last committed state (the uncommitted frames are ignored).
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(sql_err(&path, "configure"))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(sql_err(&path, "configure"))?;
+        // 32 MiB of page cache (default 2 MiB): FTS5 segment merges during a
+        // large index build re-read their pages otherwise.
+        conn.pragma_update(None, "cache_size", -32_768).map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
@@ -174,7 +196,13 @@ impl FtsIndex {
         ))
         .map_err(sql_err(&path, "create schema"))?;
         tx.commit().map_err(sql_err(&path, "create schema"))?;
-        Ok(FtsIndex { conn, path })
+        conn.execute_batch(&format!(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS} USING fts5(t, tokenize='{TOKENIZER}');
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS_I} USING fts5vocab(temp, {T_QTERMS}, instance);
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_ROW} USING fts5vocab(main, {T_FTS}, row);"
+        ))
+        .map_err(sql_err(&path, "create query tables"))?;
+        Ok(FtsIndex { conn, path, df_cache: RefCell::new(BTreeMap::new()), chunk_count: std::cell::Cell::new(None) })
     }
 
     /// The SQLite file.
@@ -199,6 +227,8 @@ impl FtsIndex {
 
     /// Start the one transaction an index run writes in.
     pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
+        self.df_cache.borrow_mut().clear();
+        self.chunk_count.set(None);
         let path = self.path.as_path();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
         Ok(Writer { tx, path })
@@ -226,6 +256,44 @@ impl FtsIndex {
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
     }
 
+    /// For each query term, how many chunks contain it: the smallest
+    /// document frequency of the stems SQLite's tokenizer makes of it (a
+    /// phrase cannot occur in more chunks than its rarest word), 0 when one of
+    /// its stems is in no chunk (the term cannot match) or it has no token.
+    pub(crate) fn term_doc_freqs(&self, terms: &[&str]) -> Result<Vec<i64>> {
+        let err = sql_err(&self.path, "look up term frequencies");
+        self.conn.prepare_cached(&format!("DELETE FROM temp.{T_QTERMS}")).map_err(&err)?.execute([]).map_err(&err)?;
+        {
+            let mut ins = self.conn.prepare_cached(&format!("INSERT INTO temp.{T_QTERMS}(rowid, t) VALUES (?1, ?2)")).map_err(&err)?;
+            for (i, t) in terms.iter().enumerate() {
+                ins.execute(params![i as i64, t]).map_err(&err)?;
+            }
+        }
+        let mut st = self.conn.prepare_cached(&format!("SELECT doc, term FROM temp.{T_QTERMS_I}")).map_err(&err)?;
+        let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
+        let mut out: Vec<Option<i64>> = vec![None; terms.len()];
+        let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
+        let mut cache = self.df_cache.borrow_mut();
+        if cache.len() > DF_CACHE_MAX {
+            cache.clear();
+        }
+        for row in stems {
+            let (i, stem) = row.map_err(&err)?;
+            let df = match cache.get(&stem) {
+                Some(&df) => df,
+                None => {
+                    let df: i64 = df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0);
+                    cache.insert(stem, df);
+                    df
+                }
+            };
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| out.get_mut(i)) {
+                *slot = Some(slot.map_or(df, |d| d.min(df)));
+            }
+        }
+        Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
+    }
+
     /// One item by id.
     pub(crate) fn item(&self, id: &str) -> Result<Option<ItemRow>> {
         let sql = format!("SELECT {ITEM_COLS} FROM {T_ITEMS} i WHERE i.item_id = ?1");
@@ -238,6 +306,16 @@ impl FtsIndex {
         let sql = format!("SELECT text FROM {T_CHUNKS} WHERE item_id = ?1 AND chunk_no = ?2");
         let mut st = self.conn.prepare_cached(&sql).map_err(sql_err(&self.path, "look up chunk"))?;
         st.query_row(params![id, chunk_no], |r| r.get(0)).optional().map_err(sql_err(&self.path, "look up chunk"))
+    }
+
+    /// How many chunks the index holds (cached until the next write).
+    pub(crate) fn chunk_count(&self) -> Result<u64> {
+        if let Some(n) = self.chunk_count.get() {
+            return Ok(n);
+        }
+        let n = self.stats()?.chunks;
+        self.chunk_count.set(Some(n));
+        Ok(n)
     }
 
     /// Counts of items, chunks and files.

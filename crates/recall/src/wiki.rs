@@ -274,10 +274,13 @@ impl Wiki {
 impl Recall for Wiki {
     fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
         let q = Query::from_claim(claim);
-        let Some(expr) = q.fts_expression() else { return Ok(Vec::new()) };
-        if k == 0 {
+        if k == 0 || q.terms.is_empty() {
             return Ok(Vec::new());
         }
+        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        let dfs = self.index.term_doc_freqs(&texts)?;
+        let plan = q.plan(&dfs, self.index.chunk_count()?);
+        let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
         let rows = self.index.search(&expr, k)?;
         let mut hits = Vec::with_capacity(rows.len());
         for row in rows {

@@ -1,0 +1,135 @@
+//! `amem index`, `recall`, `open`, `capture` and `eval recall` on small wikis
+//! written by the tests.
+
+use crate::util::*;
+use serde_json::Value;
+
+const GLACIERS: &str = "---\ntitle: Alpine glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\
+    Glaciers in the Alps lost 10% of their volume between 2022 and 2023. That is the largest loss on record.\n";
+
+fn json_lines(s: &str) -> Vec<Value> {
+    s.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect()
+}
+
+#[test]
+fn index_recall_open_round_trip() {
+    let t = TestDir::new();
+    t.write("home/wiki/glaciers.md", GLACIERS);
+    t.write("home/wiki/notes/keeling.txt", "The Keeling curve passed 420 ppm in 2023.\n");
+    let (_, err) = code(t.amem().arg("index"), 0);
+    assert!(err.contains("2 files (2 added"), "{err}");
+
+    let out = ok(t.amem().args(["recall", "Alpine glaciers lost 10% of their volume", "--k", "2", "--json"]));
+    let lines = json_lines(&out);
+    assert_eq!(lines.last().unwrap()["type"], "summary");
+    let top = &lines[0];
+    assert_eq!(top["type"], "hit");
+    let d = &top["data"];
+    assert_eq!(d["rank"], 1);
+    assert_eq!(d["title"], "Alpine glaciers");
+    assert_eq!(d["quote"], "Glaciers in the Alps lost 10% of their volume between 2022 and 2023.");
+    assert_eq!(d["source_url"], "https://example.org/glaciers");
+    let (start, end) = (d["span"]["start"].as_u64().unwrap() as usize, d["span"]["end"].as_u64().unwrap() as usize);
+    assert_eq!(&d["text"].as_str().unwrap()[start..end], d["quote"].as_str().unwrap());
+    let uri = d["uri"].as_str().unwrap().to_string();
+    assert!(uri.starts_with("amem://alpine-glaciers-") && uri.ends_with("#chunk=0"), "{uri}");
+
+    let text = ok(t.amem().args(["recall", "Alpine glaciers 10%"]));
+    assert!(text.starts_with(&format!("1. {uri}")), "{text}");
+
+    let opened = ok(t.amem().args(["open", &uri]));
+    assert!(opened.starts_with("# Alpine glaciers\n"), "{opened}");
+    assert!(opened.contains("source: https://example.org/glaciers"));
+    assert!(opened.contains("file: wiki/glaciers.md"));
+    assert!(opened.contains("That is the largest loss on record."));
+
+    // A renamed file keeps its URI.
+    std::fs::rename(t.home().join("wiki/glaciers.md"), t.home().join("wiki/notes/renamed.md")).unwrap();
+    ok(t.amem().arg("index"));
+    assert!(ok(t.amem().args(["open", &uri])).contains("file: wiki/notes/renamed.md"));
+
+    let (_, err) = code(t.amem().args(["open", "amem://no-such-item-000000000000#chunk=0"]), 1);
+    assert!(err.contains("no wiki item \"no-such-item-000000000000\""), "{err}");
+    let (_, err) = code(t.amem().args(["open", &uri.replace("#chunk=0", "#chunk=9")]), 1);
+    assert!(err.contains("there is no chunk 9"), "{err}");
+    let (_, err) = code(t.amem().args(["open", "http://example.org"]), 1);
+    assert!(err.contains("not an amem:// URI"), "{err}");
+}
+
+#[test]
+fn claims_with_query_syntax_do_not_break_recall() {
+    let t = TestDir::new();
+    t.write("home/wiki/glaciers.md", GLACIERS);
+    ok(t.amem().arg("index"));
+    for claim in [r#"the "Alps" lost 10%"#, "glac* NEAR(Alps volume)", "-Alps AND NOT glaciers", "col:Alps ^volume (x)", "\""] {
+        let out = ok(t.amem().args(["recall", claim, "--json"]));
+        assert_eq!(json_lines(&out).last().unwrap()["type"], "summary", "{claim}");
+    }
+}
+
+#[test]
+fn bad_files_are_reported_with_their_path_and_skipped() {
+    let t = TestDir::new();
+    t.write("home/wiki/good.md", GLACIERS);
+    t.write("home/wiki/latin1.md", b"caf\xe9".as_slice());
+    t.write("home/wiki/blob.txt", b"\x00\x01\x02".as_slice());
+    t.write("home/wiki/broken.md", "---\ntitle: no end\n");
+    t.write("home/wiki/photo.jpg", b"\xff\xd8".as_slice());
+    let (_, err) = code(t.amem().arg("index"), 0);
+    assert!(err.contains("latin1.md: not UTF-8"), "{err}");
+    assert!(err.contains("blob.txt: binary file"), "{err}");
+    assert!(err.contains("broken.md: broken front matter"), "{err}");
+    assert!(err.contains("3 skipped, 1 files of other formats ignored"), "{err}");
+    assert!(err.contains("the index holds 1 items"), "{err}");
+}
+
+#[test]
+fn capture_adds_a_file_that_recall_finds() {
+    let t = TestDir::new();
+    let src = t.write(
+        "page.html",
+        "<html><head><title>Keeling curve</title></head><body><p>CO2 passed 420 ppm at Mauna Loa in 2023.</p></body></html>",
+    );
+    let out = ok(t.amem().args(["capture", src.to_str().unwrap(), "--source", "https://example.org/keeling"]));
+    let uri = out.trim();
+    assert!(uri.starts_with("amem://keeling-curve-"), "{uri}");
+    let id = uri.trim_start_matches("amem://");
+    let file = t.home().join(format!("wiki/captured/{id}.md"));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.starts_with("---\ntitle: Keeling curve\nsource: https://example.org/keeling\nretrieved_at: "), "{saved}");
+    assert!(saved.contains("\ndigest: "));
+    let hits = json_lines(&ok(t.amem().args(["recall", "CO2 at Mauna Loa passed 420 ppm", "--json"])));
+    assert_eq!(hits[0]["data"]["uri"], format!("{uri}#chunk=0"));
+    assert!(ok(t.amem().args(["open", uri])).contains("source: https://example.org/keeling"));
+    let (_, err) = code(t.amem().args(["capture", "missing.txt"]), 1);
+    assert!(err.contains("cannot read missing.txt"), "{err}");
+    t.write("empty.md", "  \n");
+    let (_, err) = code(t.amem().args(["capture", "empty.md"]), 1);
+    assert!(err.contains("no text"), "{err}");
+}
+
+#[test]
+fn eval_recall_on_a_small_corpus() {
+    let t = TestDir::new();
+    t.write(
+        "cf/corpus.jsonl",
+        r#"{"doc_id": "Ice", "title": "Ice", "text": "Arctic sea ice fell 40 percent since 1979. Ice is white.", "sentences": [{"idx": 0, "text": "Arctic sea ice fell 40 percent since 1979."}]}
+{"doc_id": "Volcano", "title": "Volcano", "text": "Samalas erupted in 1257 in Indonesia.", "sentences": [{"idx": 0, "text": "Samalas erupted in 1257 in Indonesia."}]}
+"#,
+    );
+    t.write(
+        "cf/claims.jsonl",
+        r#"{"id": "1", "claim": "Arctic sea ice declined 40% since 1979", "evidence": [{"doc_id": "Ice", "sentences": [0], "label": "SUPPORTED"}]}
+{"id": "2", "claim": "Samalas volcano erupted in Indonesia", "evidence": [{"doc_id": "Volcano", "sentences": [0], "label": "SUPPORTED"}]}
+"#,
+    );
+    let out = ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1", "--format", "json"]));
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["pairs"], 2);
+    assert_eq!(v["rows"][0]["verbatim"], serde_json::json!({"n": 2, "signal": 2, "shuffled": 0}));
+    let md = ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1,2"]));
+    assert!(md.contains("| 1 | 100.0% | 0.0% | **+100.0 pts** |"), "{md}");
+    assert!(md.contains("| 2 |"), "{md}");
+    let (_, err) = code(t.amem().args(["eval", "recall", "--corpus", "nowhere"]), 1);
+    assert!(err.contains("corpus.jsonl"), "{err}");
+}
