@@ -217,9 +217,14 @@ fn detect_rule(root: &Path, entries: &[(bool, String)]) -> MailboxRule {
         let user = root.parent().map(name_of).filter(|n| !n.is_empty()).unwrap_or_else(|| name_of(root));
         return MailboxRule::Fixed(user);
     }
+    // Hidden files do not count: the five-custodian tarball has a macOS
+    // `.DS_Store` directly in `buy-r/`, `keavey-p/` and `presto-k/`.
     let child_has_files = entries.iter().filter(|(d, _)| *d).any(|(_, n)| {
         std::fs::read_dir(root.join(n))
-            .map(|rd| rd.filter_map(Result::ok).any(|e| e.file_type().is_ok_and(|t| t.is_file())))
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .any(|e| e.file_type().is_ok_and(|t| t.is_file()) && !e.file_name().to_string_lossy().starts_with('.'))
+            })
             .unwrap_or(false)
     });
     if child_has_files { MailboxRule::Fixed(name_of(root)) } else { MailboxRule::FirstComponent }

@@ -20,6 +20,9 @@ fn tree() -> tempfile::TempDir {
     write(&root, "lewis-a/personal/home/1.", &MAIL.replace("<1.", "<3."));
     write(&root, "lewis-a/inbox/1.", "Message-ID: <nodate@x>\nSubject: no date\n\nHello\n");
     write(&root, "buy-r/inbox/1.", &MAIL.replace("<1.", "<4."));
+    // A macOS `.DS_Store` beside the folders (as in enron-5users.tar.gz) is
+    // neither a mail nor a sign that `buy-r` is a mail folder.
+    write(&root, "buy-r/.DS_Store", "\0\0\0\x01Bud1");
     d
 }
 

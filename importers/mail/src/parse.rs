@@ -203,7 +203,7 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
         }
         Decoded::Unknown { charset } => return Err(Error::Charset(charset)),
     };
-    let text = if text.contains('\r') { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
+    let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
     if is_html {
         meta.insert("body".into(), "text/html".into());
         Ok(html::html_to_text(&text))

@@ -76,13 +76,13 @@ struct Part<'a> {
 /// ```
 pub fn split_quoted(body: &str) -> (String, Vec<QuotedPart>) {
     let normalized;
-    let body = if body.contains('\r') {
+    let body = if memchr::memchr(b'\r', body.as_bytes()).is_some() {
         normalized = body.replace("\r\n", "\n").replace('\r', "\n");
         normalized.as_str()
     } else {
         body
     };
-    let lines: Vec<&str> = body.split('\n').collect();
+    let lines = split_lines(body);
     let mut new_text: Vec<&str> = Vec::new();
     let mut parts: Vec<QuotedPart> = Vec::new();
     let mut cur: Option<Part> = None;
@@ -139,6 +139,18 @@ impl Part<'_> {
             text: join_trimmed(&self.text, false),
         }
     }
+}
+
+/// `s.split('\n')` through the SIMD `memchr` (this runs over every body).
+pub(crate) fn split_lines(s: &str) -> Vec<&str> {
+    let mut out = Vec::with_capacity(s.len() / 40 + 1);
+    let mut start = 0;
+    for i in memchr::memchr_iter(b'\n', s.as_bytes()) {
+        out.push(&s[start..i]);
+        start = i + 1;
+    }
+    out.push(&s[start..]);
+    out
 }
 
 /// Join lines without leading and trailing blank lines or trailing spaces;
