@@ -45,8 +45,10 @@ fn gmail_date_window_with_fixed_now() {
     let ids: Vec<_> = lines(&out).iter().map(|m| m["id"].as_str().unwrap().to_string()).collect();
     assert_eq!(ids, ["<t3@example.org>", "<t5@example.org>"], "{err}");
     let mut cmd = t.amem();
-    cmd.args(["import", "gmail", "--since", "7d", "--now", "2022-02-05T00:00:00Z"]).arg(&mbox);
-    assert_eq!(lines(&ok(&mut cmd)).len(), 2);
+    // 16 hours before 2022-02-05T10:00Z is 2022-02-04T18:00Z: t2 (exactly then), t3, t5.
+    cmd.args(["import", "gmail", "--since", "16h", "--now", "2022-02-05T10:00:00Z"]).arg(&mbox);
+    let ids: Vec<_> = lines(&ok(&mut cmd)).iter().map(|m| m["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids, ["<t2@example.org>", "<t3@example.org>", "<t5@example.org>"]);
 }
 
 #[test]
