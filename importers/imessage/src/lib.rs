@@ -328,7 +328,7 @@ impl ChatDb {
             // A message may be joined to several chats (rare); take the lowest chat id.
             // Join rows pointing at deleted messages (the plaso sample) are never reached.
             sql.push_str(
-                " LEFT JOIN chat c ON c.ROWID = (SELECT cmj.chat_id FROM chat_message_join cmj WHERE cmj.message_id = m.ROWID ORDER BY cmj.chat_id LIMIT 1)",
+                " LEFT JOIN chat c ON c.ROWID = (SELECT min(cmj.chat_id) FROM chat_message_join cmj WHERE cmj.message_id = m.ROWID)",
             );
         }
         // The window on `date`, for both units, before any body is read.
@@ -428,7 +428,13 @@ impl ChatDb {
         if placeholders > 0 {
             meta.insert("attachment_placeholders".into(), placeholders.to_string());
         }
-        let text = text_raw.replace('\u{FFFC}', "").trim().to_string();
+        let text = if placeholders > 0 {
+            text_raw.replace('\u{FFFC}', "").trim().to_string()
+        } else if text_raw.trim().len() == text_raw.len() {
+            text_raw
+        } else {
+            text_raw.trim().to_string()
+        };
 
         let from_me = raw.is_from_me == Some(1);
         let author = if from_me { "me".to_string() } else { raw.handle.clone().unwrap_or_else(|| "unknown".into()) };

@@ -95,43 +95,55 @@ pub fn decode_text(blob: &[u8]) -> Result<Decoded, DecodeError> {
     let mut r = Reader { b: blob, at: 0, strings: Vec::new(), objects: Vec::new() };
     r.header()?;
     let ty = r.type_string()?;
-    if ty != b"@" {
-        return Err(DecodeError::NoText(format!("root type is {:?}, not an object", String::from_utf8_lossy(&ty))));
+    if r.bytes(ty) != b"@" {
+        return Err(DecodeError::NoText(format!("root type is {:?}, not an object", r.lossy(ty))));
     }
     // Root object: must be new and of an attributed-string class.
-    let root_class = match r.object_start(0)? {
+    let root = match r.object_start(0)? {
         Some(c) => c,
         None => return Err(DecodeError::NoText("root object is nil".into())),
     };
-    if !root_class.iter().any(|c| c.ends_with("AttributedString")) {
+    if !root.attributed {
         // A bare NSString root would carry its `+` directly.
-        if root_class.iter().any(|c| c.ends_with("String")) {
+        if root.string {
             return r.plus_text();
         }
-        return Err(DecodeError::NoText(format!("root class is {}", root_class.first().map(String::as_str).unwrap_or("?"))));
+        return Err(DecodeError::NoText(format!("root class is {}", r.lossy(root.name))));
     }
     let ty = r.type_string()?;
-    if ty != b"@" {
+    if r.bytes(ty) != b"@" {
         return Err(DecodeError::NoText("attributed string does not start with its string object".into()));
     }
     match r.object_start(1)? {
-        Some(c) if c.iter().any(|c| c.ends_with("String")) => r.plus_text(),
-        Some(c) => Err(DecodeError::NoText(format!("string object has class {}", c.first().map(String::as_str).unwrap_or("?")))),
+        Some(c) if c.string => r.plus_text(),
+        Some(c) => Err(DecodeError::NoText(format!("string object has class {}", r.lossy(c.name)))),
         None => Err(DecodeError::NoText("string object is nil".into())),
     }
 }
 
-/// An object-table entry: a class (its chain of names) or an object.
-#[derive(Clone)]
+/// A byte range of the blob (strings are never copied out while decoding).
+type Range = (usize, usize);
+
+/// What the decoder needs of a class chain: the most derived name and
+/// whether any class in the chain is an attributed string / a string.
+#[derive(Clone, Copy, Default)]
+struct ClassInfo {
+    name: Range,
+    attributed: bool,
+    string: bool,
+}
+
+/// An object-table entry: a class or an object.
+#[derive(Clone, Copy)]
 enum Entry {
-    Class(Vec<String>),
+    Class(ClassInfo),
     Object,
 }
 
 struct Reader<'a> {
     b: &'a [u8],
     at: usize,
-    strings: Vec<Vec<u8>>,
+    strings: Vec<Range>,
     objects: Vec<Entry>,
 }
 
@@ -182,55 +194,69 @@ impl Reader<'_> {
         usize::try_from(n).map_err(|_| DecodeError::Unexpected { at, byte: self.b.get(at).copied().unwrap_or(0), what: "a length" })
     }
 
+    /// The bytes of a range (empty if out of bounds, which cannot happen
+    /// for ranges made by `take`).
+    fn bytes(&self, r: Range) -> &[u8] {
+        self.b.get(r.0..r.1).unwrap_or(&[])
+    }
+
+    fn lossy(&self, r: Range) -> String {
+        String::from_utf8_lossy(self.bytes(r)).into_owned()
+    }
+
     /// A shared string: new (`0x84` + length + bytes) or a reference.
-    fn shared_string(&mut self) -> Result<Vec<u8>, DecodeError> {
+    fn shared_string(&mut self) -> Result<Range, DecodeError> {
         let at = self.at;
         let b = self.byte()?;
         match b {
             NEW => {
                 let n = self.length()?;
-                let s = self.take(n)?.to_vec();
-                self.strings.push(s.clone());
-                Ok(s)
+                let start = self.at;
+                self.take(n)?;
+                self.strings.push((start, self.at));
+                Ok((start, self.at))
             }
             b if b >= REF_BASE => {
                 let index = usize::from(b - REF_BASE);
-                self.strings.get(index).cloned().ok_or(DecodeError::BadReference { at, index })
+                self.strings.get(index).copied().ok_or(DecodeError::BadReference { at, index })
             }
             _ => Err(DecodeError::Unexpected { at, byte: b, what: "a shared string" }),
         }
     }
 
-    fn type_string(&mut self) -> Result<Vec<u8>, DecodeError> {
+    fn type_string(&mut self) -> Result<Range, DecodeError> {
         self.shared_string()
     }
 
     /// A class: `0x84` name version superclass… `0x85`, or a reference.
-    /// Returns the chain of class names, most derived first.
-    fn class(&mut self, depth: usize) -> Result<Vec<String>, DecodeError> {
+    /// Returns what the chain says, the most derived name first.
+    fn class(&mut self, depth: usize) -> Result<ClassInfo, DecodeError> {
         if depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep);
         }
         let at = self.at;
         let b = self.byte()?;
         match b {
-            NIL => Ok(Vec::new()),
+            NIL => Ok(ClassInfo::default()),
             NEW => {
-                let name = String::from_utf8_lossy(&self.shared_string()?).into_owned();
+                let name = self.shared_string()?;
+                let bytes = self.bytes(name);
+                let mut info = ClassInfo { name, attributed: bytes.ends_with(b"AttributedString"), string: bytes.ends_with(b"String") };
                 self.int()?; // class version
                 let slot = self.objects.len();
-                self.objects.push(Entry::Class(vec![name.clone()]));
-                let mut chain = vec![name];
-                chain.extend(self.class(depth + 1)?);
+                self.objects.push(Entry::Class(info));
+                let sup = self.class(depth + 1)?;
+                info.attributed |= sup.attributed;
+                info.string |= sup.string;
                 if let Some(e) = self.objects.get_mut(slot) {
-                    *e = Entry::Class(chain.clone());
+                    *e = Entry::Class(info);
                 }
-                Ok(chain)
+                Ok(info)
             }
             b if b >= REF_BASE => {
                 let index = usize::from(b - REF_BASE);
                 match self.objects.get(index) {
-                    Some(Entry::Class(c)) => Ok(c.clone()),
+                    Some(Entry::Class(c)) => Ok(*c),
                     _ => Err(DecodeError::BadReference { at, index }),
                 }
             }
@@ -238,10 +264,10 @@ impl Reader<'_> {
         }
     }
 
-    /// The start of an `@` value: `None` for nil, the class chain for a new
+    /// The start of an `@` value: `None` for nil, the class of a new
     /// object (whose contents follow). A reference to an earlier object is
     /// not a new string and is reported as unexpected here.
-    fn object_start(&mut self, depth: usize) -> Result<Option<Vec<String>>, DecodeError> {
+    fn object_start(&mut self, depth: usize) -> Result<Option<ClassInfo>, DecodeError> {
         let at = self.at;
         let b = self.byte()?;
         match b {
@@ -266,8 +292,8 @@ impl Reader<'_> {
     /// The string object's first value: type `+`, a byte count, the bytes.
     fn plus_text(&mut self) -> Result<Decoded, DecodeError> {
         let ty = self.type_string()?;
-        if ty != b"+" {
-            return Err(DecodeError::NoText(format!("string holds type {:?}, not +", String::from_utf8_lossy(&ty))));
+        if self.bytes(ty) != b"+" {
+            return Err(DecodeError::NoText(format!("string holds type {:?}, not +", self.lossy(ty))));
         }
         let n = self.length()?;
         let start = self.at;
