@@ -69,6 +69,10 @@ const GREETING_PREFIXES: &[&str] = &[
     "best wishes",
     "talk to you later",
     "talk to you soon",
+    "looking forward to",
+    "look forward to",
+    "i look forward to",
+    "we look forward to",
 ];
 
 /// The greeting prefixes that open a message rather than thank or apologise:
@@ -318,6 +322,12 @@ const LOGISTICS_PHRASES: &[&str] = &[
     "you may want",
     "you might want",
     "feel free",
+    "reach me",
+    "contact me",
+    "my cell",
+    "cell phone",
+    "phone number",
+    "my number",
 ];
 
 /// The author's own plans and intentions (a sentence starting so is logistics).
@@ -1322,6 +1332,10 @@ pub(crate) fn text_has_finite_verb(text: &str) -> bool {
 fn has_finite_verb(ws: &[Word<'_>]) -> bool {
     for (i, w) in ws.iter().enumerate() {
         let l = w.lower.as_str();
+        // "AM"/"PM" after a time ("Departure: Tulsa 8:39 AM") is not the verb "am".
+        if l == "am" && !(i > 0 && ws[i - 1].lower == "i") {
+            continue;
+        }
         if AUX_SET.contains(l) || IRREGULAR_PAST_SET.contains(l) {
             return true;
         }
@@ -1487,8 +1501,11 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
     let cue = c.text.to_lowercase();
     // Fixed phrases ("according to", "sources say", "reportedly"); not the
     // verb + "to" entries ("agreed to", "wanted to"), which take an infinitive.
-    if (cue.contains(' ') && (!cue.ends_with(" to") || cue == "according to")) || cue.ends_with("ly") {
+    if cue == "according to" || (cue.contains(' ') && !cue.ends_with(" to")) || cue.ends_with("ly") {
         return true;
+    }
+    if cue.ends_with(" to") {
+        return false;
     }
     let (Some(before), Some(after)) = (sentence.get(..c.span.start), sentence.get(c.span.end..)) else { return false };
     let before = before.trim_end();
@@ -1542,8 +1559,9 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
     if after.chars().next().is_some_and(char::is_uppercase) {
         return true;
     }
-    // "told clients that", "told that committee that".
-    next_words.iter().skip(1).any(|w| w == "that")
+    // "told clients that", "told that committee that": an object of one
+    // or two words, then "that" opening the reported clause.
+    next_words.iter().skip(1).take(2).any(|w| w == "that")
 }
 
 /// "Dollar up on Bush's Supreme Court victory": a price move "on" news.
@@ -1626,6 +1644,11 @@ mod tests {
     fn attributions() {
         assert_eq!(kind("Euford said he already spoke w/ Gorte."), ClaimKind::Attribution);
         assert_eq!(kind("Profit was 1%, according to estimates."), ClaimKind::Attribution);
+        assert_eq!(kind("Powers told that committee that over 70% of earnings were false."), ClaimKind::Attribution);
+        // Reporting verbs without a reported clause.
+        assert_eq!(kind("March silver posted a downside reversal on Wednesday."), ClaimKind::Date);
+        assert_eq!(kind("I have always wanted to visit that part of the world."), ClaimKind::Fact);
+        assert_eq!(kind("The reaction low has not been confirmed."), ClaimKind::Fact);
     }
 
     #[test]

@@ -15,6 +15,12 @@
 /// Conjunctions that may join two independent clauses after a comma.
 const CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "yet", "so"];
 
+/// Words that open a subordinate clause.
+const SUBORDINATORS: &[&str] = &[
+    "since", "because", "although", "though", "if", "unless", "when", "whenever", "while", "whereas", "until", "after", "before", "as",
+    "once", "given", "that", "which", "who", "whom", "whose", "where", "whether", "so", "in", "on", "for", "with", "to", "by", "from",
+];
+
 /// Subject pronouns.
 const PRONOUNS: &[&str] = &["i", "we", "you", "he", "she", "it", "they", "there", "this", "that", "these", "those"];
 
@@ -130,6 +136,11 @@ fn stands_alone(clause: &str) -> bool {
     let first_idx = usize::from(matches!(words[0].to_lowercase().as_str(), "however" | "also" | "then" | "still" | "now" | "meanwhile"));
     let Some(first) = words.get(first_idx) else { return false };
     let fl = first.to_lowercase();
+    // A subordinate clause ("Since the deadline is tomorrow, and I have yet
+    // to receive it, ...": lewis-a/_sent_mail/22.) does not stand alone.
+    if SUBORDINATORS.contains(&fl.as_str()) {
+        return false;
+    }
     let subject_like = PRONOUNS.contains(&fl.as_str())
         || DETERMINERS.contains(&fl.as_str())
         || first.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
@@ -177,6 +188,12 @@ mod tests {
             ["It looks pretty good, but has the disadvantage that colors shift."]
         );
         assert_eq!(parts("I miss you, and look forward to hearing from you."), ["I miss you, and look forward to hearing from you."]);
+    }
+
+    #[test]
+    fn subordinate_clause_does_not_stand_alone() {
+        let s = "Since the deadline for this application is tomorrow, and I have yet to receive this e-mail, I would appreciate a call.";
+        assert_eq!(parts(s), [s]);
     }
 
     #[test]

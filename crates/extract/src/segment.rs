@@ -255,7 +255,11 @@ fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
             // sign-offs, names and chat-style lines are short.
             let long = prev.chars().count() >= 45;
             let ends_sentence = matches!(last_char, '.' | '!' | '?');
-            !ends_sentence && (long || (next_lower && prev.chars().count() >= 25))
+            // A line that does not end a sentence and a next line that starts
+            // lower-case continue each other, however short the line:
+            // "I have always wanted to visit \nthat part\nof the world."
+            // (lewis-a/_sent_mail/23., re-wrapped by a reply).
+            !ends_sentence && (long || next_lower)
         }
     }
 }
@@ -273,6 +277,12 @@ const MAYBE_FINAL: &[&str] = &[
     "inc", "corp", "co", "ltd", "llc", "plc", "etc", "a.m", "p.m", "am", "pm", "u.s", "u.k", "u.s.a", "e.u", "jan", "feb", "mar", "apr",
     "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
     "bros", "dept", "assn", "ave", "blvd", "rd",
+];
+
+/// Lower-case abbreviations that run on before a lower-case word.
+const LOWER_ABBREVIATIONS: &[&str] = &[
+    "incl", "misc", "esp", "govt", "mgmt", "min", "max", "avg", "hrs", "mins", "secs", "pls", "approx", "cont", "info", "div", "dist",
+    "corp", "intl", "natl", "assoc", "etc", "ref", "resp", "req", "qty", "amt", "pct", "wt", "temp",
 ];
 
 /// Words that typically open a sentence, used after a MAYBE_FINAL abbreviation.
@@ -359,7 +369,18 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
         '…' => !next_lower,
         '.' => {
             if next_lower {
-                return false;
+                // Mail and chat written in lower case ("will do tomorrow. it has
+                // been crazy here": buy-r/_sent_mail/10.) break after a plain
+                // lower-case word; abbreviations ("etc. and", "approx. half",
+                // "a.m. tomorrow", "e.g. the") do not.
+                let word = core[..core.len() - 1].trim_start_matches(['"', '\'', '(', '[', '“', '‘']);
+                let plain = word.len() >= 2 && word.chars().all(|c| c.is_ascii_lowercase());
+                let next_word = next.trim_start_matches(['"', '\'', '(', '“', '‘', '[']);
+                return plain
+                    && next_word.chars().next().is_some_and(|c| c.is_alphabetic())
+                    && !NEVER_FINAL.contains(&word)
+                    && !MAYBE_FINAL.contains(&word)
+                    && !LOWER_ABBREVIATIONS.contains(&word);
             }
             if core.ends_with("..") {
                 // Ellipsis: a break only before a capital.
@@ -479,6 +500,18 @@ mod tests {
     }
 
     #[test]
+    fn rewrapped_short_lines_join() {
+        let t = "I have always wanted to visit \nthat part\nof the world.  I have friends moving to London, so I \nguess\nthat will be the first trip.";
+        assert_eq!(
+            sents(t),
+            [
+                "I have always wanted to visit \nthat part\nof the world.",
+                "I have friends moving to London, so I \nguess\nthat will be the first trip."
+            ]
+        );
+    }
+
+    #[test]
     fn short_lines_stand_alone() {
         assert_eq!(sents("Thanks,\nJohn"), ["Thanks,", "John"]);
     }
@@ -497,6 +530,17 @@ mod tests {
     #[test]
     fn crlf_lines() {
         assert_eq!(chat("one line\r\ntwo line\r\n"), ["one line", "two line"]);
+    }
+
+    #[test]
+    fn lower_case_mail() {
+        assert_eq!(
+            sents("have been unable to return your call. will do tomorrow. it has been crazy here."),
+            ["have been unable to return your call.", "will do tomorrow.", "it has been crazy here."]
+        );
+        assert_eq!(sents("ok. let me check"), ["ok.", "let me check"]);
+        assert_eq!(sents("we need pens, paper, etc. for the room"), ["we need pens, paper, etc. for the room"]);
+        assert_eq!(sents("costs approx. half of that"), ["costs approx. half of that"]);
     }
 
     #[test]
