@@ -1282,7 +1282,8 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool
     if PREFERENCE_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
         return true;
     }
-    let has_digit = body.chars().any(|c| c.is_ascii_digit());
+    // Digits inside a link or a mention ("watch?v=zwYV11a__HQ") are no value.
+    let has_digit = ws.iter().filter(|w| !is_url_like(w.raw) && !w.raw.starts_with('@')).any(|w| w.raw.chars().any(|c| c.is_ascii_digit()));
     if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return false;
     }
@@ -1484,7 +1485,7 @@ fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> Cl
     if has_quantity(ws, cues) {
         return ClaimKind::Quantity;
     }
-    if cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c)) {
+    if cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c) && !is_inside_link(sentence, c)) {
         return ClaimKind::Date;
     }
     ClaimKind::Fact
@@ -1592,6 +1593,14 @@ fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
     })
 }
 
+/// True when the cue sits inside a URL or an address of the sentence (the
+/// number scanner reads "8675459/1798683" in a link as dates).
+fn is_inside_link(sentence: &str, c: &Cue) -> bool {
+    let start = sentence.get(..c.span.start).and_then(|b| b.rfind(char::is_whitespace)).map(|i| i + 1).unwrap_or(0);
+    let end = sentence.get(c.span.end..).and_then(|a| a.find(char::is_whitespace)).map(|i| c.span.end + i).unwrap_or(sentence.len());
+    sentence.get(start..end).is_some_and(|tok| is_url_like(tok.trim_start_matches(['<', '(', '['])))
+}
+
 fn is_calendar_cue(c: &Cue) -> bool {
     if c.rule.starts_with("temporal:year") || c.rule.starts_with("temporal:date") || c.rule.starts_with("temporal:month") {
         return true;
@@ -1668,6 +1677,12 @@ mod tests {
         assert_eq!(kind("The budget will be released to Congress in February."), ClaimKind::Prediction);
         assert_eq!(kind("AEP May Sell Some Foreign Assets"), ClaimKind::Prediction);
         assert_eq!(kind("Enron Trading Unit May Have Operated in Red"), ClaimKind::Fact);
+    }
+
+    #[test]
+    fn digits_in_links_are_not_values() {
+        assert_eq!(kind("This is a pretty good intro: <https://www.youtube.com/watch?v=zwYV11a__HQ>"), ClaimKind::Opinion);
+        assert_eq!(kind("This answer echoes the same point: http://stackoverflow.com/a/8675459/1798683"), ClaimKind::Fact);
     }
 
     #[test]
