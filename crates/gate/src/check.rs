@@ -1,11 +1,12 @@
 //! Alignment and the eight checks.
 
+use crate::cues::CueAt;
 use crate::cues::cues_from;
 use crate::lexicon::{Hit, Kind, Lexicon};
 use crate::numbers::{Number, same_value, scan_numbers};
 use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
 use crate::text::{Sentence, Word, WordAt, clauses, content_words, sentences, word_set};
-use amem_model::{Cue, CueClass, Span};
+use amem_model::{CueClass, Span};
 use std::collections::BTreeMap;
 
 /// Alignment threshold: a memory sentence is checkable when at least a
@@ -20,7 +21,7 @@ pub const ALIGN_THRESHOLD: f64 = 0.25;
 pub(crate) struct Scanned<'a> {
     pub text: &'a str,
     pub sentences: Vec<Sentence<'a>>,
-    pub cues: Vec<Cue>,
+    pub cues: Vec<CueAt<'a>>,
     pub numbers: Vec<Number>,
     pub hits: Vec<Hit>,
     /// Per sentence: its content words in order (for clause checks).
@@ -36,7 +37,7 @@ impl<'a> Scanned<'a> {
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text);
-        let span_of = |c: &Cue| (c.span.start, c.span.end);
+        let span_of = |c: &CueAt<'_>| (c.span.start, c.span.end);
         let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
         let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();
         let tokens: Vec<Vec<WordAt>> = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered, &temporal)).collect();
@@ -44,13 +45,27 @@ impl<'a> Scanned<'a> {
         Scanned { text, sentences, cues, numbers, hits, tokens, words }
     }
 
-    fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &Cue> {
-        self.cues.iter().filter(move |c| c.class == class && c.span.start >= start && c.span.end <= end)
+    /// Cues of `class` inside `start..end` (cues are sorted by start).
+    fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &CueAt<'a>> {
+        let lo = self.cues.partition_point(|c| c.span.start < start);
+        let hi = self.cues.partition_point(|c| c.span.start < end);
+        self.cues[lo..hi.max(lo)].iter().filter(move |c| c.class == class && c.span.end <= end)
     }
 
+    /// Non-date numbers of sentence `i` (numbers are sorted by start).
     fn numbers_in(&self, i: usize) -> impl Iterator<Item = &Number> {
         let s = &self.sentences[i];
-        self.numbers.iter().filter(move |n| !n.is_date && n.start >= s.start && n.end <= s.end)
+        let lo = self.numbers.partition_point(|n| n.start < s.start);
+        let hi = self.numbers.partition_point(|n| n.start < s.end);
+        self.numbers[lo..hi.max(lo)].iter().filter(move |n| !n.is_date && n.end <= s.end)
+    }
+
+    /// Lexicon hits inside sentence `i` (hits are sorted by start).
+    fn hits_in(&self, i: usize) -> &[Hit] {
+        let s = &self.sentences[i];
+        let lo = self.hits.partition_point(|h| h.start < s.start);
+        let hi = self.hits.partition_point(|h| h.start < s.end);
+        &self.hits[lo..hi.max(lo)]
     }
 }
 
@@ -119,7 +134,7 @@ pub fn check(source: &str, memory: &str) -> GateReport {
         }
     }
     for (&si, ms) in &groups {
-        let g = Group { src: &src, mem: &mem, si, ms, aligned_sources: &groups };
+        let g = Group { src: &src, mem: &mem, si, ms, aligned_sources: &groups, clauses: std::cell::OnceCell::new() };
         g.polarity(&mut flags);
         g.stance(CueClass::Condition, Check::Condition, &mut flags);
         g.stance(CueClass::Hedge, Check::Hedge, &mut flags);
@@ -154,6 +169,8 @@ struct Group<'r, 'a> {
     si: usize,
     ms: &'r [usize],
     aligned_sources: &'r BTreeMap<usize, Vec<usize>>,
+    /// Clauses of the source sentence, computed on first use.
+    clauses: std::cell::OnceCell<Vec<(usize, usize)>>,
 }
 
 impl Group<'_, '_> {
@@ -210,7 +227,7 @@ impl Group<'_, '_> {
         // Temporal scope, like negation, belongs to its clause: a date in a
         // clause the memory dropped entirely is not a lost scope.
         let mem_words = if class == CueClass::Temporal { self.mem_words() } else { Vec::new() };
-        let mut found: Option<(usize, &Cue)> = None;
+        let mut found: Option<(usize, &CueAt<'_>)> = None;
         for &k in &window {
             let s = &self.src.sentences[k];
             if let Some(c) =
@@ -232,7 +249,7 @@ impl Group<'_, '_> {
             Check::Attribution => "the source says who said it; the memory drops the attribution",
             _ => "the source dates or time-scopes it; the memory does not",
         };
-        flags.push(self.flag(check, s, cue.span, &cue.text, &cue.rule, format!("{what} ({:?})", cue.text)));
+        flags.push(self.flag(check, s, cue.span, cue.text, cue.rule, format!("{what} ({:?})", cue.text)));
     }
 
     /// Content words of all memory sentences of the group, sorted.
@@ -244,10 +261,10 @@ impl Group<'_, '_> {
     /// when one of its content words (cue words left out) is in the memory,
     /// or when it has none of its own ("On Monday," scopes the whole
     /// sentence).
-    fn clause_kept(&self, cue: &Cue, mem_words: &[Word]) -> bool {
+    fn clause_kept(&self, cue: &CueAt<'_>, mem_words: &[Word]) -> bool {
         let s = self.src_sentence();
         let rel = cue.span.start.saturating_sub(s.start);
-        match clauses(s.text).into_iter().find(|(a, b)| rel >= *a && rel < *b) {
+        match self.clauses.get_or_init(|| clauses(s.text)).iter().copied().find(|(a, b)| rel >= *a && rel < *b) {
             Some((a, b)) => {
                 let (a, b) = (s.start + a, s.start + b);
                 let mut own = self.src.tokens[self.si].iter().filter(|w| w.start >= a && w.start < b && !w.temporal).peekable();
@@ -264,9 +281,9 @@ impl Group<'_, '_> {
     fn polarity(&self, flags: &mut Vec<Flag>) {
         let s = self.src_sentence();
         let mem_words = self.mem_words();
-        let all_neg: Vec<&Cue> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
+        let all_neg: Vec<&CueAt<'_>> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
         let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words));
-        let mem_neg: Option<&Cue> = self.ms.iter().find_map(|&mi| {
+        let mem_neg: Option<&CueAt<'_>> = self.ms.iter().find_map(|&mi| {
             let m = &self.mem.sentences[mi];
             self.mem.cues_in(m.start, m.end, CueClass::Negation).next()
         });
@@ -275,15 +292,15 @@ impl Group<'_, '_> {
                 Check::Polarity,
                 s,
                 c.span,
-                &c.text,
-                &c.rule,
+                c.text,
+                c.rule,
                 format!("the source denies it ({:?}); the memory asserts it", c.text),
             )),
             (None, Some(m)) if all_neg.is_empty() => flags.push(self.flag(
                 Check::Polarity,
                 s,
                 Span::new(s.start, s.end),
-                &m.text,
+                m.text,
                 &format!("{}:added", m.rule),
                 format!("the source asserts it; the memory denies it ({:?})", m.text),
             )),

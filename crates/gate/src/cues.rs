@@ -27,18 +27,31 @@ pub fn detect_cues(text: &str) -> Vec<Cue> {
     let hits = lex.scan(text);
     let numbers = scan_numbers(lex, text);
     cues_from(lex, text, &hits, &numbers)
+        .into_iter()
+        .map(|c| Cue { class: c.class, text: c.text.to_string(), span: c.span, rule: c.rule.to_string() })
+        .collect()
+}
+
+/// A cue borrowed from its text and the lexicon (the gate's internal form:
+/// no allocation per cue; [`detect_cues`] turns it into a [`Cue`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CueAt<'a> {
+    pub class: CueClass,
+    pub text: &'a str,
+    pub span: Span,
+    pub rule: &'static str,
 }
 
 /// Cues from an existing scan (the gate scans once and reuses the hits).
-pub(crate) fn cues_from(lex: &Lexicon, text: &str, hits: &[Hit], numbers: &[Number]) -> Vec<Cue> {
-    let mut out: Vec<Cue> = Vec::new();
+pub(crate) fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], numbers: &[Number]) -> Vec<CueAt<'a>> {
+    let mut out: Vec<CueAt<'a>> = Vec::with_capacity(hits.len() + numbers.len());
     for h in hits {
         let e = &lex.entries[h.entry];
         let Kind::Cue(class) = e.kind else { continue };
         if class == CueClass::Condition && e.rule == "condition:if" && if_means_whether(lex, text, h.start) {
             continue;
         }
-        out.push(Cue { class, text: text[h.start..h.end].to_string(), span: Span::new(h.start, h.end), rule: e.rule.clone() });
+        out.push(CueAt { class, text: &text[h.start..h.end], span: Span::new(h.start, h.end), rule: e.rule.as_str() });
     }
     for n in numbers.iter().filter(|n| n.is_date) {
         let span = Span::new(n.start, n.end);
@@ -46,7 +59,7 @@ pub(crate) fn cues_from(lex: &Lexicon, text: &str, hits: &[Hit], numbers: &[Numb
             continue;
         }
         let rule = if n.end - n.start == 4 { "temporal:year" } else { "temporal:date" };
-        out.push(Cue { class: CueClass::Temporal, text: text[n.start..n.end].to_string(), span, rule: rule.into() });
+        out.push(CueAt { class: CueClass::Temporal, text: &text[n.start..n.end], span, rule });
     }
     // "May 3", "March 2026": the month names left out of the word list
     // (modal "may", verb "march") count when a date number follows.
@@ -60,7 +73,7 @@ pub(crate) fn cues_from(lex: &Lexicon, text: &str, hits: &[Hit], numbers: &[Numb
                     let span = Span::new(s, before.len());
                     // the month replaces a hedge reading of "May"
                     out.retain(|c| !c.span.overlaps(&span));
-                    out.push(Cue { class: CueClass::Temporal, text: w.to_string(), span, rule: "temporal:month".into() });
+                    out.push(CueAt { class: CueClass::Temporal, text: w, span, rule: "temporal:month" });
                 }
             }
         }

@@ -71,7 +71,9 @@ pub(crate) struct Lexicon {
     pub units: HashMap<String, String>,
     /// Lower-cased scale words → multiplier.
     pub scales: HashMap<String, f64>,
-    /// Hashes ([`crate::text::word_hash`]) of the stopwords, sorted, for binary search.
+    /// Open-addressing table of the stopwords' hashes
+    /// ([`crate::text::word_hash`], low bit forced to 1 so 0 means empty):
+    /// one probe per token instead of a string set look-up.
     stopwords: Vec<u64>,
     /// Lower-cased single words after which "if" means "whether".
     pub if_whether: HashSet<String>,
@@ -160,17 +162,33 @@ impl Lexicon {
                 }
             }
         }
-        let mut stopwords: Vec<u64> =
-            parse_groups(file("stopwords")).into_iter().flatten().map(|w| crate::text::word_hash(w.as_bytes())).collect();
-        stopwords.sort();
-        stopwords.dedup();
+        let stop_hashes: Vec<u64> =
+            parse_groups(file("stopwords")).into_iter().flatten().map(|w| crate::text::word_hash(w.as_bytes()) | 1).collect();
+        let mut stopwords = vec![0u64; (stop_hashes.len() * 4).next_power_of_two().max(16)];
+        let mask = stopwords.len() - 1;
+        for h in stop_hashes {
+            let mut i = (h as usize) & mask;
+            while stopwords[i] != 0 && stopwords[i] != h {
+                i = (i + 1) & mask;
+            }
+            stopwords[i] = h;
+        }
         let if_whether = parse_groups(file("if_whether")).into_iter().flatten().collect();
         Lexicon { ac, ac_all, entries, units, scales, stopwords, if_whether }
     }
 
     /// Is the word with this hash (of its lower-cased form) a stopword?
     pub(crate) fn is_stopword(&self, hash: u64) -> bool {
-        self.stopwords.binary_search(&hash).is_ok()
+        let h = hash | 1;
+        let mask = self.stopwords.len() - 1;
+        let mut i = (h as usize) & mask;
+        loop {
+            match self.stopwords[i] {
+                0 => return false,
+                x if x == h => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
     }
 
     /// True when a match at `start..end` of entry `entry` sits on word
@@ -190,7 +208,7 @@ impl Lexicon {
     /// (overlapping search over that match only) and the pass goes on from
     /// the next byte, so a failed long entry never hides a shorter one.
     pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
-        let mut out: Vec<Hit> = Vec::new();
+        let mut out: Vec<Hit> = Vec::with_capacity(text.len() / 16 + 4);
         let mut pos = 0usize;
         while pos < text.len() {
             let Some(m) = self.ac.find(Input::new(text).span(pos..text.len())) else { break };

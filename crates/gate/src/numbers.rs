@@ -47,9 +47,10 @@ const MONTHS: &[&str] = &[
     "dec",
 ];
 
-/// Is `w` (lower-case) a month name or abbreviation?
+/// Is `w` a month name or abbreviation (any case, trailing period allowed)?
 pub(crate) fn is_month(w: &str) -> bool {
-    MONTHS.contains(&w.trim_end_matches('.'))
+    let w = w.strip_suffix('.').unwrap_or(w);
+    MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w))
 }
 
 fn currency_sign(c: char) -> Option<&'static str> {
@@ -62,22 +63,36 @@ fn currency_sign(c: char) -> Option<&'static str> {
     }
 }
 
-/// The word starting at byte `i` (letters only), lower-cased, and its end.
-fn word_at(text: &str, i: usize) -> Option<(String, usize)> {
+/// The word (letters only) starting at byte `i`, as written, and its end.
+fn word_at(text: &str, i: usize) -> Option<(&str, usize)> {
     let rest = &text[i..];
     let len: usize = rest.chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
-    if len == 0 { None } else { Some((rest[..len].to_lowercase(), i + len)) }
+    if len == 0 { None } else { Some((&rest[..len], i + len)) }
+}
+
+/// Look a word up in a map keyed by lower-case forms, without allocating
+/// for the usual short ASCII word.
+fn lookup<'m, V>(map: &'m std::collections::HashMap<String, V>, w: &str) -> Option<&'m V> {
+    let mut buf = [0u8; 32];
+    if w.is_ascii() && w.len() <= buf.len() {
+        let b = &mut buf[..w.len()];
+        b.copy_from_slice(w.as_bytes());
+        b.make_ascii_lowercase();
+        std::str::from_utf8(b).ok().and_then(|k| map.get(k))
+    } else {
+        map.get(&w.to_lowercase())
+    }
 }
 
 fn skip_spaces(text: &str, i: usize) -> usize {
     i + text[i..].chars().take_while(|c| *c == ' ' || *c == '\t').map(char::len_utf8).sum::<usize>()
 }
 
-/// The previous word before byte `i`, lower-cased.
-fn prev_word(text: &str, i: usize) -> Option<String> {
+/// The previous word before byte `i` (letters and periods), as written.
+fn prev_word(text: &str, i: usize) -> Option<&str> {
     let before = text[..i].trim_end_matches([' ', '\t']);
-    let w: String = before.chars().rev().take_while(|c| c.is_alphabetic() || *c == '.').collect();
-    if w.is_empty() { None } else { Some(w.chars().rev().collect::<String>().to_lowercase()) }
+    let len: usize = before.chars().rev().take_while(|c| c.is_alphabetic() || *c == '.').map(char::len_utf8).sum();
+    if len == 0 { None } else { Some(&before[before.len() - len..]) }
 }
 
 /// All numbers in `text`, left to right.
@@ -138,7 +153,7 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
             // a bare "m"/"b" spaced away from the number is too ambiguous
             // ("5 m" may be metres); only glued.
             if let Some((w, wend)) = word_at(text, k)
-                && let Some(m) = lex.scales.get(&w)
+                && let Some(m) = lookup(&lex.scales, w)
                 && (w.len() > 1 || k == end)
             {
                 value *= m;
@@ -148,12 +163,13 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
             let k = if b.get(end).is_some_and(u8::is_ascii_alphabetic) { end } else { skip_spaces(text, end) };
             if let Some((w1, e1)) = word_at(text, k) {
                 let k2 = skip_spaces(text, e1);
-                let two = word_at(text, k2).map(|(w2, e2)| (format!("{w1} {w2}"), e2));
-                if let Some((w, e)) = two.filter(|(w, _)| lex.units.contains_key(w)) {
-                    unit = lex.units.get(&w).cloned();
+                // two-word units ("percentage points") joined by one space
+                let two = word_at(text, k2).filter(|_| k2 == e1 + 1).map(|(_, e2)| (&text[k..e2], e2));
+                if let Some((w, e)) = two.filter(|(w, _)| lookup(&lex.units, w).is_some()) {
+                    unit = lookup(&lex.units, w).cloned();
                     unit_text = Some(text[k..e].to_string());
                     end = e;
-                } else if let Some(u) = lex.units.get(&w1)
+                } else if let Some(u) = lookup(&lex.units, w1)
                     && unit.is_none()
                 {
                     unit = Some(u.clone());
@@ -162,12 +178,11 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
                 }
             }
         }
-        let prev = prev_word(text, start);
-        let after_month = prev.as_deref().is_some_and(is_month);
+        let after_month = prev_word(text, start).is_some_and(is_month);
         let plain_int = !seen_dot && !has_sep && unit.is_none();
         let next_month = {
             let k = skip_spaces(text, j);
-            word_at(text, k).is_some_and(|(w, _)| is_month(&w))
+            word_at(text, k).is_some_and(|(w, _)| is_month(w))
         };
         let year = plain_int && j - num_start == 4 && (1900.0..=2099.0).contains(&value);
         let day = plain_int && (1.0..=31.0).contains(&value) && (after_month || next_month);

@@ -22,32 +22,49 @@ const ABBREVIATIONS: &[&str] = &[
 /// the end) and on line breaks. Empty pieces are dropped; each sentence is
 /// trimmed of surrounding whitespace.
 pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
-    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(text.len() / 64 + 1);
     let mut start = 0usize;
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        let boundary_end = match c {
-            '\n' => Some(i),
-            '.' | '!' | '?' | '…' => {
-                // swallow a run of closing punctuation
-                let mut end = i + c.len_utf8();
-                while let Some(&(j, d)) = iter.peek() {
-                    if matches!(d, '.' | '!' | '?' | '"' | '\'' | ')' | '”' | '’' | '…') {
-                        end = j + d.len_utf8();
-                        iter.next();
-                    } else {
-                        break;
-                    }
-                }
-                let next_ws = iter.peek().is_none_or(|&(_, d)| d.is_whitespace());
-                if next_ws && !(c == '.' && is_abbreviation(&text[start..i])) { Some(end) } else { None }
-            }
-            _ => None,
-        };
-        if let Some(end) = boundary_end {
-            push_trimmed(text, start, end, &mut out);
-            start = if c == '\n' { i + 1 } else { end };
+    let mut i = 0usize;
+    // closing punctuation swallowed after a terminator: . ! ? " ' ) and the
+    // UTF-8 forms of ” ’ … (all start with 0xE2 0x80)
+    let closing_len = |j: usize| -> usize {
+        match b.get(j) {
+            Some(b'.' | b'!' | b'?' | b'"' | b'\'' | b')') => 1,
+            Some(0xE2) if b.get(j + 1) == Some(&0x80) && matches!(b.get(j + 2), Some(0x9D | 0x99 | 0xA6)) => 3,
+            _ => 0,
         }
+    };
+    while i < b.len() {
+        let c = b[i];
+        let term_len = match c {
+            b'\n' => {
+                push_trimmed(text, start, i, &mut out);
+                start = i + 1;
+                i += 1;
+                continue;
+            }
+            b'.' | b'!' | b'?' => 1,
+            0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0xA6) => 3,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let mut end = i + term_len;
+        loop {
+            let l = closing_len(end);
+            if l == 0 {
+                break;
+            }
+            end += l;
+        }
+        let next_ws = b.get(end).is_none_or(|x| x.is_ascii_whitespace());
+        if next_ws && !(c == b'.' && is_abbreviation(&text[start..i])) {
+            push_trimmed(text, start, end, &mut out);
+            start = end;
+        }
+        i = end;
     }
     push_trimmed(text, start, text.len(), &mut out);
     out
@@ -55,9 +72,8 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
 
 fn is_abbreviation(before: &str) -> bool {
     let word = before.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
-    let w = word.to_lowercase();
     // a single letter ("J. Smith") or a known abbreviation
-    (w.chars().count() == 1 && w.chars().all(char::is_alphabetic)) || ABBREVIATIONS.contains(&w.as_str())
+    (word.len() == 1 && word.bytes().all(|b| b.is_ascii_alphabetic())) || ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
 }
 
 fn push_trimmed<'a>(text: &'a str, start: usize, end: usize, out: &mut Vec<Sentence<'a>>) {
@@ -93,9 +109,10 @@ pub(crate) fn word_hash(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        // assembled in a register: a copy into a stack buffer costs a
+        // memcpy call and a store-forwarding stall per word
+        let v = rest.iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b) << (8 * k)));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
     }
     h ^ (h >> 29)
 }
@@ -115,6 +132,43 @@ pub(crate) fn stem(word: &str) -> &str {
         }
     }
     w
+}
+
+/// [`stem`] on an ASCII word of any case (the same rules, compared
+/// case-insensitively).
+fn stem_ascii(w: &[u8]) -> &[u8] {
+    let ends = |w: &[u8], suf: &[u8]| w.len() >= suf.len() && w[w.len() - suf.len()..].eq_ignore_ascii_case(suf);
+    let w = if ends(w, b"'s") { &w[..w.len() - 2] } else { w };
+    for suf in [&b"ing"[..], b"ed", b"es", b"s"] {
+        if ends(w, suf) {
+            let base = &w[..w.len() - suf.len()];
+            if base.len() >= 4 && !ends(base, b"s") {
+                return base;
+            }
+        }
+    }
+    w
+}
+
+/// [`word_hash`] of the ASCII lower-case form of a word made of ASCII
+/// letters, digits and apostrophes, without copying it: bit 0x20 turns
+/// `A-Z` into `a-z` and leaves digits and `'` unchanged.
+pub(crate) fn word_hash_ascii_lower(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ (u64::from_le_bytes(w) | LOWER)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let v = rest.iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b | 0x20) << (8 * k)));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
 }
 
 /// A content word of a sentence: where it starts (bytes of the text), its
@@ -138,33 +192,42 @@ pub(crate) fn content_words(
     covered: &[(usize, usize)],
     temporal: &[(usize, usize)],
 ) -> Vec<WordAt> {
-    let mut out = Vec::new();
-    let mut lower = String::new();
     let piece = &text[start..end];
+    let mut out = Vec::with_capacity(piece.len() / 6 + 1);
+    let mut lower = String::new();
     let bytes = piece.as_bytes();
-    // `covered` is sorted by start (cues come sorted and do not overlap):
-    // the first span ending after the token start is the only one that can
-    // overlap it.
+    // Spans are sorted and do not overlap, and tokens come in text order:
+    // one cursor per span list moves forward only.
+    let (mut ci, mut ti) = (covered.partition_point(|&(_, ce)| ce <= start), temporal.partition_point(|&(_, ce)| ce <= start));
     let mut emit = |s: usize, e: usize, lower: &mut String| {
         let (as_, ae) = (s + start, e + start);
-        let k = covered.partition_point(|&(_, ce)| ce <= as_);
-        if covered.get(k).is_some_and(|&(cs, _)| cs < ae) {
+        while covered.get(ci).is_some_and(|&(_, ce)| ce <= as_) {
+            ci += 1;
+        }
+        if covered.get(ci).is_some_and(|&(cs, _)| cs < ae) {
             return;
         }
-        lower.clear();
         let w = &piece[s..e];
-        if w.is_ascii() {
-            lower.push_str(w);
-            lower.make_ascii_lowercase();
+        let word = if w.is_ascii() {
+            // ASCII word characters (letters, digits, apostrophe) lower-case
+            // by setting bit 0x20, so the hash reads the text in place
+            if lex.is_stopword(word_hash_ascii_lower(w.as_bytes())) {
+                return;
+            }
+            word_hash_ascii_lower(stem_ascii(w.as_bytes()))
         } else {
+            lower.clear();
             lower.extend(w.chars().flat_map(char::to_lowercase));
+            if lex.is_stopword(word_hash(lower.as_bytes())) {
+                return;
+            }
+            word_hash(stem(lower).as_bytes())
+        };
+        while temporal.get(ti).is_some_and(|&(_, ce)| ce <= as_) {
+            ti += 1;
         }
-        if lex.is_stopword(word_hash(lower.as_bytes())) {
-            return;
-        }
-        let k = temporal.partition_point(|&(_, ce)| ce <= as_);
-        let in_temporal = temporal.get(k).is_some_and(|&(cs, _)| cs < ae);
-        out.push(WordAt { start: as_, word: word_hash(stem(lower).as_bytes()), temporal: in_temporal });
+        let in_temporal = temporal.get(ti).is_some_and(|&(cs, _)| cs < ae);
+        out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
     // Word characters: ASCII alphanumerics fast, other chars decoded; an
     // apostrophe between two word characters stays inside the word.
@@ -212,17 +275,21 @@ pub(crate) fn clauses(sentence: &str) -> Vec<(usize, usize)> {
     const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
     let bytes = sentence.as_bytes();
     let mut cuts = vec![0usize];
-    for (i, c) in sentence.char_indices() {
-        if matches!(c, ',' | ';' | ':' | '—' | '–') {
-            cuts.push(i + c.len_utf8());
-        } else if c == ' ' {
-            // " but " and the like: cut before the coordinator
-            let rest = &bytes[i + 1..];
-            for w in COORDINATORS {
-                if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
-                    cuts.push(i + 1);
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b',' | b';' | b':' => cuts.push(i + 1),
+            // em dash and en dash (U+2014, U+2013)
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
+            b' ' => {
+                // " but " and the like: cut before the coordinator
+                let rest = &bytes[i + 1..];
+                for w in COORDINATORS {
+                    if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
+                        cuts.push(i + 1);
+                    }
                 }
             }
+            _ => {}
         }
     }
     cuts.push(sentence.len());
@@ -258,6 +325,17 @@ mod tests {
     #[test]
     fn newlines_split() {
         assert_eq!(sentences("one line\nanother line").len(), 2);
+    }
+
+    #[test]
+    fn ascii_hash_matches_lowercase_hash() {
+        for w in ["Alice", "PROMOTED", "server2", "didn't", "abcdefghIJKLMNOPq", "x"] {
+            assert_eq!(word_hash_ascii_lower(w.as_bytes()), word_hash(w.to_lowercase().as_bytes()), "{w}");
+            assert_eq!(
+                std::str::from_utf8(stem_ascii(w.as_bytes())).map(str::to_lowercase).ok(),
+                Some(stem(&w.to_lowercase()).to_string())
+            );
+        }
     }
 
     #[test]
