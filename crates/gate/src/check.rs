@@ -320,9 +320,9 @@ impl Group<'_, '_> {
         let mem_vals: Vec<f64> = self.ms.iter().flat_map(|&mi| self.mem.numbers_in(mi).map(|n| n.value)).collect();
         let marker = self
             .src
-            .hits
+            .hits_in(self.si)
             .iter()
-            .find(|h| h.start >= s.start && h.end <= s.end && matches!(lex.entries[h.entry].kind, Kind::Total | Kind::Derivation));
+            .find(|h| h.end <= s.end && matches!(lex.entries[h.entry].kind, Kind::Total | Kind::Derivation));
         let Some(marker) = marker else { return };
         let entry = &lex.entries[marker.entry];
         let is_total = entry.kind == Kind::Total;
