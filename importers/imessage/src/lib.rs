@@ -255,7 +255,15 @@ fn check_header(path: &Path) -> Result<()> {
         });
     }
     let mut head = [0u8; 16];
-    let mut f = std::fs::File::open(path).map_err(|e| Error::Path { path: path.to_path_buf(), why: format!("cannot open: {e}") })?;
+    let mut f = std::fs::File::open(path).map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::PermissionDenied {
+            // macOS guards ~/Library/Messages behind Full Disk Access.
+            " (on macOS, give the terminal Full Disk Access in System Settings > Privacy & Security, or import a copy)"
+        } else {
+            ""
+        };
+        Error::Path { path: path.to_path_buf(), why: format!("cannot open: {e}{hint}") }
+    })?;
     if f.read_exact(&mut head).is_err() || &head != b"SQLite format 3\0" {
         return Err(Error::NotSqlite(path.to_path_buf()));
     }
