@@ -85,12 +85,12 @@ fn instruction_pattern() -> &'static Regex {
     static P: OnceLock<Regex> = OnceLock::new();
     P.get_or_init(|| {
         Regex::new(concat!(
-            r"(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|preceding|your|these)\s+",
-            r"(instructions?|prompts?|rules|guidelines|directions)\b",
+            r"(?i)(?-u:\b)(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|preceding|your|these)\s+",
+            r"(instructions?|prompts?|rules|guidelines|directions)(?-u:\b)",
             // an imperative addressed to the verifier: at the start of a sentence or clause, or after "please" / "you must"
-            r"|(?:^|[:;!]\s*|\b(?:please|you\s+(?:must|should|will|are\s+to))\s+)(?:mark|label|classify|rate|treat|flag|report|record|output|return|answer)",
-            r"\s+(?:this|the|that|it|each|every|all)\b[^.]{0,40}?\b(?:as\s+)?(?:supported|true|verified|correct|accurate|contradicted|false|refuted)\b",
-            r"|\b(system prompt|as an ai\b|you are an? (ai|assistant|verifier|fact.?checker|language model))",
+            r"|(?:^|[:;!]\s*|(?-u:\b)(?:please|you\s+(?:must|should|will|are\s+to))\s+)(?:mark|label|classify|rate|treat|flag|report|record|output|return|answer)",
+            r"\s+(?:this|the|that|it|each|every|all)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:as\s+)?(?:supported|true|verified|correct|accurate|contradicted|false|refuted)(?-u:\b)",
+            r"|(?-u:\b)(system prompt|as an ai(?-u:\b)|you are an? (ai|assistant|verifier|fact.?checker|language model))",
         ))
         .expect("invariant: the instruction pattern is valid")
     })

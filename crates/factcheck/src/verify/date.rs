@@ -86,15 +86,15 @@ fn patterns() -> &'static Patterns {
         const M: &str = r"(?i:(January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?))";
         let re = |s: &str| Regex::new(s).expect("invariant: the date patterns are valid");
         Patterns {
-            iso: re(r"\b(\d{4})-(\d{2})-(\d{2})\b"),
-            month_day_year: re(&format!(r"\b{M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*(\d{{4}})\b")),
-            day_month_year: re(&format!(r"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}\s*,?\s*(\d{{4}})\b")),
-            month_year: re(&format!(r"\b{M}\s*,?\s*(?:of\s+)?(\d{{4}})\b")),
-            month_day: re(&format!(r"\b{M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}\b")),
+            iso: re(r"(?-u:\b)(\d{4})-(\d{2})-(\d{2})(?-u:\b)"),
+            month_day_year: re(&format!(r"(?-u:\b){M}\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s*(\d{{4}})(?-u:\b)")),
+            day_month_year: re(&format!(r"(?-u:\b)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}\s*,?\s*(\d{{4}})(?-u:\b)")),
+            month_year: re(&format!(r"(?-u:\b){M}\s*,?\s*(?:of\s+)?(\d{{4}})(?-u:\b)")),
+            month_day: re(&format!(r"(?-u:\b){M}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?-u:\b)|(?-u:\b)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{M}(?-u:\b)")),
             // 05/01/2024 and the dotted European 01.05.2024: read by the same ambiguity rule
-            slash: re(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b"),
-            ymd_slash: re(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"),
-            year: re(r"\b(1[0-9]{3}|20[0-9]{2})\b"),
+            slash: re(r"(?-u:\b)(\d{1,2})[/.](\d{1,2})[/.](\d{4})(?-u:\b)"),
+            ymd_slash: re(r"(?-u:\b)(\d{4})/(\d{1,2})/(\d{1,2})(?-u:\b)"),
+            year: re(r"(?-u:\b)(1[0-9]{3}|20[0-9]{2})(?-u:\b)"),
         }
     })
 }
@@ -213,9 +213,7 @@ fn inside_name(text: &str, r: &Range<usize>) -> bool {
     let prev: String = before.chars().rev().take_while(|c| c.is_alphabetic()).collect::<Vec<_>>().into_iter().rev().collect();
     let next: String = after.chars().take_while(|c| c.is_alphabetic()).collect();
     let is_name = |w: &str| {
-        w.chars().next().is_some_and(char::is_uppercase)
-            && !super::text::STOPWORDS.contains(&w.to_lowercase().as_str())
-            && month_number(w).is_none()
+        w.chars().next().is_some_and(char::is_uppercase) && !super::text::is_stopword(&w.to_lowercase()) && month_number(w).is_none()
     };
     is_name(&prev) && is_name(&next)
 }

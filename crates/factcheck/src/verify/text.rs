@@ -5,7 +5,9 @@
 //! the usual abbreviation exceptions, so every sentence is a verbatim byte range
 //! of the evidence it came from and can be cited.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// One word of a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,8 +288,15 @@ pub(crate) const STOPWORDS: &[&str] = &[
     "neither",
 ];
 
-fn is_stopword(lower: &str) -> bool {
-    STOPWORDS.contains(&lower)
+pub(crate) fn is_stopword(lower: &str) -> bool {
+    // A set, not a scan of the list: this runs for every word of every evidence sentence.
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| STOPWORDS.iter().copied().collect()).contains(lower)
+}
+
+fn irregular(lower: &str) -> Option<&'static str> {
+    static MAP: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    MAP.get_or_init(|| IRREGULAR.iter().copied().collect()).get(lower).copied()
 }
 
 /// The words of `text` (letters and digits; hyphens and apostrophes split words),
@@ -322,8 +331,8 @@ fn make_word(text: &str, s: usize, e: usize) -> Word {
 /// "infection", "infects" → "infect"; "vaccines", "vaccinated" → "vaccin…");
 /// both sides go through the same function, so over-stripping is harmless.
 pub(crate) fn stem(lower: &str) -> String {
-    if let Some((_, lemma)) = IRREGULAR.iter().find(|(form, _)| *form == lower) {
-        return (*lemma).to_string();
+    if let Some(lemma) = irregular(lower) {
+        return lemma.to_string();
     }
     let mut w = lower.to_string();
     if w.chars().count() <= 3 || !w.is_ascii() {
