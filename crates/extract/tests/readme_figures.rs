@@ -45,6 +45,7 @@ fn readme_extract_figures_match_the_labels() {
 #[test]
 fn readme_first_run_figures_match_the_recorded_predictions() {
     let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
-    let first = score_recorded(&labels, FIRST_RUN, "crates/extract/eval/first_run.jsonl", "rules@1 at d734281").expect("first run parses");
+    let first =
+        score_recorded(&labels, FIRST_RUN, "crates/extract/eval/first_run.jsonl", "rules@1 (commit d734281)").expect("first run parses");
     check("first-run", &first.figures_markdown(BUNDLED_LABELS_NAME));
 }
