@@ -9,7 +9,7 @@
 //!
 //! Steps:
 //! 1. a residual signature block is set aside ([`find_signature`]);
-//! 2. the rest is cut into sentences ([`segment`]: chat layout for Slack and
+//! 2. the rest is cut into sentences ([`segment()`]: chat layout for Slack and
 //!    iMessage, prose layout for mail), with code blocks, separators and
 //!    stray `>` lines set aside;
 //! 3. a compound sentence becomes two claims only when both halves stand
@@ -17,7 +17,7 @@
 //! 4. each claim gets its stance cues from
 //!    [`amem_gate::cues::detect_cues`] (hedge, attribution, negation,
 //!    condition, temporal; spans relative to the claim text) and a
-//!    [`ClaimKind`] from [`classify`]. Every sentence is returned, audited
+//!    [`ClaimKind`] from [`classify()`]. Every sentence is returned, audited
 //!    kinds and not-audited kinds alike, so the audit can count what it did
 //!    not audit.
 //!
