@@ -89,9 +89,9 @@ fn imessage_fixture_as_jsonl() {
     let db = chat_db(&t, "modern.sql");
     let (stdout, stderr) = code(t.amem().args(["import", "imessage"]).arg(&db), 0);
     let ms = lines(&stdout);
-    assert_eq!(ms.len(), 9);
+    assert_eq!(ms.len(), 10);
     assert!(stderr.contains("ROWID 303"), "{stderr}");
-    assert!(stderr.contains("9 messages"), "{stderr}");
+    assert!(stderr.contains("10 messages"), "{stderr}");
     assert!(stderr.contains("1 reaction (not claims)"), "{stderr}");
     let m = ms.iter().find(|m| m["id"] == "G-205").unwrap();
     assert_eq!(m["text"], "Dinner is at 7 on Friday.");

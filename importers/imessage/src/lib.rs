@@ -417,7 +417,10 @@ impl ChatDb {
         }
         let mut meta = BTreeMap::new();
         meta.insert("rowid".to_string(), raw.rowid.to_string());
-        let (text_raw, source) = match (&raw.text, &raw.body) {
+        // `text` when it has anything; else the body. An empty `text` with an
+        // undecodable body stays an empty message rather than an error.
+        let text_col = raw.text.as_ref().filter(|t| !t.is_empty());
+        let (text_raw, source) = match (text_col, &raw.body) {
             (Some(t), _) => (t.clone(), "text"),
             (None, Some(b)) => match typedstream::decode_text(b) {
                 Ok(d) => {
@@ -426,9 +429,10 @@ impl ChatDb {
                     }
                     (d.text, "attributed_body")
                 }
+                Err(_) if raw.text.is_some() => (String::new(), "text"),
                 Err(e) => return Some(Err(err("typedstream", format!("text is NULL and attributedBody cannot be decoded: {e}")))),
             },
-            (None, None) => (String::new(), "none"),
+            (None, None) => (String::new(), if raw.text.is_some() { "text" } else { "none" }),
         };
         meta.insert("text_source".into(), source.into());
         // U+FFFC marks where an attachment sits in the text (xevg sample row 1602655).

@@ -53,7 +53,7 @@ fn modern_fixture() {
     assert_eq!(std::fs::read(&db).unwrap(), before, "the database is never modified");
 
     let ids: Vec<&str> = ms.iter().map(|m| m.id.0.as_str()).collect();
-    assert_eq!(ids, ["G-100", "G-205", "G-206", "G-207", "G-300", "G-301", "G-302", "G-305", "G-400"]);
+    assert_eq!(ids, ["G-100", "G-205", "G-206", "G-207", "G-300", "G-301", "G-302", "G-305", "G-306", "G-400"]);
     let errs: Vec<(String, String)> = errs.iter().map(|e| (e.position.clone(), e.kind.clone())).collect();
     assert_eq!(errs, [("ROWID 303".to_string(), "typedstream".to_string()), ("ROWID 304".into(), "date".into())]);
 
@@ -92,6 +92,8 @@ fn modern_fixture() {
     assert_eq!(by_id(&ms, "G-301").not_claims.as_deref(), Some("unsent"));
     assert_eq!(by_id(&ms, "G-302").not_claims.as_deref(), Some("group_event"));
     assert_eq!(by_id(&ms, "G-305").conversation, "rowid:305");
+    assert_eq!(by_id(&ms, "G-306").text, "See the photo");
+    assert_eq!(by_id(&ms, "G-306").meta["text_source"], "attributed_body");
     assert_eq!(by_id(&ms, "G-100").not_claims, None);
 }
 
@@ -164,7 +166,7 @@ fn wal_mode_database_reads_the_log() {
     let wal = tmp.path().join("chat.db-wal");
     assert!(std::fs::metadata(&wal).unwrap().len() > 0);
     let (ms, _) = run(&p, TimeWindow::default());
-    assert_eq!(ms.len(), 9);
+    assert_eq!(ms.len(), 10);
     assert_eq!(by_id(&ms, "G-205").text, "Dinner is at 7 on Friday.");
     drop(writer);
 }
