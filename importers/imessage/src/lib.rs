@@ -23,7 +23,7 @@
 //! | `recipients` | the chat's other participants (and `me` for received messages) |
 //! | `sent_at` | `date`: seconds since 2001-01-01 UTC on old databases, nanoseconds on macOS 10.13+ ([`apple_time`]) |
 //! | `subject` | the chat's `display_name`, else its `chat_identifier` |
-//! | `text` | `text`, or when it is NULL the text decoded from `attributedBody` ([`typedstream`]); U+FFFC attachment placeholders removed |
+//! | `text` | `text`, or when it is NULL or empty the text decoded from `attributedBody` ([`typedstream`]); U+FFFC attachment placeholders removed |
 //! | `meta` | `rowid`, `service`, `chat_style` (`group`/`direct`), `text_source`, `attachment_placeholders`, `has_attachments`, `tapback`, `tapback_target`, `edited_at`, `unsent_at`, `item_type`, `thread_originator_guid`, `balloon_bundle_id`, `expressive_send_style_id`, `is_spam` |
 //! | `not_claims` | `reaction` (tapbacks, `associated_message_type` 2000–3006), `sticker` (1000), `unsent`, `edited`, `group_event` (`item_type` ≠ 0) |
 //!
