@@ -94,6 +94,9 @@ pub(crate) struct FtsIndex {
     /// Cleared when a write begins; a write by another process can leave it
     /// stale, which only shifts which common terms a query drops.
     df_cache: RefCell<BTreeMap<String, i64>>,
+    /// Document frequency by lowercased query term (the result of stemming
+    /// and `df_cache`), so a word seen before costs no SQL at all.
+    term_df_cache: RefCell<BTreeMap<String, i64>>,
     /// Chunk count, cached like `df_cache`.
     chunk_count: std::cell::Cell<Option<u64>>,
 }
@@ -202,7 +205,13 @@ impl FtsIndex {
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_ROW} USING fts5vocab(main, {T_FTS}, row);"
         ))
         .map_err(sql_err(&path, "create query tables"))?;
-        Ok(FtsIndex { conn, path, df_cache: RefCell::new(BTreeMap::new()), chunk_count: std::cell::Cell::new(None) })
+        Ok(FtsIndex {
+            conn,
+            path,
+            df_cache: RefCell::new(BTreeMap::new()),
+            term_df_cache: RefCell::new(BTreeMap::new()),
+            chunk_count: std::cell::Cell::new(None),
+        })
     }
 
     /// The SQLite file.
@@ -228,6 +237,7 @@ impl FtsIndex {
     /// Start the one transaction an index run writes in.
     pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
         self.df_cache.borrow_mut().clear();
+        self.term_df_cache.borrow_mut().clear();
         self.chunk_count.set(None);
         let path = self.path.as_path();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
@@ -262,21 +272,31 @@ impl FtsIndex {
     /// its stems is in no chunk (the term cannot match) or it has no token.
     pub(crate) fn term_doc_freqs(&self, terms: &[&str]) -> Result<Vec<i64>> {
         let err = sql_err(&self.path, "look up term frequencies");
+        let mut term_cache = self.term_df_cache.borrow_mut();
+        if term_cache.len() > DF_CACHE_MAX {
+            term_cache.clear();
+        }
+        let keys: Vec<String> = terms.iter().map(|t| t.to_lowercase()).collect();
+        let mut out: Vec<Option<i64>> = keys.iter().map(|k| term_cache.get(k).copied()).collect();
+        let misses: Vec<usize> = (0..terms.len()).filter(|&i| out[i].is_none()).collect();
+        if misses.is_empty() {
+            return Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect());
+        }
         self.conn.prepare_cached(&format!("DELETE FROM temp.{T_QTERMS}")).map_err(&err)?.execute([]).map_err(&err)?;
         {
             let mut ins = self.conn.prepare_cached(&format!("INSERT INTO temp.{T_QTERMS}(rowid, t) VALUES (?1, ?2)")).map_err(&err)?;
-            for (i, t) in terms.iter().enumerate() {
-                ins.execute(params![i as i64, t]).map_err(&err)?;
+            for &i in &misses {
+                ins.execute(params![i as i64, terms[i]]).map_err(&err)?;
             }
         }
         let mut st = self.conn.prepare_cached(&format!("SELECT doc, term FROM temp.{T_QTERMS_I}")).map_err(&err)?;
         let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
-        let mut out: Vec<Option<i64>> = vec![None; terms.len()];
         let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
         let mut cache = self.df_cache.borrow_mut();
         if cache.len() > DF_CACHE_MAX {
             cache.clear();
         }
+        let mut found: Vec<Option<i64>> = vec![None; terms.len()];
         for row in stems {
             let (i, stem) = row.map_err(&err)?;
             let df = match cache.get(&stem) {
@@ -287,9 +307,14 @@ impl FtsIndex {
                     df
                 }
             };
-            if let Some(slot) = usize::try_from(i).ok().and_then(|i| out.get_mut(i)) {
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| found.get_mut(i)) {
                 *slot = Some(slot.map_or(df, |d| d.min(df)));
             }
+        }
+        for &i in &misses {
+            let df = found[i].unwrap_or(0);
+            term_cache.insert(keys[i].clone(), df);
+            out[i] = Some(df);
         }
         Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
     }

@@ -194,14 +194,19 @@ pub fn run(dir: &Path, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> 
     let kmax = ks.iter().copied().max().unwrap_or(0);
     // contexts[i][j]: claim i's context at ks[j], normalised, and its values.
     let mut contexts: Vec<Vec<(String, Vec<Value>)>> = Vec::with_capacity(claims.len());
+    // Values are read once per chunk (a context's values are its chunks' values).
+    let mut chunk_values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (i, c) in claims.iter().enumerate() {
         progress(i, claims.len());
         let hits = wiki.search(&c.claim, kmax)?;
+        for h in &hits {
+            chunk_values.entry(h.uri.to_string()).or_insert_with(|| value::values(&h.text));
+        }
         let per_k = ks
             .iter()
             .map(|&k| {
                 let joined = hits.iter().take(k).map(|h| h.text.as_str()).collect::<Vec<_>>().join("\n");
-                let values = value::values(&joined);
+                let values = hits.iter().take(k).flat_map(|h| chunk_values.get(&h.uri.to_string()).cloned().unwrap_or_default()).collect();
                 (normalise(&joined), values)
             })
             .collect();

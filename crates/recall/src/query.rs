@@ -21,7 +21,7 @@ const MAX_TERMS: usize = 24;
 /// chunk's score. Measured on the generated 10,000-document bench wiki.
 pub const ROW_BUDGET: i64 = 2_000;
 /// The rarest terms always kept, whatever their frequency.
-pub const MIN_TERMS: usize = 4;
+pub const MIN_TERMS: usize = 3;
 
 /// Function words that carry no retrieval signal. A short list on purpose:
 /// negations ("not", "no") and quantifiers ("more", "less") are kept out of
@@ -275,7 +275,11 @@ mod tests {
         assert_eq!(texts(&q.plan(&[900, 800, 700, 0, 0, 0, 0], 1000)), vec!["gamma"]);
         // Over budget: the MIN_TERMS rarest stay, then terms while the budget lasts.
         let big = q.plan(&[1500, 1400, 1300, 1200, 1100, 10, 4000], 100_000);
-        assert_eq!(texts(&big), vec!["gamma", "delta", "epsilon", "zeta"]);
+        assert_eq!(MIN_TERMS, 3);
+        assert_eq!(texts(&big), vec!["delta", "epsilon", "zeta"]);
+        let small = q.plan(&[700, 600, 500, 400, 300, 10, 4000], 100_000);
+        // 10 + 300 + 400 + 500 + 600 = 1810 fits the budget; adding 700 would not.
+        assert_eq!(texts(&small), vec!["beta", "gamma", "delta", "epsilon", "zeta"]);
         assert!(q.plan(&[0; 7], 10).terms.is_empty());
     }
 

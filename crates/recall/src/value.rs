@@ -36,17 +36,17 @@ pub enum Value {
 
 const MONTHS: &str = "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec";
 
-static ISO: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{4})-(\d{2})-(\d{2})\b").expect("invariant: valid regex"));
+static ISO: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?-u)\b(\d{4})-(\d{2})-(\d{2})\b").expect("invariant: valid regex"));
 static DMY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})\.?,?\s+(\d{{4}})\b")).expect("invariant: valid regex")
+    Regex::new(&format!(r"(?i-u)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})\.?,?\s+(\d{{4}})\b")).expect("invariant: valid regex")
 });
 static MDY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?i)\b({MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")).expect("invariant: valid regex")
+    Regex::new(&format!(r"(?i-u)\b({MONTHS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")).expect("invariant: valid regex")
 });
 static MY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"(?i)\b({MONTHS})\.?,?\s+(\d{{4}})\b")).expect("invariant: valid regex"));
+    LazyLock::new(|| Regex::new(&format!(r"(?i-u)\b({MONTHS})\.?,?\s+(\d{{4}})\b")).expect("invariant: valid regex"));
 static NUMBER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?").expect("invariant: valid regex"));
+    LazyLock::new(|| Regex::new(r"(?-u)\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?").expect("invariant: valid regex"));
 
 /// Words after a number that are not its anchor.
 const NOT_ANCHORS: &[&str] = &[
