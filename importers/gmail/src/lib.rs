@@ -8,9 +8,10 @@
 //! mail.
 //!
 //! The file is read through a `BufReader` by
-//! [`amem_importer_mail::MboxSplitter`], one message in memory at a time, so
-//! memory does not grow with the archive (the `mbox-reader` crate was
-//! replaced: `docs/adr/0001-mbox-splitting.md`). Each message goes to
+//! [`amem_importer_mail::MboxSplitter`] (the `mbox-reader` crate was
+//! replaced: `docs/adr/0001-mbox-splitting.md`) and the messages are parsed
+//! on a few threads by `amem_importer_mail::pool`, in bounded batches and in
+//! file order, so memory does not grow with the archive. Each message goes to
 //! [`amem_importer_mail::parse_message`] with Gmail conventions on:
 //! `X-GM-THRID` is the conversation, `X-Gmail-Labels` (encoded words decoded,
 //! then read as CSV) go to `meta["labels"]` as a JSON array. Mail without
