@@ -138,3 +138,21 @@ fn every_enron_sample_file() {
     // A debug build on 2 shared cores: generous, but catches a per-call regex compile.
     assert!(secs < 20.0, "extraction took {secs:.1}s");
 }
+
+/// A list reply from the mbox sample: technical facts audited, the pointer
+/// to an article is logistics, the closing name is a greeting.
+#[test]
+fn mbox_list_reply() {
+    let Some(root) = corpora("mbox_list_reply") else { return };
+    let raw = String::from_utf8_lossy(&std::fs::read(root.join("mbox/mail-box-mbox.src")).expect("read")).replace("\r\n", "\n");
+    let msg = raw.split("\nFrom ").find(|m| m.contains("-stegano option")).expect("the watermarking reply");
+    let body = msg.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
+    let own: Vec<&str> = body.lines().take_while(|l| !l.ends_with("wrote:")).filter(|l| !l.starts_with('>')).collect();
+    let m = message(SourceKind::Gmail, "mail-box-mbox.src#stegano", own.join("\n"));
+    let claims = extract(&m);
+    let stegano = claims.iter().find(|c| c.text.contains("-stegano")).expect("stegano sentence");
+    assert_eq!(stegano.kind, ClaimKind::Fact);
+    let see = claims.iter().find(|c| c.text.starts_with("See this interesting article")).expect("pointer sentence");
+    assert_eq!(see.kind, ClaimKind::Logistics);
+    assert_eq!(claims.last().map(|c| (c.text.as_str(), c.kind)), Some(("Bob", ClaimKind::Greeting)));
+}
