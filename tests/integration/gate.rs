@@ -146,3 +146,31 @@ fn gate_needs_inputs() {
     code(t.amem().args(["gate"]), 2);
     code(t.amem().args(["gate", "--source", "a.txt"]), 2);
 }
+
+#[test]
+fn eval_cues_scores_a_small_corpus_as_json_lines() {
+    let t = TestDir::new();
+    // offsets are code points: "é" is one code point, two bytes
+    t.write(
+        "eval/sherlock_cdsco/sentences.jsonl",
+        concat!(
+            "{\"id\":\"1\",\"doc\":\"d\",\"text\":\"Café is not open .\",\"cues\":[{\"start\":8,\"end\":11,\"type\":\"negation\",\"text\":\"not\",\"fragments\":[[8,11]]}]}\n",
+            "{\"id\":\"2\",\"doc\":\"d\",\"text\":\"He saw nobody .\",\"cues\":[]}\n",
+            "{\"id\":\"3\",\"doc\":\"d\",\"text\":\"It is open .\",\"cues\":[]}\n",
+        ),
+    );
+    let out = ok(t.amem().args(["eval", "cues", "--format", "json", "--corpus"]).arg(t.path().join("eval")));
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    let r = &rows[0];
+    assert_eq!((r["corpus"].as_str(), r["class"].as_str(), r["n"].as_u64()), (Some("sherlock_cdsco"), Some("negation"), Some(1)));
+    // "not" found (recall 1); "nobody" detected but not annotated (precision 1/2)
+    assert_eq!(r["recall"], 1.0);
+    assert_eq!(r["precision"], 0.5);
+    // one corpus folder works too, and text is a table
+    let text = ok(t.amem().args(["eval", "cues", "--corpus"]).arg(t.path().join("eval/sherlock_cdsco")));
+    assert!(text.contains("| sherlock_cdsco | negation | 0.500 | 1.000 | 0.667 | 1 |"), "{text}");
+    // a folder without corpora is an error that says what was expected
+    let (_, err) = code(t.amem().args(["eval", "cues", "--corpus"]).arg(t.path()), 1);
+    assert!(err.contains("sentences.jsonl"), "{err}");
+}
