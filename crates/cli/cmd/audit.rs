@@ -75,6 +75,9 @@ struct ChatHistoryArgs {
     /// Claims grounded on the trust list at once (each host keeps its own limit)
     #[arg(long, default_value_t = 4)]
     concurrency: usize,
+    /// Threads for extraction, recall, verification and the gate [default: the number of cores]
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 pub(crate) fn run(a: AuditArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -123,6 +126,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         formats: a.format,
         rerun: a.rerun,
         ground_concurrency: a.concurrency,
+        workers: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
     };
 
     let counters = Arc::new(Counters::default());

@@ -96,6 +96,8 @@ pub struct AuditParams {
     pub rerun: bool,
     /// Claims grounded at once on the trust list.
     pub ground_concurrency: usize,
+    /// Threads running extraction, recall, verification and the gate.
+    pub workers: usize,
 }
 
 /// What a finished run produced.
@@ -205,15 +207,24 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             None => (None, None),
         };
 
-        {
+        // The CPU stage runs on several workers, each with its own index and
+        // ledger connections, all pulling from the one bounded channel. Order
+        // does not matter downstream: the ledger records per message and the
+        // reports are rendered sorted.
+        let shared_rx = Arc::new(std::sync::Mutex::new(msg_rx));
+        for _ in 0..params.workers.max(1) {
             let home = params.home.clone();
             let c = Arc::clone(&counters);
             let policy = policy.clone();
             let rerun = params.rerun;
             let ledger_path = params.home.join(amem_ledger::LEDGER_FILE);
-            let done = done_tx;
-            scope.spawn(move || assess_stage(&home, &ledger_path, &policy, rerun, msg_rx, done, miss_tx, c));
+            let done = done_tx.clone();
+            let misses = miss_tx.clone();
+            let rx = Arc::clone(&shared_rx);
+            scope.spawn(move || assess_stage(&home, &ledger_path, &policy, rerun, &rx, done, misses, c));
         }
+        drop(done_tx);
+        drop(miss_tx);
         let _ = regrade_handle;
 
         record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy)
@@ -299,7 +310,7 @@ fn assess_stage(
     ledger_path: &Path,
     policy: &str,
     rerun: bool,
-    rx: Receiver<Result<Message, amem_model::ImportError>>,
+    rx: &std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
     done: SyncSender<Item>,
     misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
     c: Arc<Counters>,
@@ -317,7 +328,13 @@ fn assess_stage(
         Err(e) => return fatal(&done, format!("cannot open the ledger: {e}")),
     };
     let mut cache = OutcomeCache::default();
-    for item in rx {
+    loop {
+        // Hold the lock only to take one message.
+        let next = match rx.lock() {
+            Ok(guard) => guard.recv(),
+            Err(_) => return,
+        };
+        let Ok(item) = next else { return };
         let message = match item {
             Ok(m) => m,
             Err(e) => {
