@@ -174,3 +174,18 @@ fn eval_cues_scores_a_small_corpus_as_json_lines() {
     let (_, err) = code(t.amem().args(["eval", "cues", "--corpus"]).arg(t.path()), 1);
     assert!(err.contains("sentences.jsonl"), "{err}");
 }
+
+#[test]
+fn bundled_examples_behave_as_documented() {
+    let t = TestDir::new();
+    let root = repo_root();
+    let out = ok(t.amem().args(["gate", "--format", "json", "--pairs"]).arg(root.join("examples/gate/pairs.jsonl")));
+    let verdicts: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json")["verdict"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(verdicts, ["REWRITE", "REWRITE", "REWRITE", "REWRITE", "PASS", "REJECT", "UNCHECKABLE"]);
+    let text = ok(t.amem().args(["drift", "--chain"]).arg(root.join("examples/gate/chain.jsonl")));
+    assert!(text.contains("dropped_attribution") && text.contains("lost at hop v1 -> v2"), "{text}");
+    assert!(text.contains("strengthened_certainty") && text.contains("lost at hop v2 -> v3"), "{text}");
+}

@@ -144,7 +144,9 @@ pub fn check(source: &str, memory: &str) -> GateReport {
         g.unit(&mut flags);
     }
     if any_aligned {
-        for a in alignment.iter().filter(|a| !a.aligned) {
+        // A sentence with no content word ("!!!", "Ok so.") has nothing to
+        // check: it stays in the alignment as unaligned but is not a finding.
+        for a in alignment.iter().filter(|a| !a.aligned && !mem.words[a.memory_index].is_empty()) {
             flags.push(Flag {
                 check: Check::Unaligned,
                 source_sentence: a.source_sentence.clone().unwrap_or_default(),

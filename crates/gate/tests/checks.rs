@@ -150,7 +150,7 @@ fn hedge_negative_kept_in_other_words() {
         GateVerdict::Pass,
     );
     // the neighbour carries the hedge in the memory too
-    assert_only("Alice has admin. Not sure though.", "Alice has admin. Possibly.", &[], GateVerdict::PassWithFlags);
+    assert_only("Alice has admin. Not sure though.", "Alice has admin. Possibly.", &[], GateVerdict::Pass);
 }
 
 #[test]
@@ -247,6 +247,15 @@ fn some_unaligned_is_informational() {
     let r = check("Alice has admin access.", "Alice has admin access. Bob likes hiking in the Alps.");
     assert_eq!(r.verdict, GateVerdict::PassWithFlags, "{}", show(&r));
     assert_eq!(r.flags[0].check, Check::Unaligned);
+}
+
+#[test]
+fn a_sentence_without_content_words_is_not_a_finding() {
+    let t = "Alice has admin access. !!!";
+    let r = check(t, t);
+    assert_eq!(r.verdict, GateVerdict::Pass, "{}", show(&r));
+    assert_eq!(r.alignment.len(), 2);
+    assert!(!r.alignment[1].aligned);
 }
 
 #[test]
