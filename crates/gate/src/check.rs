@@ -233,7 +233,7 @@ impl Group<'_, '_> {
         for &k in &window {
             let s = &self.src.sentences[k];
             if let Some(c) =
-                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, &mem_words))
+                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, &mem_words, false))
             {
                 found = Some((k, c));
                 break;
@@ -260,17 +260,24 @@ impl Group<'_, '_> {
     }
 
     /// Is the clause holding `cue` kept in the memory? A clause is kept
-    /// when one of its content words (cue words left out) is in the memory,
-    /// or when it has none of its own ("On Monday," scopes the whole
-    /// sentence).
-    fn clause_kept(&self, cue: &CueAt<'_>, mem_words: &[Word]) -> bool {
+    /// when more than half of its content words (cue words left out; dates
+    /// too when `with_dates` is false, for the temporal check whose cue
+    /// they are) are in the memory, or when it has none of its own ("On Monday,"
+    /// scopes the whole sentence). One shared word is not enough: "The
+    /// meeting is not on Monday, it is on Tuesday" → "The meeting is on
+    /// Tuesday" dropped the negated clause, it did not reverse it.
+    fn clause_kept(&self, cue: &CueAt<'_>, mem_words: &[Word], with_dates: bool) -> bool {
         let s = self.src_sentence();
         let rel = cue.span.start.saturating_sub(s.start);
         match self.clauses.get_or_init(|| clauses(s.text)).iter().copied().find(|(a, b)| rel >= *a && rel < *b) {
             Some((a, b)) => {
                 let (a, b) = (s.start + a, s.start + b);
-                let mut own = self.src.tokens[self.si].iter().filter(|w| w.start >= a && w.start < b && !w.temporal).peekable();
-                own.peek().is_none() || own.any(|w| mem_words.binary_search(&w.word).is_ok())
+                let (mut n, mut kept) = (0usize, 0usize);
+                for w in self.src.tokens[self.si].iter().filter(|w| w.start >= a && w.start < b && (with_dates || !w.temporal)) {
+                    n += 1;
+                    kept += usize::from(mem_words.binary_search(&w.word).is_ok());
+                }
+                n == 0 || 2 * kept > n
             }
             None => true,
         }
@@ -284,7 +291,7 @@ impl Group<'_, '_> {
         let s = self.src_sentence();
         let mem_words = self.mem_words();
         let all_neg: Vec<&CueAt<'_>> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
-        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words));
+        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words, true));
         let mem_neg: Option<&CueAt<'_>> = self.ms.iter().find_map(|&mi| {
             let m = &self.mem.sentences[mi];
             self.mem.cues_in(m.start, m.end, CueClass::Negation).next()

@@ -98,6 +98,7 @@ fn polarity_negation_in_a_dropped_clause_is_not_a_reversal() {
         &[],
         GateVerdict::Pass,
     );
+    assert_only("The meeting is not on Monday, it is on Tuesday.", "The meeting is on Tuesday.", &[], GateVerdict::Pass);
     // while keeping that clause without its negation is a reversal
     assert_only(
         "Alice got admin access on Monday, but Bob was not granted any rights.",
