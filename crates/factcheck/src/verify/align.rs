@@ -42,6 +42,8 @@ pub(crate) const SUPPORT_MIN: f64 = 1.0;
 pub(crate) const POLARITY_MIN: f64 = 0.75;
 /// At most this many sentences together may entail a claim.
 const MAX_JOINT: usize = 3;
+/// Words after a hearsay cue ("claimed that ...") that it relays.
+const HEARSAY_WINDOW: usize = 10;
 /// Words after a negation cue that it scopes over.
 const NEGATION_WINDOW: usize = 6;
 
@@ -58,6 +60,7 @@ struct ClaimView<'a> {
     negations: Vec<Cue>,
     hedged: bool,
     scoped: bool,
+    hearsay: bool,
 }
 
 /// One evidence sentence, read once.
@@ -73,7 +76,17 @@ struct Sentence<'a> {
     negations: Vec<Cue>,
     hedges: Vec<Cue>,
     scopes: Vec<Cue>,
+    hearsay: Vec<Cue>,
+    /// Stems of the item's title when the sentence opens with a pronoun: the pronoun stands for
+    /// the subject the document is about ("She has appeared on ..." in the page "Ashley Graham").
+    subject: Vec<String>,
 }
+
+/// A claim word matched through the sentence's pronoun (its item's title), not a word of the sentence.
+const VIA_TITLE: usize = usize::MAX;
+
+/// Pronouns that, opening a sentence of a document, refer to the document's subject.
+const SUBJECT_PRONOUNS: &[&str] = &["he", "she", "it", "they", "his", "her", "its", "their"];
 
 /// What the verifier concluded, before it is wrapped for callers.
 pub(crate) struct Outcome {
@@ -134,7 +147,8 @@ fn read_claim(text: &str) -> ClaimView<'_> {
     let (negations, hedges) = cues::stance(text, &words);
     let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
-    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped }
+    let hearsay = !cues::hearsay(&words).is_empty();
+    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped, hearsay }
 }
 
 /// True when the word is part of an identifier: a hyphenated token mixing letters and digits
@@ -178,7 +192,13 @@ fn read_sentences<'a>(claim: &ClaimView<'_>, evidence: &'a [Evidence]) -> Vec<Se
             let stems = words.iter().map(|w| w.stem.clone()).collect();
             let (negations, hedges) = cues::stance(s, &words);
             let scopes = cues::scopes(&words);
-            out.push(Sentence { item, range, text: s, words, stems, quantities, dates, negations, hedges, scopes });
+            let hearsay = cues::hearsay(&words);
+            let opens_with_pronoun = words.first().is_some_and(|w| SUBJECT_PRONOUNS.contains(&w.lower.as_str()));
+            let subject = match (&ev.title, opens_with_pronoun) {
+                (Some(t), true) => text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect(),
+                _ => Vec::new(),
+            };
+            out.push(Sentence { item, range, text: s, words, stems, quantities, dates, negations, hedges, scopes, hearsay, subject });
         }
     }
     out
@@ -192,7 +212,10 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
         .iter()
         .map(|&ci| {
             let stem = &claim.words[ci].stem;
-            s.stems.iter().position(|t| text::stems_match(stem, t))
+            s.stems
+                .iter()
+                .position(|t| text::stems_match(stem, t))
+                .or_else(|| s.subject.iter().any(|t| text::stems_match(stem, t)).then_some(VIA_TITLE))
         })
         .collect()
 }
@@ -502,6 +525,22 @@ fn facets(
                     "hedge",
                     "hedge.evidence_hedged",
                     format!("the evidence is hedged ({:?}) where the claim is flat", &s.text[h.range.clone()]),
+                    None,
+                    cited(s),
+                ));
+                break;
+            }
+        }
+    }
+    if !claim.hearsay {
+        for (s, m) in &per {
+            // Hearsay relays what follows it: it lowers the verdict only when the claim's words are in its reach.
+            let relays = |c: &&Cue| m.iter().flatten().any(|&w| w > c.word && w <= c.word + HEARSAY_WINDOW);
+            if let Some(h) = s.hearsay.iter().find(relays) {
+                lowered.push(reason(
+                    "attribution",
+                    "attribution.evidence_relays",
+                    format!("the evidence relays it as hearsay ({:?}) where the claim asserts it", &s.text[h.range.clone()]),
                     None,
                     cited(s),
                 ));

@@ -173,7 +173,18 @@ pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
                 }
                 negations.push(cue);
             }
-            CueClass::Hedge => hedges.push(cue),
+            CueClass::Hedge => {
+                // "appeared on the cover", "appears in the film": the verb of showing up, not of seeming.
+                // Only "appear(s) to / that / likely" hedges.
+                let lower = c.text.to_lowercase();
+                let next: String =
+                    text[c.span.end..].trim_start().chars().take_while(|c| c.is_alphabetic()).collect::<String>().to_lowercase();
+                if lower.starts_with("appear") && !matches!(next.as_str(), "to" | "that" | "likely" | "unlikely" | "possible" | "probable")
+                {
+                    continue;
+                }
+                hedges.push(cue);
+            }
             _ => {}
         }
     }
@@ -185,6 +196,34 @@ pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
     }
     negations.sort_by_key(|c| c.range.start);
     (negations, hedges)
+}
+
+/// Hearsay: the source relays a claim without asserting it ("it was claimed that",
+/// "allegedly", "is said to"). A narrow subset of the gate's attribution cues: plain
+/// attribution ("according to the census", "reported cases") states facts and is not read here.
+const HEARSAY: &[&str] =
+    &["claimed", "allegedly", "reportedly", "purportedly", "supposedly", "rumored", "rumoured", "rumor", "rumour", "rumors", "rumours"];
+
+/// Hearsay cues in `words` (the words of a sentence).
+pub(crate) fn hearsay(words: &[Word]) -> Vec<Cue> {
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).map(|n| n.lower.as_str()).unwrap_or("");
+        let prev = if i > 0 { words[i - 1].lower.as_str() } else { "" };
+        let hit = if let Some(entry) = HEARSAY.iter().find(|e| **e == w.lower) {
+            Some(*entry)
+        } else if matches!(w.lower.as_str(), "claim" | "claims") && next == "that" {
+            Some("claim that")
+        } else if w.lower == "said" && next == "to" && matches!(prev, "is" | "was" | "are" | "were") {
+            Some("is said to")
+        } else {
+            None
+        };
+        if let Some(entry) = hit {
+            out.push(Cue { range: w.range.clone(), entry, word: i });
+        }
+    }
+    out
 }
 
 /// Scope cues in `words`.
@@ -229,6 +268,22 @@ mod tests {
         assert!(t[n[0].range.clone()].contains("n't"));
         assert_eq!(&t[n[2].range.clone()], "debunked");
         assert!(h.is_empty());
+    }
+
+    #[test]
+    fn appearing_somewhere_is_not_a_hedge() {
+        let t = "She appeared on the cover and appears to be tall";
+        let (_, h) = stance(t, &words(t));
+        assert_eq!(h.len(), 1);
+        assert_eq!(&t[h[0].range.clone()], "appears");
+    }
+
+    #[test]
+    fn hearsay_is_not_plain_attribution() {
+        let t = "It was claimed that prices rose, according to the census of reported cases";
+        let h = hearsay(&words(t));
+        assert_eq!(h.len(), 1);
+        assert_eq!(&t[h[0].range.clone()], "claimed");
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //!   `{"id","claim","evidence","label"}`;
 //! - `climate_fever`: assembled from `claims.jsonl` and `corpus.jsonl`, one
 //!   pair per (claim, candidate evidence sentence) with the annotators'
-//!   evidence-level label (SUPPORTED / CONTRADICTED / NO_EVIDENCE);
+//!   evidence-level label (SUPPORTED / CONTRADICTED / NO_EVIDENCE), each
+//!   sentence carrying its article's title as the evidence title (as a
+//!   captured wiki page would);
 //! - `climate_fever_claims`: the same claims against all five candidate
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
@@ -59,10 +61,26 @@ pub struct Pair {
     pub id: String,
     /// The claim text.
     pub claim: String,
-    /// Evidence texts (one item each).
-    pub evidence: Vec<String>,
+    /// Evidence items: text and, where the set gives it, the title of the document it is from.
+    pub evidence: Vec<EvidenceText>,
     /// The gold group.
     pub label: Group,
+}
+
+/// One evidence item of a pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvidenceText {
+    /// The text.
+    pub text: String,
+    /// The title of the document it is from (Climate-FEVER's Wikipedia article), if known.
+    pub title: Option<String>,
+}
+
+impl EvidenceText {
+    /// Text without a title.
+    pub fn untitled(text: String) -> Self {
+        EvidenceText { text, title: None }
+    }
 }
 
 /// The three groups in table order.
@@ -157,7 +175,16 @@ pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
     let mut confusion = [[0usize; 3]; 3];
     let mut statuses = BTreeMap::new();
     for p in pairs {
-        let evidence: Vec<Evidence> = p.evidence.iter().enumerate().map(|(i, t)| text_evidence(t, i as u32)).collect();
+        let evidence: Vec<Evidence> = p
+            .evidence
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let mut ev = text_evidence(&e.text, i as u32);
+                ev.title = e.title.clone();
+                ev
+            })
+            .collect();
         let v = verify(&p.claim, &evidence);
         confusion[group_index(p.label)][group_index(v.status.group())] += 1;
         *statuses.entry(v.status.as_str().to_string()).or_insert(0) += 1;
@@ -201,7 +228,7 @@ pub fn load_pairs(path: &Path) -> Result<Vec<Pair>> {
         let bad = |reason: String| EvalError::Record { path: path.to_path_buf(), line: n + 1, reason };
         let r: PairRecord = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
         let label = parse_group(&r.label).ok_or_else(|| bad(format!("unknown label {:?}", r.label)))?;
-        out.push(Pair { id: r.id, claim: r.claim, evidence: vec![r.evidence], label });
+        out.push(Pair { id: r.id, claim: r.claim, evidence: vec![EvidenceText::untitled(r.evidence)], label });
     }
     Ok(out)
 }
@@ -230,6 +257,7 @@ struct CfSentence {
 #[derive(Deserialize)]
 struct CfDoc {
     doc_id: String,
+    title: String,
     sentences: Vec<CfSentence>,
 }
 
@@ -244,6 +272,7 @@ struct CfDoc {
 pub fn load_climate_fever(dir: &Path) -> Result<(Vec<Pair>, Vec<Pair>)> {
     let corpus_path = dir.join("corpus.jsonl");
     let mut sentences: BTreeMap<(String, u32), String> = BTreeMap::new();
+    let mut titles: BTreeMap<String, String> = BTreeMap::new();
     for (n, line) in read_lines(&corpus_path)?.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -253,6 +282,7 @@ pub fn load_climate_fever(dir: &Path) -> Result<(Vec<Pair>, Vec<Pair>)> {
         for s in d.sentences {
             sentences.insert((d.doc_id.clone(), s.idx), s.text);
         }
+        titles.insert(d.doc_id, d.title);
     }
     let claims_path = dir.join("claims.jsonl");
     let mut evidence_pairs = Vec::new();
@@ -272,10 +302,10 @@ pub fn load_climate_fever(dir: &Path) -> Result<(Vec<Pair>, Vec<Pair>)> {
                     .ok_or_else(|| bad(format!("sentence {} of {:?} is not in corpus.jsonl", idx, e.doc_id)))?;
                 parts.push(t.as_str());
             }
-            let text = parts.join(" ");
+            let item = EvidenceText { text: parts.join(" "), title: titles.get(&e.doc_id).cloned() };
             let label = parse_group(&e.label).ok_or_else(|| bad(format!("unknown evidence label {:?}", e.label)))?;
-            evidence_pairs.push(Pair { id: format!("{}#{}", c.id, k), claim: c.claim.clone(), evidence: vec![text.clone()], label });
-            all.push(text);
+            evidence_pairs.push(Pair { id: format!("{}#{}", c.id, k), claim: c.claim.clone(), evidence: vec![item.clone()], label });
+            all.push(item);
         }
         if c.label == "DISPUTED" {
             continue;

@@ -165,10 +165,29 @@ mod tests {
     }
 
     #[test]
+    fn a_pronoun_stands_for_the_page_subject() {
+        let mut ev = text_evidence("She has appeared on the cover of fashion magazines such as Vogue.", 0);
+        let claim = "Ashley Graham was on a magazine cover.";
+        assert_ne!(verify(claim, std::slice::from_ref(&ev)).status, Status::Supported);
+        ev.title = Some("Ashley Graham".into());
+        assert_eq!(verify(claim, std::slice::from_ref(&ev)).status, Status::Supported);
+        // only a sentence that opens with the pronoun borrows the title
+        let mut other = text_evidence("The agency said the cover of fashion magazines was on sale.", 0);
+        other.title = Some("Ashley Graham".into());
+        assert_ne!(verify(claim, &[other]).status, Status::Supported);
+    }
+
+    #[test]
     fn hedged_and_scoped_evidence_is_partial() {
         let v = verify_text("Vitamin D prevents severe infection.", "Vitamin D may prevent severe infection.");
         assert_eq!(v.status, Status::PartiallySupported);
         assert_eq!(v.reasons[0].facet, "hedge");
+        let v = verify_text(
+            "South Australia has the most expensive power.",
+            "It was claimed that South Australia has the most expensive power.",
+        );
+        assert_eq!(v.status, Status::PartiallySupported);
+        assert_eq!(v.reasons[0].facet, "attribution");
         let v = verify_text("The compound blocks viral replication.", "The compound blocks viral replication in mice.");
         assert_eq!(v.status, Status::PartiallySupported);
         assert_eq!(v.reasons[0].facet, "scope");
