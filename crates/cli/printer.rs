@@ -57,12 +57,6 @@ impl Ctx {
         Ok(Ctx { home, quiet: g.quiet, progress })
     }
 
-    /// A context for tests and internal calls.
-    #[cfg(test)]
-    pub(crate) fn for_test(home: PathBuf) -> Ctx {
-        Ctx { home, quiet: 0, progress: false }
-    }
-
     /// A note on stderr (paths of written files, counts), unless `-q`.
     #[allow(clippy::print_stderr)]
     pub(crate) fn note(&self, msg: impl AsRef<str>) {

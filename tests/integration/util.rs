@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The repo root (where Cargo.toml of the `amem` package is).
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `../shared` beside the checkout, or `None` (and a note on stderr saying
 /// which test is skipped) when it is absent.
-pub fn shared(test: &str) -> Option<PathBuf> {
+pub(crate) fn shared(test: &str) -> Option<PathBuf> {
     let p = repo_root().join("..").join("shared");
     if p.is_dir() {
         Some(p)
@@ -24,25 +24,25 @@ pub fn shared(test: &str) -> Option<PathBuf> {
 }
 
 /// A temp dir holding an `AMEM_HOME` and scratch files.
-pub struct TestDir {
-    pub dir: tempfile::TempDir,
+pub(crate) struct TestDir {
+    pub(crate) dir: tempfile::TempDir,
 }
 
 impl TestDir {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         TestDir { dir: tempfile::tempdir().expect("tempdir") }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn home(&self) -> PathBuf {
+    pub(crate) fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
 
     /// Write a file (creating folders) and return its path.
-    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
         let p = self.dir.path().join(rel);
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).expect("mkdir");
@@ -52,7 +52,7 @@ impl TestDir {
     }
 
     /// The `amem` binary with a clean environment and `AMEM_HOME` in this dir.
-    pub fn amem(&self) -> Command {
+    pub(crate) fn amem(&self) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_amem"));
         c.env_clear();
         if let Some(path) = std::env::var_os("PATH") {
@@ -66,12 +66,12 @@ impl TestDir {
 }
 
 /// Run and return the output, printing the whole context on failure of `check`.
-pub fn run(cmd: &mut Command) -> Output {
+pub(crate) fn run(cmd: &mut Command) -> Output {
     cmd.output().expect("spawn amem")
 }
 
 /// Describe a command's result for assertion messages.
-pub fn describe(cmd: &Command, out: &Output) -> String {
+pub(crate) fn describe(cmd: &Command, out: &Output) -> String {
     let dir = cmd.get_current_dir().map(|d| d.display().to_string()).unwrap_or_default();
     let listing = cmd
         .get_current_dir()
@@ -88,14 +88,14 @@ pub fn describe(cmd: &Command, out: &Output) -> String {
 }
 
 /// Run, assert exit code 0, return stdout as a String.
-pub fn ok(cmd: &mut Command) -> String {
+pub(crate) fn ok(cmd: &mut Command) -> String {
     let out = run(cmd);
     assert!(out.status.success(), "expected success\n{}", describe(cmd, &out));
     String::from_utf8(out.stdout).expect("utf-8 stdout")
 }
 
 /// Run, assert the given exit code, return (stdout, stderr).
-pub fn code(cmd: &mut Command, expected: i32) -> (String, String) {
+pub(crate) fn code(cmd: &mut Command, expected: i32) -> (String, String) {
     let out = run(cmd);
     assert_eq!(out.status.code(), Some(expected), "unexpected exit code\n{}", describe(cmd, &out));
     (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
