@@ -298,7 +298,9 @@ def render(rows, py):
         "Written by `python3 scripts/bench-importers-mail.py` (check with `--check`); release build, one process per run, "
         "on the project's 2-core machine. Input: the 11,238 real Enron mails of `enron-5users.tar.gz` replicated with new "
         "Message-IDs and dates (1x = each mail once, 10x = ten times) into a Takeout-shaped mbox, a maildir and a Kaggle CSV "
-        "(the generator is documented at the top of the script). Peak RSS is the importer process's max resident set.",
+        "(the generator is documented at the top of the script). Peak RSS is the importer process's max resident set. "
+        "The importers parse on up to 4 threads (here 2). The machine is shared with other jobs, so absolute figures vary "
+        "from run to run; the Python ratio is taken within one run.",
         "",
         "| importer | scale | messages | input MB | seconds | messages/s | MB/s | peak RSS MiB |",
         "|---|---|---|---|---|---|---|---|",
