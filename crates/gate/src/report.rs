@@ -113,7 +113,9 @@ pub struct Flag {
     /// The source sentence the check read (the matched sentence, or the
     /// neighbour that carried the hedge). Empty for `unaligned`.
     pub source_sentence: String,
-    /// Byte span of the cue in the source text (for `unaligned`, empty).
+    /// Byte span of the cue in the source text (for `unaligned`, empty; for
+    /// a polarity flag raised by a negation the memory added, the source
+    /// sentence, which has no cue).
     pub source_span: Span,
     /// The cue text, verbatim from the source (for a polarity flag raised by
     /// a negation the memory added, the memory's cue).
