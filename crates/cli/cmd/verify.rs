@@ -2,8 +2,9 @@
 //! claim–evidence pairs.
 //!
 //! Input: JSON Lines, one `{"id", "claim", "evidence"}` per line, where
-//! `evidence` is a string (one evidence item) or an array of strings (one item
-//! each); `id` is any JSON value and is echoed back. `--pairs -` reads stdin.
+//! `evidence` is a string (one evidence item) or an array of items, each a
+//! string or `{"text", "title"?, "url"?}`; `id` is any JSON value and is
+//! echoed back. `--pairs -` reads stdin.
 //!
 //! stdout: `--format json` prints one `{"id","status","group","method","reasons":[...]}`
 //! per pair, in input order (reasons as in `amem_model::Reason`, each citing
@@ -35,7 +36,7 @@ pub(crate) enum Format {
 /// Arguments of `amem verify`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct VerifyArgs {
-    /// JSON Lines, one {"id","claim","evidence"} per line (evidence: a string or an array of strings); "-" reads stdin
+    /// JSON Lines, one {"id","claim","evidence"} per line (evidence: a string, or an array of strings or {"text","title","url"}); "-" reads stdin
     #[arg(long, value_name = "FILE")]
     pub pairs: PathBuf,
     /// Output format
@@ -50,7 +51,23 @@ pub(crate) struct VerifyArgs {
 #[serde(untagged)]
 enum EvidenceField {
     One(String),
-    Many(Vec<String>),
+    Many(Vec<EvidenceItem>),
+}
+
+/// One evidence item: a string, or an object with the text and, optionally,
+/// the title of the document it is from (a sentence opening with a pronoun
+/// borrows the title's words) and its URL.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EvidenceItem {
+    Text(String),
+    Record {
+        text: String,
+        #[serde(default)]
+        title: Option<String>,
+        #[serde(default)]
+        url: Option<String>,
+    },
 }
 
 #[derive(Deserialize)]
@@ -99,11 +116,23 @@ pub(crate) fn run(a: VerifyArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 continue;
             }
         };
-        let texts = match pair.evidence {
-            EvidenceField::One(t) => vec![t],
+        let items = match pair.evidence {
+            EvidenceField::One(t) => vec![EvidenceItem::Text(t)],
             EvidenceField::Many(v) => v,
         };
-        let evidence: Vec<Evidence> = texts.iter().enumerate().map(|(k, t)| text_evidence(t, k as u32)).collect();
+        let evidence: Vec<Evidence> = items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| match item {
+                EvidenceItem::Text(t) => text_evidence(t, k as u32),
+                EvidenceItem::Record { text, title, url } => {
+                    let mut e = text_evidence(text, k as u32);
+                    e.title = title.clone();
+                    e.source_url = url.clone();
+                    e
+                }
+            })
+            .collect();
         let v = verify(&pair.claim, &evidence);
         match a.format {
             Format::Json => write_json_line(
