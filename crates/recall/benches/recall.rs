@@ -193,6 +193,9 @@ struct Figures {
     chunks: u64,
     p50_ms: f64,
     p99_ms: f64,
+    /// The first pass alone (cold term lookups, other processes' time included).
+    first_p50: f64,
+    first_p99: f64,
     /// 1-minute load average when measured (the machine is shared).
     load: String,
 }
@@ -201,10 +204,11 @@ impl Figures {
     fn markdown(&self) -> String {
         format!(
             "Speed on a generated wiki of {DOCS} markdown documents ({:.1} MB, {} chunks), release build on this 2-core machine, \
-             1-minute load average {} when measured (`scripts/bench-recall.sh`; each claim timed three times, fastest kept):\n\n\
+             1-minute load average {} when measured (`scripts/bench-recall.sh`):\n\n\
              | measure | figure |\n|---|---|\n\
              | index build, from scratch | {:.1} MB/s ({:.2}x the reference pass: read + SHA-256 of the same files, {:.1} MB/s) |\n\
-             | query latency per claim, k = 5, {QUERIES} claims | p50 {:.2} ms, p99 {:.2} ms (target p99 < {} ms) |\n",
+             | query latency per claim, k = 5, {QUERIES} claims, fastest of 5 runs | p50 {:.2} ms, p99 {:.2} ms (target p99 < {} ms) |\n\
+             | the same, first run only (cold word lookups, time taken by other processes included) | {:.2} ms, {:.2} ms |\n",
             self.mb,
             self.chunks,
             self.load,
@@ -213,7 +217,9 @@ impl Figures {
             self.reference_mbps,
             self.p50_ms,
             self.p99_ms,
-            P99_TARGET.as_millis()
+            P99_TARGET.as_millis(),
+            self.first_p50,
+            self.first_p99
         )
     }
 }
@@ -236,26 +242,44 @@ fn measure() -> Figures {
     for q in qs.iter().take(50) {
         divan::black_box(wiki.search(q, 5).expect("search"));
     }
-    // Each claim is timed in three passes and its fastest run kept: the
-    // machine is shared (other builds steal whole time slices), and the
-    // fastest of three is the latency the code itself costs. The first pass
-    // is cold for each claim's rarer terms (their frequencies are looked up
-    // and cached), which the min filters out as it would in a long audit run.
+    // Each claim is timed in five passes. The machine is shared (other
+    // builds take whole time slices while a 1 ms query runs), so the figure
+    // that measures the code is each claim's fastest run; the first pass,
+    // cold for each claim's rare words (their frequencies are looked up once
+    // and cached) and exposed to the other processes, is reported beside it.
     let mut lat: Vec<Duration> = vec![Duration::MAX; qs.len()];
-    for _ in 0..3 {
+    let mut first: Vec<Duration> = Vec::with_capacity(qs.len());
+    for pass in 0..5 {
         for (slot, q) in lat.iter_mut().zip(&qs) {
             let t = Instant::now();
             divan::black_box(wiki.search(q, 5).expect("search"));
-            *slot = (*slot).min(t.elapsed());
+            let e = t.elapsed();
+            if pass == 0 {
+                first.push(e);
+            }
+            *slot = (*slot).min(e);
         }
     }
+    first.sort();
+    let pct = |v: &[Duration], p: f64| v[((v.len() as f64 * p).ceil() as usize).saturating_sub(1).min(v.len() - 1)].as_secs_f64() * 1e3;
+    let (first_p50, first_p99) = (pct(&first, 0.50), pct(&first, 0.99));
     lat.sort();
-    let pick = |p: f64| lat[((lat.len() as f64 * p).ceil() as usize).saturating_sub(1).min(lat.len() - 1)].as_secs_f64() * 1e3;
+    let pick = |p: f64| pct(&lat, p);
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))
         .unwrap_or_else(|| "n/a".into());
-    Figures { mb, index_mbps: mb / build, reference_mbps: mb / reference, chunks, p50_ms: pick(0.50), p99_ms: pick(0.99), load }
+    Figures {
+        mb,
+        index_mbps: mb / build,
+        reference_mbps: mb / reference,
+        chunks,
+        p50_ms: pick(0.50),
+        p99_ms: pick(0.99),
+        first_p50,
+        first_p99,
+        load,
+    }
 }
 
 const BEGIN: &str = "<!-- recall:bench:begin -->\n";
