@@ -69,10 +69,13 @@ impl<'a> Scanned<'a> {
     }
 }
 
-/// |a ∩ b| / min(|a|, |b|) over sorted, deduplicated word lists.
-fn containment(a: &[Word], b: &[Word]) -> f64 {
+/// `(containment, jaccard)` of two sorted, deduplicated word lists:
+/// |a ∩ b| / min(|a|, |b|), and |a ∩ b| / |a ∪ b| to break ties (so a
+/// sentence repeated verbatim aligns to itself, not to a longer sentence
+/// that also contains all its words).
+fn containment(a: &[Word], b: &[Word]) -> (f64, f64) {
     if a.is_empty() || b.is_empty() {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
@@ -86,7 +89,8 @@ fn containment(a: &[Word], b: &[Word]) -> f64 {
             }
         }
     }
-    shared as f64 / a.len().min(b.len()) as f64
+    let union = a.len() + b.len() - shared;
+    (shared as f64 / a.len().min(b.len()) as f64, shared as f64 / union as f64)
 }
 
 /// Align each memory sentence to its best source sentence.
@@ -95,11 +99,11 @@ pub(crate) fn align(src: &Scanned<'_>, mem: &Scanned<'_>) -> Vec<Alignment> {
         .iter()
         .enumerate()
         .map(|(mi, ms)| {
-            let mut best: Option<(usize, f64)> = None;
+            let mut best: Option<(usize, f64, f64)> = None;
             for (si, sw) in src.words.iter().enumerate() {
-                let score = containment(sw, &mem.words[mi]);
-                if score > 0.0 && best.is_none_or(|(_, b)| score > b) {
-                    best = Some((si, score));
+                let (score, jaccard) = containment(sw, &mem.words[mi]);
+                if score > 0.0 && best.is_none_or(|(_, b, j)| score > b || (score == b && jaccard > j)) {
+                    best = Some((si, score, jaccard));
                 }
             }
             let score = best.map(|b| b.1).unwrap_or(0.0);
