@@ -37,8 +37,16 @@ fn header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
     headers.get_first_header(name).map(|h| collapse(&h.get_value()))
 }
 
+/// Whitespace runs to one space, ends trimmed (folded headers, tab padding).
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let t = s.trim();
+    let b = t.as_bytes();
+    // Most header values need nothing: skip the split and join.
+    let clean = !b.iter().any(|&c| c == b'\t' || c == b'\n' || c == b'\r') && !b.windows(2).any(|w| w == b"  ");
+    if clean && t.is_ascii() {
+        return t.to_string();
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Parse `raw` into a [`Message`]. `Ok(None)` when the Date header is
@@ -185,7 +193,15 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
             return Ok(String::new());
         }
     };
-    let bytes = match part.get_body_raw() {
+    // 7bit/8bit/binary bodies are used in place; only base64 and
+    // quoted-printable need a decoded copy.
+    let encoded = part.get_body_encoded();
+    let raw: Result<std::borrow::Cow<'_, [u8]>, mailparse::MailParseError> = match &encoded {
+        mailparse::body::Body::Base64(b) | mailparse::body::Body::QuotedPrintable(b) => b.get_decoded().map(std::borrow::Cow::Owned),
+        mailparse::body::Body::SevenBit(b) | mailparse::body::Body::EightBit(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
+        mailparse::body::Body::Binary(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
+    };
+    let bytes = match raw {
         Ok(b) => b,
         Err(e) => {
             // A broken base64/QP body: keep the message (its headers are

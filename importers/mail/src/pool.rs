@@ -16,9 +16,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
-/// Threads to parse with: the machine's parallelism, at most 4 (past that
-/// the single reading thread is the bottleneck).
+/// Threads to parse with: `AMEM_IMPORT_THREADS` when set (1 = everything on
+/// the caller's thread), else the machine's parallelism, at most 4 (past
+/// that the single reading thread is the bottleneck).
 pub fn default_workers() -> usize {
+    if let Some(n) = std::env::var("AMEM_IMPORT_THREADS").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
+        return n.clamp(1, 64);
+    }
     std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 4)
 }
 
