@@ -133,3 +133,32 @@ fn eval_recall_on_a_small_corpus() {
     let (_, err) = code(t.amem().args(["eval", "recall", "--corpus", "nowhere"]), 1);
     assert!(err.contains("corpus.jsonl"), "{err}");
 }
+
+#[test]
+fn killed_index_run_leaves_the_previous_or_the_next_state() {
+    let t = TestDir::new();
+    t.write("home/wiki/first.md", GLACIERS);
+    ok(t.amem().arg("index"));
+    for i in 0..2500 {
+        t.write(&format!("home/wiki/many/n{i:04}.md"), format!("# Note {i}\nA sentence about topic {i} and glaciers, number {}.\n", i * 7));
+    }
+    let mut child = t.amem().arg("index").stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    // A debug build indexes these in about 0.25 s: 80 ms is usually mid-transaction.
+    std::thread::sleep(std::time::Duration::from_millis(80));
+    let _ = child.kill();
+    let _ = child.wait();
+    // Whatever point the kill hit, the file holds one committed state: the
+    // previous one (1 item) or the complete next one (2501), never a mix.
+    let db = rusqlite::Connection::open(t.home().join("ledger.sqlite")).unwrap();
+    let count = |sql: &str| -> i64 { db.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let (items, files, chunks) =
+        (count("SELECT count(*) FROM wiki_items"), count("SELECT count(*) FROM wiki_files"), count("SELECT count(*) FROM wiki_chunks"));
+    assert!(matches!((items, files, chunks), (1, 1, 1) | (2501, 2501, 2501)), "{items} items, {files} files, {chunks} chunks");
+    db.execute("INSERT INTO wiki_fts(wiki_fts, rank) VALUES ('integrity-check', 1)", []).unwrap();
+    drop(db);
+    let (_, err) = code(t.amem().arg("index"), 0);
+    eprintln!("killed run left {items} items");
+    assert!(err.contains("the index holds 2501 items"), "{err}");
+    let hits = json_lines(&ok(t.amem().args(["recall", "topic 1234 glaciers", "--k", "1", "--json"])));
+    assert!(hits[0]["data"]["quote"].as_str().unwrap().contains("topic 1234"), "{hits:?}");
+}
