@@ -254,6 +254,14 @@ pub(crate) fn is_word_char_at(text: &str, i: usize) -> bool {
     text[i..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
+/// The canonical unit or currency (`USD`, `EUR`, `KM`, `PERCENT`, ...) of a
+/// unit word as the number scanner reads it (`lexicons/units.txt`), any case;
+/// `None` when the word is not a unit. Lets other crates read units from the
+/// same list as the gate.
+pub fn unit_canonical(word: &str) -> Option<&'static str> {
+    Lexicon::get().units.get(&word.to_lowercase()).map(String::as_str)
+}
+
 /// Every pattern string of the automaton (for the throughput baseline: one
 /// pass of all terms).
 pub fn all_terms() -> Vec<String> {

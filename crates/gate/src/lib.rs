@@ -44,7 +44,7 @@ mod text;
 pub use check::{ALIGN_THRESHOLD, check};
 pub use drift::{DriftReport, Hop, Loss, drift};
 pub use inspect::{Change, InspectReport, inspect};
-pub use lexicon::{FILES as LEXICON_FILES, all_terms};
+pub use lexicon::{FILES as LEXICON_FILES, all_terms, unit_canonical};
 pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
 
 /// The gate's version, as named in assessment methods (`gate@<VERSION>`).

@@ -47,9 +47,14 @@ const MONTHS: &[&str] = &[
     "dec",
 ];
 
-/// Is `w` a month name or abbreviation (any case, trailing period allowed)?
+/// Is `w` a month name or abbreviation (trailing period allowed)? "May",
+/// "March" and "Mar" count only capitalised: lower-case they are the modal
+/// and the verb ("IL-6 may play a role" has no date in it).
 pub(crate) fn is_month(w: &str) -> bool {
     let w = w.strip_suffix('.').unwrap_or(w);
+    if ["may", "march", "mar"].iter().any(|m| m.eq_ignore_ascii_case(w)) {
+        return w.starts_with(|c: char| c.is_ascii_uppercase());
+    }
     MONTHS.iter().any(|m| m.eq_ignore_ascii_case(w))
 }
 
@@ -232,6 +237,13 @@ mod tests {
         let n = nums("On August 3, 2026 we paid 40 dollars.");
         assert!(n[0].is_date && n[1].is_date);
         assert!(!n[2].is_date);
+    }
+
+    #[test]
+    fn lower_case_may_is_not_a_month() {
+        assert!(!nums("IL-6 may play a role")[0].is_date);
+        assert!(nums("on 6 May we left")[0].is_date);
+        assert!(nums("on May 6 we left")[0].is_date);
     }
 
     #[test]

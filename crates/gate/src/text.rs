@@ -60,7 +60,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
             end += l;
         }
         let next_ws = b.get(end).is_none_or(|x| x.is_ascii_whitespace());
-        if next_ws && !(c == b'.' && is_abbreviation(&text[start..i])) {
+        if next_ws && !(c == b'.' && is_abbreviation(&text[start..i])) && !quote_then_lower(text, i + term_len, end) {
             push_trimmed(text, start, end, &mut out);
             start = end;
         }
@@ -68,6 +68,17 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
     }
     push_trimmed(text, start, text.len(), &mut out);
     out
+}
+
+/// A quotation closed after its terminator and followed by a lower-case
+/// word (`"Caught cold, Watson?" said he.`, also tokenised as `? '' said`)
+/// continues the sentence: the attribution belongs to the quote.
+fn quote_then_lower(text: &str, after_term: usize, end: usize) -> bool {
+    let rest = &text[after_term.min(text.len())..];
+    let trimmed = rest.trim_start_matches([' ', '\t']);
+    let unquoted = trimmed.trim_start_matches(['"', '\'', '”', '’', '`']);
+    let quoted = unquoted.len() < trimmed.len() || text[after_term.min(end)..end].contains(['"', '\'', '”', '’']);
+    quoted && unquoted.trim_start_matches([' ', '\t']).starts_with(|c: char| c.is_lowercase())
 }
 
 fn is_abbreviation(before: &str) -> bool {
@@ -320,6 +331,13 @@ mod tests {
     #[test]
     fn decimal_points_do_not_split() {
         assert_eq!(sentences("It cost 1.2 million dollars. Fine.").len(), 2);
+    }
+
+    #[test]
+    fn attribution_after_a_quote_stays_with_it() {
+        assert_eq!(sentences("\"Caught cold, Watson?\" said he. Then he left.").len(), 2);
+        assert_eq!(sentences("`` Caught cold , Watson ? '' said he .").len(), 1);
+        assert_eq!(sentences("Is it cold? yes it is.").len(), 2);
     }
 
     #[test]

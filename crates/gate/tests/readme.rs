@@ -38,3 +38,59 @@ fn identical_real_texts_pass() {
         }
     }
 }
+
+/// "Deleting one cue from an otherwise identical memory raises exactly that
+/// check", on real text: for the first records of every cue corpus that
+/// carry cues, each cue deleted in turn.
+#[test]
+fn deleting_one_real_cue_raises_exactly_its_check() {
+    use amem_gate::Check;
+    use amem_model::CueClass;
+    let eval = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("..").join("shared").join("eval");
+    if !eval.is_dir() {
+        eprintln!("SKIPPED deleting_one_real_cue_raises_exactly_its_check: ../shared is absent");
+        return;
+    }
+    let limit: usize = std::env::var("AMEM_GATE_REAL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
+    let (mut tried, mut uncheckable, mut failed) = (0usize, 0usize, Vec::new());
+    for (name, path) in amem_gate::eval::corpora(&eval).expect("corpora") {
+        let recs = amem_gate::eval::load(&path).expect("load");
+        for r in recs.iter().filter(|r| !amem_gate::cues::detect_cues(&r.text).is_empty()).take(limit) {
+            let cues = amem_gate::cues::detect_cues(&r.text);
+            for c in &cues {
+                // only a cue that is the sole one of its class in the text
+                if cues.iter().filter(|d| d.class == c.class).count() != 1 {
+                    continue;
+                }
+                let want = match c.class {
+                    CueClass::Negation => Check::Polarity,
+                    CueClass::Hedge => Check::Hedge,
+                    CueClass::Attribution => Check::Attribution,
+                    CueClass::Condition => Check::Condition,
+                    CueClass::Temporal => Check::Temporal,
+                };
+                let memory = format!("{}{}", &r.text[..c.span.start], &r.text[c.span.end..]);
+                tried += 1;
+                let report = amem_gate::check(&r.text, &memory);
+                if report.verdict == amem_model::GateVerdict::Uncheckable {
+                    // "Not really ." without "Not": nothing left to align
+                    uncheckable += 1;
+                    continue;
+                }
+                let got = report.checks();
+                if got.len() != 1 || !got.contains(&want) {
+                    failed.push(format!("{name}: deleting {:?} ({}) from {:?} raised {got:?}", c.text, c.rule, r.text));
+                }
+            }
+        }
+    }
+    assert!(tried > 100, "too few cases: {tried}");
+    assert!(uncheckable * 20 <= tried, "{uncheckable} of {tried} deletions left nothing to align");
+    // Real text has sentence-splitting edge cases a deletion can shift
+    // ("? '' I asked ." leaves "I asked" a sentence of its own; "Oct. 15th"):
+    // on all dev records (AMEM_GATE_REAL_CASES=100000) 52 of 19,765
+    // deletions are not exact, 48 of them a missed check (the cue sat in a
+    // sentence no memory sentence aligned to) and 4 an extra one. Allow
+    // 0.5%, and list them.
+    assert!(failed.len() * 200 <= tried, "{} of {tried} deletions did not raise exactly their check:\n{}", failed.len(), failed.join("\n"));
+}
