@@ -404,6 +404,24 @@ mod tests {
     }
 
     #[test]
+    fn address_lists() {
+        let parse = |v: &str| {
+            let raw = format!("To: {v}\n\n");
+            let (h, _) = mailparse::parse_header(raw.as_bytes()).unwrap();
+            addresses(&h)
+        };
+        assert_eq!(parse("a@x, \"Doe, Jon\" <j@x>;b@x"), ["a@x", "Doe, Jon <j@x>", "b@x"]);
+        assert_eq!(parse("team: a@x, b@x;, c@x"), ["a@x", "b@x", "c@x"]);
+        assert_eq!(parse("undisclosed-recipients:;"), Vec::<String>::new());
+        assert_eq!(
+            parse("John J Lavorato <John J Lavorato/ENRON@enronXgate@ENRON>"),
+            ["John J Lavorato <John J Lavorato/ENRON@enronXgate@ENRON>"]
+        );
+        assert_eq!(parse("a@x (Ann, Sales), =?utf-8?Q?Ren=C3=A9?= <r@x>"), ["a@x (Ann, Sales)", "René <r@x>"]);
+        assert_eq!(parse("\"unterminated, <a@x>"), ["\"unterminated, <a@x>"]);
+    }
+
+    #[test]
     fn no_message_id_gives_digest_and_threads() {
         let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nSubject: RE: FW: Plan\nReferences: <root@x> <mid@x>\n\nok\n";
         let m = parse_message(raw, &cx(false)).unwrap().unwrap();
