@@ -66,6 +66,8 @@ pub(crate) struct Hit {
 pub(crate) struct Lexicon {
     ac: AhoCorasick,
     ac_all: AhoCorasick,
+    /// Per pattern: some shorter pattern is a prefix of it.
+    has_prefix_entry: Vec<bool>,
     pub entries: Vec<Entry>,
     /// Lower-cased unit surface forms → canonical unit.
     pub units: HashMap<String, String>,
@@ -174,7 +176,11 @@ impl Lexicon {
             stopwords[i] = h;
         }
         let if_whether = parse_groups(file("if_whether")).into_iter().flatten().collect();
-        Lexicon { ac, ac_all, entries, units, scales, stopwords, if_whether }
+        // For each pattern: is a shorter pattern a (case-insensitive) prefix
+        // of it? Only then can a failed match hide a shorter one.
+        let lower: Vec<String> = patterns.iter().map(|p| p.to_ascii_lowercase()).collect();
+        let has_prefix_entry = lower.iter().map(|p| lower.iter().any(|q| q.len() < p.len() && p.starts_with(q.as_str()))).collect();
+        Lexicon { ac, ac_all, has_prefix_entry, entries, units, scales, stopwords, if_whether }
     }
 
     /// Is the word with this hash (of its lower-cased form) a stopword?
@@ -219,10 +225,15 @@ impl Lexicon {
                 continue;
             }
             let mut best: Option<Hit> = None;
-            for o in self.ac_all.find_overlapping_iter(Input::new(text).span(s..e)) {
-                let oid = o.pattern().as_usize();
-                if o.start() == s && self.on_boundaries(text, oid, s, o.end()) && best.is_none_or(|b| o.end() > b.end) {
-                    best = Some(Hit { entry: oid, start: s, end: o.end() });
+            // most entries have no shorter entry as a prefix ("so" in
+            // "also"): then nothing else can start here and the fallback
+            // search is skipped
+            if self.has_prefix_entry[id] {
+                for o in self.ac_all.find_overlapping_iter(Input::new(text).span(s..e)) {
+                    let oid = o.pattern().as_usize();
+                    if o.start() == s && self.on_boundaries(text, oid, s, o.end()) && best.is_none_or(|b| o.end() > b.end) {
+                        best = Some(Hit { entry: oid, start: s, end: o.end() });
+                    }
                 }
             }
             match best {
