@@ -12,8 +12,10 @@
 //! - [`T_FILES`]: one row per wiki file: path, item id, digest, size, mtime;
 //!   what the last committed index run saw, used to skip unchanged files.
 //! - [`T_CHUNKS`]: the chunk texts, `(item_id, chunk_no)` unique.
-//! - [`T_FTS`]: an FTS5 table over [`T_CHUNKS`]`.text` (external content, kept
-//!   in step by triggers), `porter` stemming over `unicode61`, ranked by bm25.
+//! - [`T_FTS`]: an FTS5 table over each chunk's text and its item's title
+//!   (external content read through the view [`V_CHUNK_DOCS`], kept in step
+//!   by triggers on [`T_CHUNKS`]), `porter` stemming over `unicode61`, ranked
+//!   by bm25 with [`TITLE_WEIGHT`].
 
 use crate::error::{Error, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, params};
@@ -24,7 +26,7 @@ use std::time::Duration;
 
 /// Version of the wiki tables' layout. Bump on any change; an older layout is
 /// rebuilt (it is derived data), a newer one is refused.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 /// Key/value table: schema version, last run.
 pub const T_META: &str = "wiki_meta";
 /// Item revisions.
@@ -33,8 +35,16 @@ pub const T_ITEMS: &str = "wiki_items";
 pub const T_FILES: &str = "wiki_files";
 /// Chunk texts.
 pub const T_CHUNKS: &str = "wiki_chunks";
-/// The FTS5 index over chunk texts.
+/// The FTS5 index over chunk texts and their item's title.
 pub const T_FTS: &str = "wiki_fts";
+/// The view FTS5 reads its content from: chunk id, chunk text, item title.
+pub const V_CHUNK_DOCS: &str = "wiki_chunk_docs";
+/// bm25 weight of a title match relative to a text match. A chunk's title
+/// says what the whole item is about, so it helps rank the right item's
+/// chunks first. On the Climate-FEVER dev presence measure, indexing titles at
+/// equal weight raised verbatim presence at k = 1/3/5 from 24.9/44.8/54.1% to
+/// 25.4/46.7/56.8% (0.25: 25.1/45.5/55.6%; 2.0: 25.2/46.3/57.3%).
+pub const TITLE_WEIGHT: f64 = 1.0;
 /// Tokenizer: porter stemming over unicode61, accents folded.
 pub const TOKENIZER: &str = "porter unicode61 remove_diacritics 2";
 /// How long a writer waits for another process's lock before giving up.
@@ -175,7 +185,7 @@ impl FtsIndex {
             Some(v) if v < SCHEMA_VERSION => {
                 // Derived data: drop and rebuild from the wiki on the next `amem index`.
                 tx.execute_batch(&format!(
-                    "DROP TABLE IF EXISTS {T_FTS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS};"
+                    "DROP TABLE IF EXISTS {T_FTS}; DROP VIEW IF EXISTS {V_CHUNK_DOCS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS};"
                 ))
                 .map_err(sql_err(&path, "drop old schema"))?;
             }
@@ -190,11 +200,15 @@ impl FtsIndex {
              CREATE INDEX IF NOT EXISTS {T_FILES}_item ON {T_FILES}(item_id);
              CREATE TABLE IF NOT EXISTS {T_CHUNKS} (
                 id INTEGER PRIMARY KEY, item_id TEXT NOT NULL, chunk_no INTEGER NOT NULL, text TEXT NOT NULL, UNIQUE(item_id, chunk_no));
-             CREATE VIRTUAL TABLE IF NOT EXISTS {T_FTS} USING fts5(text, content='{T_CHUNKS}', content_rowid='id', tokenize='{TOKENIZER}');
+             CREATE VIEW IF NOT EXISTS {V_CHUNK_DOCS} AS
+                SELECT c.id AS id, c.text AS text, coalesce(i.title, '') AS title FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id;
+             CREATE VIRTUAL TABLE IF NOT EXISTS {T_FTS} USING fts5(text, title, content='{V_CHUNK_DOCS}', content_rowid='id', tokenize='{TOKENIZER}');
              CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ai AFTER INSERT ON {T_CHUNKS} BEGIN
-                INSERT INTO {T_FTS}(rowid, text) VALUES (new.id, new.text); END;
+                INSERT INTO {T_FTS}(rowid, text, title)
+                VALUES (new.id, new.text, coalesce((SELECT title FROM {T_ITEMS} WHERE item_id = new.item_id), '')); END;
              CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ad AFTER DELETE ON {T_CHUNKS} BEGIN
-                INSERT INTO {T_FTS}({T_FTS}, rowid, text) VALUES ('delete', old.id, old.text); END;
+                INSERT INTO {T_FTS}({T_FTS}, rowid, text, title)
+                VALUES ('delete', old.id, old.text, coalesce((SELECT title FROM {T_ITEMS} WHERE item_id = old.item_id), '')); END;
              INSERT OR REPLACE INTO {T_META}(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
         ))
         .map_err(sql_err(&path, "create schema"))?;
@@ -252,7 +266,7 @@ impl FtsIndex {
         // on the chunk row id, which follows path order: deterministic.
         let sql = format!(
             "SELECT {ITEM_COLS}, c.chunk_no, c.text, m.r FROM
-                (SELECT rowid AS id, bm25({T_FTS}) AS r FROM {T_FTS} WHERE {T_FTS} MATCH ?1 ORDER BY r, rowid LIMIT ?2) m
+                (SELECT rowid AS id, bm25({T_FTS}, 1.0, {TITLE_WEIGHT:?}) AS r FROM {T_FTS} WHERE {T_FTS} MATCH ?1 ORDER BY r, rowid LIMIT ?2) m
              JOIN {T_CHUNKS} c ON c.id = m.id JOIN {T_ITEMS} i ON i.item_id = c.item_id
              ORDER BY m.r, m.id"
         );
@@ -528,6 +542,30 @@ mod tests {
         }
         assert_eq!(ix.stats().unwrap(), IndexStats::default());
         ix.integrity_check().unwrap();
+    }
+
+    #[test]
+    fn older_schema_is_rebuilt_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ledger.sqlite");
+        {
+            let mut ix = FtsIndex::open(&p).unwrap();
+            let w = ix.writer().unwrap();
+            w.insert_item(&item("a", 1), &["text"]).unwrap();
+            w.upsert_file(&file("a")).unwrap();
+            w.commit().unwrap();
+        }
+        let c = Connection::open(&p).unwrap();
+        c.execute(&format!("UPDATE {T_META} SET value = '1' WHERE key = 'schema_version'"), []).unwrap();
+        // A table the ledger owns is left alone.
+        c.execute("CREATE TABLE ledger_runs (id TEXT)", []).unwrap();
+        drop(c);
+        let ix = FtsIndex::open(&p).unwrap();
+        assert_eq!(ix.stats().unwrap(), IndexStats::default());
+        ix.integrity_check().unwrap();
+        let c = Connection::open(&p).unwrap();
+        let n: i64 = c.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'ledger_runs'", [], |r| r.get(0)).unwrap();
+        assert_eq!(n, 1);
     }
 
     #[test]

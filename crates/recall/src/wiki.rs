@@ -526,8 +526,10 @@ mod tests {
         let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
         assert_eq!(ice.to_evidence().captured_at.as_deref(), Some("2024-06-01T00:00:00Z"));
         assert_eq!(ice.title.as_deref(), Some("Arctic ice"));
-        // HTML is searched by its visible text.
+        // HTML is searched by its visible text, and every item by its title.
         assert_eq!(w.search("Samalas eruption", 1).unwrap()[0].title.as_deref(), Some("Volcanoes"));
+        let by_title = w.search("volcanoes", 1).unwrap();
+        assert_eq!(by_title[0].quote, "Samalas erupted in 1257.");
         let opened = w.open_uri(&top.uri).unwrap();
         assert_eq!((opened.text.as_str(), opened.chunks, opened.path.as_str()), (top.text.as_str(), 1, "glaciers.md"));
         assert!(matches!(w.open_uri(&AmemUri::chunk("nope", 0)), Err(Error::UnknownItem { .. })));
