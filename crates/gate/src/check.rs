@@ -24,10 +24,15 @@ pub(crate) struct Scanned<'a> {
     pub cues: Vec<CueAt<'a>>,
     pub numbers: Vec<Number>,
     pub hits: Vec<Hit>,
-    /// Per sentence: its content words in order (for clause checks).
-    pub tokens: Vec<Vec<WordAt>>,
-    /// Per sentence: its content-word set (for alignment).
-    pub words: Vec<Vec<Word>>,
+    /// All content words in text order (for clause checks); sentence `i`
+    /// owns `tokens[tok_ranges[i].0..tok_ranges[i].1]` (words never cross a
+    /// sentence boundary: boundaries are punctuation and line breaks).
+    tokens: Vec<WordAt>,
+    tok_ranges: Vec<(usize, usize)>,
+    /// Per sentence content-word sets (sorted, deduplicated), flattened the
+    /// same way (for alignment).
+    words: Vec<Word>,
+    word_ranges: Vec<(usize, usize)>,
 }
 
 impl<'a> Scanned<'a> {
@@ -40,9 +45,40 @@ impl<'a> Scanned<'a> {
         let span_of = |c: &CueAt<'_>| (c.span.start, c.span.end);
         let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
         let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();
-        let tokens: Vec<Vec<WordAt>> = sentences.iter().map(|s| content_words(lex, text, s.start, s.end, &covered, &temporal)).collect();
-        let words = tokens.iter().map(|t| word_set(t.iter().map(|w| w.word))).collect();
-        Scanned { text, sentences, cues, numbers, hits, tokens, words }
+        let tokens = content_words(lex, text, 0, text.len(), &covered, &temporal);
+        let mut tok_ranges = Vec::with_capacity(sentences.len());
+        let mut words = Vec::with_capacity(tokens.len());
+        let mut word_ranges = Vec::with_capacity(sentences.len());
+        for s in &sentences {
+            let lo = tokens.partition_point(|w| w.start < s.start);
+            let hi = tokens.partition_point(|w| w.start < s.end);
+            tok_ranges.push((lo, hi.max(lo)));
+            let from = words.len();
+            words.extend(tokens[lo..hi.max(lo)].iter().map(|w| w.word));
+            words[from..].sort_unstable();
+            let mut keep = from;
+            for k in from..words.len() {
+                if k == from || words[k] != words[keep - 1] {
+                    words[keep] = words[k];
+                    keep += 1;
+                }
+            }
+            words.truncate(keep);
+            word_ranges.push((from, keep));
+        }
+        Scanned { text, sentences, cues, numbers, hits, tokens, tok_ranges, words, word_ranges }
+    }
+
+    /// Content words of sentence `i`, in text order.
+    fn sent_tokens(&self, i: usize) -> &[WordAt] {
+        let (a, b) = self.tok_ranges[i];
+        &self.tokens[a..b]
+    }
+
+    /// Content-word set of sentence `i`.
+    fn sent_words(&self, i: usize) -> &[Word] {
+        let (a, b) = self.word_ranges[i];
+        &self.words[a..b]
     }
 
     /// Cues of `class` inside `start..end` (cues are sorted by start).
@@ -100,8 +136,8 @@ pub(crate) fn align(src: &Scanned<'_>, mem: &Scanned<'_>) -> Vec<Alignment> {
         .enumerate()
         .map(|(mi, ms)| {
             let mut best: Option<(usize, f64, f64)> = None;
-            for (si, sw) in src.words.iter().enumerate() {
-                let (score, jaccard) = containment(sw, &mem.words[mi]);
+            for si in 0..src.sentences.len() {
+                let (score, jaccard) = containment(src.sent_words(si), mem.sent_words(mi));
                 if score > 0.0 && best.is_none_or(|(_, b, j)| score > b || (score == b && jaccard > j)) {
                     best = Some((si, score, jaccard));
                 }
@@ -150,7 +186,7 @@ pub fn check(source: &str, memory: &str) -> GateReport {
     if any_aligned {
         // A sentence with no content word ("!!!", "Ok so.") has nothing to
         // check: it stays in the alignment as unaligned but is not a finding.
-        for a in alignment.iter().filter(|a| !a.aligned && !mem.words[a.memory_index].is_empty()) {
+        for a in alignment.iter().filter(|a| !a.aligned && !mem.sent_words(a.memory_index).is_empty()) {
             flags.push(Flag {
                 check: Check::Unaligned,
                 source_sentence: a.source_sentence.clone().unwrap_or_default(),
@@ -260,7 +296,7 @@ impl Group<'_, '_> {
 
     /// Content words of all memory sentences of the group, sorted.
     fn mem_words(&self) -> Vec<Word> {
-        word_set(self.ms.iter().flat_map(|&mi| self.mem.words[mi].iter().copied()))
+        word_set(self.ms.iter().flat_map(|&mi| self.mem.sent_words(mi).iter().copied()))
     }
 
     /// Is the clause holding `cue` kept in the memory? A clause is kept
@@ -277,7 +313,7 @@ impl Group<'_, '_> {
             Some((a, b)) => {
                 let (a, b) = (s.start + a, s.start + b);
                 let (mut n, mut kept) = (0usize, 0usize);
-                for w in self.src.tokens[self.si].iter().filter(|w| w.start >= a && w.start < b && (with_dates || !w.temporal)) {
+                for w in self.src.sent_tokens(self.si).iter().filter(|w| w.start >= a && w.start < b && (with_dates || !w.temporal)) {
                     n += 1;
                     kept += usize::from(mem_words.binary_search(&w.word).is_ok());
                 }

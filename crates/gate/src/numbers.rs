@@ -52,6 +52,9 @@ const MONTHS: &[&str] = &[
 /// and the verb ("IL-6 may play a role" has no date in it).
 pub(crate) fn is_month(w: &str) -> bool {
     let w = w.strip_suffix('.').unwrap_or(w);
+    if !(3..=9).contains(&w.len()) {
+        return false;
+    }
     if ["may", "march", "mar"].iter().any(|m| m.eq_ignore_ascii_case(w)) {
         return w.starts_with(|c: char| c.is_ascii_uppercase());
     }
@@ -78,6 +81,10 @@ fn word_at(text: &str, i: usize) -> Option<(&str, usize)> {
 /// Look a word up in a map keyed by lower-case forms, without allocating
 /// for the usual short ASCII word.
 fn lookup<'m, V>(map: &'m std::collections::HashMap<String, V>, w: &str) -> Option<&'m V> {
+    // the longest unit or scale form is "percentage points" (17 bytes)
+    if w.len() > 20 {
+        return None;
+    }
     let mut buf = [0u8; 32];
     if w.is_ascii() && w.len() <= buf.len() {
         let b = &mut buf[..w.len()];
@@ -183,14 +190,12 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
                 }
             }
         }
-        let after_month = prev_word(text, start).is_some_and(is_month);
         let plain_int = !seen_dot && !has_sep && unit.is_none();
-        let next_month = {
-            let k = skip_spaces(text, j);
-            word_at(text, k).is_some_and(|(w, _)| is_month(w))
-        };
         let year = plain_int && j - num_start == 4 && (1900.0..=2099.0).contains(&value);
-        let day = plain_int && (1.0..=31.0).contains(&value) && (after_month || next_month);
+        // a day of the month sits next to a month name ("August 3", "3 May")
+        let day = plain_int
+            && (1.0..=31.0).contains(&value)
+            && (prev_word(text, start).is_some_and(is_month) || word_at(text, skip_spaces(text, j)).is_some_and(|(w, _)| is_month(w)));
         // ISO dates and numeric dates: 2026-08-03, 3/8/2026
         let dated = matches!(b.get(j), Some(b'-' | b'/')) && b.get(j + 1).is_some_and(u8::is_ascii_digit)
             || (num_start > 0 && matches!(b[num_start - 1], b'-' | b'/') && num_start > 1 && b[num_start - 2].is_ascii_digit());
