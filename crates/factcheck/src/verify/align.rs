@@ -61,6 +61,13 @@ struct ClaimView<'a> {
     hedged: bool,
     scoped: bool,
     hearsay: bool,
+    /// Byte ranges of the claim's stance cues (hedges, time deixis, attributions with their
+    /// source): the speaker's stance, kept in the claim and named in the reasons, never
+    /// aligned as content (see [`cues::claim_stance`]).
+    stance: Vec<Range<usize>>,
+    /// Parallel to `content`: true for a stance word ("think", "now", "Maria" in "according to
+    /// Maria"). It counts when the evidence has it and is never missing when it does not.
+    optional: Vec<bool>,
 }
 
 /// One evidence sentence, read once.
@@ -124,8 +131,11 @@ fn read_claim(text: &str) -> ClaimView<'_> {
     let mut seen: Vec<&str> = Vec::new();
     let mut content = Vec::new();
     let mut names = BTreeSet::new();
+    let mut optional = Vec::new();
+    let (stance_words, stance) = cues::claim_stance(text, &words);
     for (i, w) in words.iter().enumerate() {
         let in_value = quantities.iter().any(|q| q.range.start <= w.range.start && w.range.end <= q.range.end);
+        let is_stance = stance_words.binary_search(&i).is_ok();
         if w.stop || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
             continue;
         }
@@ -133,6 +143,11 @@ fn read_claim(text: &str) -> ClaimView<'_> {
             continue;
         }
         seen.push(&w.stem);
+        if is_stance {
+            content.push(i);
+            optional.push(true);
+            continue;
+        }
         let surface = &text[w.range.clone()];
         let all_caps = surface.len() > 1 && surface.chars().all(|c| c.is_uppercase() || c.is_ascii_digit());
         // A capitalised word counts as a name mid-sentence, or at the start when the next word is
@@ -143,12 +158,13 @@ fn read_claim(text: &str) -> ClaimView<'_> {
             names.insert(i);
         }
         content.push(i);
+        optional.push(false);
     }
     let (negations, hedges) = cues::stance(text, &words);
     let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
     let hearsay = !cues::hearsay(&words).is_empty();
-    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped, hearsay }
+    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped, hearsay, stance, optional }
 }
 
 /// True when the word is part of an identifier: a hyphenated token mixing letters and digits
@@ -222,8 +238,10 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
 
 /// Share of the claim's content units (content words, then its numbers and
 /// dates) the sentence holds: a matched value counts like a matched word.
-fn coverage(matches: &[Option<usize>], values: &[bool]) -> f64 {
-    let total = matches.len() + values.len();
+fn coverage(matches: &[Option<usize>], values: &[bool], optional: &[bool]) -> f64 {
+    // An unmatched stance word of the claim is neither matched nor missing.
+    let skipped = matches.iter().zip(optional).filter(|(m, o)| m.is_none() && **o).count();
+    let total = matches.len() + values.len() - skipped;
     if total == 0 {
         return 0.0;
     }
@@ -290,7 +308,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     let sentences = read_sentences(&claim, evidence);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
     let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
-    let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v)).collect();
+    let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v, &claim.optional)).collect();
     let mut order: Vec<usize> = (0..sentences.len()).collect();
     order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(a.cmp(&b)));
     // On topic: a quarter of the claim's content units, at least one of them a word (a shared
@@ -327,7 +345,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     let mut candidates: Vec<Vec<usize>> = vec![vec![best]];
     let mut current = vec![best];
     while current.len() < MAX_JOINT {
-        let now = joint_cov(&matches, &values, &current);
+        let now = joint_cov(&matches, &values, &current, &claim.optional);
         let next = order
             .iter()
             .copied()
@@ -335,7 +353,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
             .map(|j| {
                 let mut with = current.clone();
                 with.push(j);
-                (joint_cov(&matches, &values, &with), j)
+                (joint_cov(&matches, &values, &with, &claim.optional), j)
             })
             .filter(|(c, _)| *c > now)
             .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
@@ -351,7 +369,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
         }
         let joint: Vec<Option<usize>> = (0..claim.content.len()).map(|k| cand.iter().find_map(|&i| matches[i][k])).collect();
         let joint_values: Vec<bool> = (0..values[best].len()).map(|k| cand.iter().any(|&i| values[i][k])).collect();
-        let c = coverage(&joint, &joint_values);
+        let c = coverage(&joint, &joint_values, &claim.optional);
         let check = facets(&claim, cand.iter().map(|&i| (&sentences[i], matches[i].as_slice())).collect(), &joint, c, evidence);
         match check {
             Facets::Entails { lowered } => {
@@ -368,19 +386,20 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
                     return Outcome { status: Status::Ambiguous, reasons };
                 }
                 if lowered.is_empty() {
-                    return Outcome {
-                        status: Status::Supported,
-                        reasons: vec![reason(
-                            "topic",
-                            "align.entails",
-                            format!(
-                                "{:.0}% of the claim's content words aligned; every number, date and name matched; same polarity",
-                                c * 100.0
-                            ),
-                            span(&(0..claim_text.len())),
-                            cited,
-                        )],
-                    };
+                    let mut reasons = vec![reason(
+                        "topic",
+                        "align.entails",
+                        format!(
+                            "{:.0}% of the claim's content words aligned; every number, date and name matched; same polarity",
+                            c * 100.0
+                        ),
+                        span(&(0..claim_text.len())),
+                        cited,
+                    )];
+                    if let Some(r) = stance_reason(&claim) {
+                        reasons.push(r);
+                    }
+                    return Outcome { status: Status::Supported, reasons };
                 }
                 return Outcome { status: Status::PartiallySupported, reasons: lowered };
             }
@@ -407,11 +426,27 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
     Outcome { status, reasons }
 }
 
-fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize]) -> f64 {
+/// A note that the claim's stance cues were read as the speaker's stance and not aligned.
+fn stance_reason(claim: &ClaimView<'_>) -> Option<Reason> {
+    let first = claim.stance.first()?;
+    let cues: Vec<String> = claim.stance.iter().map(|r| format!("{:?}", &claim.text[r.clone()])).collect();
+    Some(reason(
+        "stance",
+        "stance.claim_cues",
+        format!(
+            "the claim's stance ({}) is the speaker's and was not matched as content; the evidence states the proposition",
+            cues.join(", ")
+        ),
+        span(first),
+        vec![],
+    ))
+}
+
+fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize], optional: &[bool]) -> f64 {
     let Some(&first) = set.first() else { return 0.0 };
     let m: Vec<Option<usize>> = (0..matches[first].len()).map(|k| set.iter().find_map(|&i| matches[i][k])).collect();
     let v: Vec<bool> = (0..values[first].len()).map(|k| set.iter().any(|&i| values[i][k])).collect();
-    coverage(&m, &v)
+    coverage(&m, &v, optional)
 }
 
 enum Facets {
@@ -438,8 +473,9 @@ fn facets(
             .content
             .iter()
             .zip(joint)
-            .filter(|(_, m)| m.is_none())
-            .map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()])
+            .zip(&claim.optional)
+            .filter(|((_, m), o)| m.is_none() && !**o)
+            .map(|((&ci, _), _)| &claim.text[claim.words[ci].range.clone()])
             .collect();
         missing.push(reason(
             "topic",
@@ -596,6 +632,21 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
                 cited(&e.range),
             ));
         }
+        if let Some(e) = s.quantities.iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
+            return Some(reason(
+                "number",
+                "number.unit_mismatch",
+                format!(
+                    "the claim says {:?} ({}), the evidence says {:?} ({}) for the same quantity: same value, other unit",
+                    &claim.text[q.range.clone()],
+                    number::unit_label(&q.unit),
+                    &s.text[e.range.clone()],
+                    number::unit_label(&e.unit)
+                ),
+                span(&q.range),
+                cited(&e.range),
+            ));
+        }
     }
     for d in &claim.dates {
         if s.dates.iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
@@ -620,7 +671,7 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     // A name swapped for another in the same slot is read as a conflict only when that name is
     // the one content word the sentence lacks: with more missing, the sentence may well be about
     // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
-    let one_missing = m.iter().filter(|x| x.is_none()).count() == 1 && m.len() >= 3;
+    let one_missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count() == 1 && m.len() >= 3;
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }

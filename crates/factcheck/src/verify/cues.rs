@@ -198,6 +198,120 @@ pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
     (negations, hedges)
 }
 
+/// Time deixis the gate's temporal lexicon lists only inside phrases ("right now", "as of
+/// now"), because alone "now" is as often a discourse marker; in a claim either reading
+/// places the statement in the speaker's present, it adds nothing to match.
+const DEIXIS: &[&str] = &["now", "nowadays"];
+
+/// Words of a claim that carry the speaker's stance, not the proposition (word indices into
+/// `words`): hedges ("I think", "probably"), time deixis ("now", "currently", "these days"
+/// from the gate's temporal cues; a capitalised one such as "Monday" is a date, kept), and
+/// attributions with their source ("according to Maria, ...", "Maria said that ...",
+/// "..., Maria said", "reportedly"). Returns the indices and the cue ranges, for the report.
+///
+/// A reporting verb that is the claim's own predicate ("Apple announced the iPhone") is
+/// content: only a verb that introduces a clause ("said that", after a comma at the end)
+/// or "according to" is stance.
+pub(crate) fn claim_stance(text: &str, words: &[Word]) -> (Vec<usize>, Vec<Range<usize>>) {
+    let mut idx: Vec<usize> = Vec::new();
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    let overlapping = |r: &Range<usize>| -> Vec<usize> {
+        words.iter().enumerate().filter(|(_, w)| w.range.start < r.end && r.start < w.range.end).map(|(i, _)| i).collect()
+    };
+    let punct_between = |a: usize, b: usize| text.get(a..b).is_some_and(|g| g.contains([',', ';', ':', '.', '!', '?']));
+    let (_, hedges) = stance(text, words);
+    for h in hedges {
+        idx.extend(overlapping(&h.range));
+        ranges.push(h.range);
+    }
+    for c in amem_gate::cues::detect_cues(text) {
+        let r = c.span.start..c.span.end;
+        let ws = overlapping(&r);
+        let (Some(&first), Some(&last)) = (ws.first(), ws.last()) else { continue };
+        match c.class {
+            CueClass::Temporal if !c.rule.starts_with("temporal:year") && !c.rule.starts_with("temporal:date") => {
+                // Content, not deixis: a named day ("on Monday"), a cue that scopes a stated time
+                // ("since 2019", "until March"), or the object of a comparison ("greener than today").
+                let named = words[first].capitalised && first > 0;
+                let scopes_a_time = words.get(last + 1).is_some_and(|w| {
+                    w.lower.starts_with(|ch: char| ch.is_ascii_digit())
+                        || (w.capitalised && !punct_between(words[last].range.end, w.range.start))
+                });
+                let compared = first > 0 && matches!(words[first - 1].lower.as_str(), "than" | "as");
+                if !(named || scopes_a_time || compared) {
+                    idx.extend(ws);
+                    ranges.push(r);
+                }
+            }
+            CueClass::Attribution => {
+                let lower = c.text.to_lowercase();
+                let mut span_words: Vec<usize> = Vec::new();
+                if lower.starts_with("according") {
+                    // "according to Maria, X" or "X, according to Maria": the source runs to the comma or the end.
+                    let mut j = last + 1;
+                    if words.get(j).is_some_and(|w| w.lower == "to") {
+                        j += 1;
+                    }
+                    let mut end = last;
+                    while j < words.len() && j <= last + 7 && !punct_between(words[end].range.end, words[j].range.start) {
+                        end = j;
+                        j += 1;
+                    }
+                    span_words.extend(first..=end);
+                } else if let Some(start) = source_before(text, words, first)
+                    .filter(|_| !lower.starts_with("claim") && words.get(last + 1).is_some_and(|w| w.lower == "that"))
+                {
+                    // "Maria said that X": the source is the short clause opening the sentence. ("their
+                    // claim that", "retracted the claim that": a noun, and what is said of it is content.)
+                    span_words.extend(start..=last + 1);
+                } else if let Some(p) = (first.saturating_sub(4)..first)
+                    .rev()
+                    .find(|&p| punct_between(words[p].range.end, words[p + 1].range.start))
+                    .filter(|_| words.len() - last <= 3)
+                {
+                    // "X, Maria said." / "X, said Maria.": the source is the last clause.
+                    span_words.extend(p + 1..words.len());
+                } else if words[first].lower.ends_with("ly") && first == last {
+                    // "reportedly", "allegedly": the adverb alone.
+                    span_words.push(first);
+                }
+                if !span_words.is_empty() {
+                    let (a, b) = (words[span_words[0]].range.start, words[span_words[span_words.len() - 1]].range.end);
+                    ranges.push(a..b);
+                    idx.extend(span_words);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (i, w) in words.iter().enumerate() {
+        if DEIXIS.contains(&w.lower.as_str()) {
+            idx.push(i);
+            ranges.push(w.range.clone());
+        }
+    }
+    idx.sort_unstable();
+    idx.dedup();
+    ranges.sort_by_key(|r| (r.start, r.end));
+    ranges.dedup();
+    (idx, ranges)
+}
+
+/// The first word of the source of a reporting verb at word `verb`: the clause from the
+/// sentence start (or the last punctuation) to the verb, when it is at most three words and
+/// holds no negation ("Maria", "The CFO", "Experts"). `None` otherwise: a longer clause
+/// before the verb says more than who is speaking.
+fn source_before(text: &str, words: &[Word], verb: usize) -> Option<usize> {
+    let mut start = verb;
+    while start > 0
+        && !text.get(words[start - 1].range.end..words[start].range.start).is_some_and(|g| g.contains([',', ';', ':', '.', '!', '?']))
+    {
+        start -= 1;
+    }
+    let negated = words[start..verb].iter().any(|w| matches!(w.lower.as_str(), "no" | "not" | "never" | "nobody" | "none"));
+    (verb - start <= 3 && verb > start && !negated).then_some(start)
+}
+
 /// Hearsay: the source relays a claim without asserting it ("it was claimed that",
 /// "allegedly", "is said to"). A narrow subset of the gate's attribution cues: plain
 /// attribution ("according to the census", "reported cases") states facts and is not read here.

@@ -10,11 +10,16 @@
 //! method is named [`METHOD`] in every assessment.
 //!
 //! How it decides (details in the `align`, `number`, `date` and `cues` modules):
-//! - the claim is aligned to evidence sentences by its content words;
+//! - the claim is aligned to evidence sentences by its content words; the
+//!   claim's own stance cues (hedges, time deixis such as "now", attributions
+//!   with their source such as "according to Maria") are the speaker's, not
+//!   content: they are never missing, and a `stance` reason names them;
 //! - numbers are compared in value with their anchor (unit, currency, scale
-//!   word or the noun they count); "86" never matches inside "1986"; percent is
-//!   not percentage points; "2.3 million" matches 2,304,580 at the claim's
-//!   stated precision;
+//!   word, the noun they count within their clause, or the noun phrase they
+//!   are predicated of: "the launch budget was $1.2 million"); "86" never
+//!   matches inside "1986"; percent is not percentage points; "2.3 million"
+//!   matches 2,304,580 at the claim's stated precision; the same value and
+//!   anchor in another currency or unit is a conflict;
 //! - dates are compared under every written form (ISO, "May 1, 2024",
 //!   "1 May 2024", unambiguous slash dates, "May 2024", bare years);
 //! - a negation or an antonym in an aligned sentence flips its polarity;
@@ -49,7 +54,7 @@ use serde::{Deserialize, Serialize};
 
 /// The method name recorded in every assessment this verifier makes. The
 /// number changes whenever a rule or a threshold changes a verdict.
-pub const METHOD: &str = "deterministic@1";
+pub const METHOD: &str = "deterministic@2";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -284,6 +289,116 @@ mod tests {
             let ev = format!("{n}{words} patients {n}% in 05/{n}/2020 \u{a0}{words}.");
             let _ = verify_text(&claim, &ev);
         }
+    }
+
+    #[test]
+    fn same_anchored_quantity_with_another_value_is_contradicted() {
+        // The evidence sentence carries words the claim lacks; the anchor is the subject before the link verb.
+        let cases = [
+            (
+                "The launch budget was $1.5 million.",
+                "The launch budget was $1.2 million, approved by the board in January 2025.",
+                "1.2 million",
+            ),
+            ("The hiring budget is €400,000.", "The hiring budget is €350,000, set by finance after the spring review.", "350,000"),
+            (
+                "The annual rent was 2.4 million dollars.",
+                "The annual rent was 2.8 million dollars, paid quarterly to the landlord.",
+                "2.8 million dollars",
+            ),
+        ];
+        for (claim, ev, value) in cases {
+            let v = verify_text(claim, ev);
+            assert_eq!(v.status, Status::Contradicted, "{claim} | {v:?}");
+            let r = &v.reasons[0];
+            assert_eq!(r.rule, "number.value_mismatch", "{r:?}");
+            let cs = r.claim_span.expect("the claim's value is cited");
+            assert!(claim[cs.start..cs.end].contains(|c: char| c.is_ascii_digit()));
+            assert_eq!(r.evidence[0].quote, ev, "the aligned sentence is cited");
+            assert_eq!(r.evidence[1].quote, value, "the conflicting value is cited");
+            assert_eq!(r.evidence[1].span.slice(ev), Some(value));
+        }
+        // Another anchor ("marketing budget" vs "launch budget") is another quantity, not a contradiction.
+        let v = verify_text("The marketing budget was $1.5 million.", "The launch budget was $1.2 million, approved in January.");
+        assert_ne!(v.status, Status::Contradicted, "{v:?}");
+        // The same value in the same clause structure still supports.
+        assert_eq!(
+            status("The launch budget was $1.2 million.", "The launch budget was $1.2 million, approved by the board."),
+            Status::Supported
+        );
+    }
+
+    #[test]
+    fn same_value_in_another_currency_or_unit_is_contradicted() {
+        let cases = [
+            (
+                "Our Q1 2025 revenue was 3.4 million dollars, up 12% from Q4 2024.",
+                "Our Q1 2025 revenue was 3.4 million euros, up 12% from Q4 2024.",
+                "EUR",
+            ),
+            ("The grant was worth $250,000.", "The grant was worth 250,000 pounds.", "GBP"),
+            ("The new trail is 12 kilometres long.", "The new trail is 12 miles long.", "mile"),
+            ("Their Tokyo office spent 90 million yen on rent.", "Their Tokyo office spent 90 million rupees on rent.", "INR"),
+        ];
+        for (claim, ev, unit) in cases {
+            let v = verify_text(claim, ev);
+            assert_eq!(v.status, Status::Contradicted, "{claim} | {v:?}");
+            let r = &v.reasons[0];
+            assert_eq!(r.rule, "number.unit_mismatch", "{r:?}");
+            assert!(r.detail.contains(unit), "{}", r.detail);
+            assert_eq!(r.evidence.len(), 2);
+        }
+        // Percent and percentage points stay different quantities (DESIGN.md), not a conflict.
+        assert_eq!(
+            verify_text("Prices rose 3% last year.", "Prices rose 3 percentage points last year.").status.group(),
+            Group::Unverified
+        );
+        // A different value in another currency may be a conversion: not read as a conflict.
+        assert_ne!(status("The prize was $1.1 million.", "The prize was €1 million."), Status::Contradicted);
+        // A unit on one side only is another quantity.
+        assert_ne!(status("The fund holds 3.4 million euros.", "The fund holds 3.4 million shares."), Status::Contradicted);
+    }
+
+    #[test]
+    fn the_claims_stance_is_not_content() {
+        let ev = "The Berlin office opened in 2019 and has 42 employees.";
+        for claim in [
+            "I think the Berlin office has 42 employees now.",
+            "The Berlin office probably has 42 employees.",
+            "According to Maria, the Berlin office has 42 employees.",
+            "Maria said that the Berlin office has 42 employees.",
+            "The Berlin office has 42 employees, Maria said.",
+            "The Berlin office currently has 42 employees.",
+        ] {
+            let v = verify_text(claim, ev);
+            assert_eq!(v.status, Status::Supported, "{claim} | {v:?}");
+            let note = v.reasons.iter().find(|r| r.rule == "stance.claim_cues").expect("the claim's stance is reported");
+            let cs = note.claim_span.expect("stance span");
+            assert!(claim.get(cs.start..cs.end).is_some(), "the claim text is kept and the cue cited in it");
+        }
+        assert_eq!(
+            status(
+                "According to Maria, the launch budget was $1.2 million.",
+                "The launch budget was $1.2 million, approved by the board in January 2025."
+            ),
+            Status::Supported
+        );
+        // Other nouns and values: stance words never need a match; the propositional content still must.
+        assert_eq!(
+            status("I believe the Lisbon warehouse stores 800 pallets today.", "The Lisbon warehouse stores 800 pallets."),
+            Status::Supported
+        );
+        assert_ne!(
+            status("I believe the Lisbon warehouse stores 900 pallets today.", "The Lisbon warehouse stores 800 pallets."),
+            Status::Supported
+        );
+        assert_eq!(status("I think the Berlin office has 40 employees now.", ev), Status::Contradicted);
+        // A reporting verb that is the claim's own predicate is content.
+        assert_ne!(status("Apple announced the new phone.", "Apple released the new phone."), Status::Supported);
+        // A named day is a date, not deixis.
+        assert_ne!(status("The review happens on Monday.", "The review happens on Friday."), Status::Supported);
+        // The converse rule stays: hedged or scoped evidence against a flat claim is partial.
+        assert_eq!(status("The Berlin office has 42 employees.", "The Berlin office may have 42 employees."), Status::PartiallySupported);
     }
 
     #[test]

@@ -414,6 +414,11 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
                     unit = Unit::Measure((*m).to_string());
                     range_end = w.range.end;
                     k += 1;
+                } else if let Some(u) = amem_gate::unit_canonical(&w.lower).and_then(gate_unit) {
+                    // Any other unit or currency word of the gate's unit lexicon (one list for both crates).
+                    unit = u;
+                    range_end = w.range.end;
+                    k += 1;
                 }
             }
         }
@@ -424,11 +429,18 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
     if unit == Unit::Percent && matches!(after.first(), Some(w) if w.lower == "percentage") {
         unit = Unit::PercentagePoint;
     }
-    // The anchor: the first content word after the number and its unit words.
+    // The anchor: the first content word after the number and its unit words, within the same
+    // clause ("$1.2 million, approved by the board" does not count approvals).
     let mut anchor = None;
     // "four of the warmest years": a part of a set, not a count of the next word.
     let part_of_set = after.get(k).is_some_and(|w| w.lower == "of") && after.get(k + 1).is_some_and(|w| w.lower == "the");
+    let mut prev_end = range_end;
     for w in after.iter().skip(k).take(3) {
+        let gap = text.get(prev_end..w.range.start).unwrap_or("");
+        prev_end = w.range.end;
+        if gap.contains([',', ';', ':', '.', '!', '?', '(', ')']) {
+            break;
+        }
         if ANCHOR_SKIP.contains(&w.lower.as_str())
             && after.iter().skip(k).take(3).any(|o| !o.stop && !ANCHOR_SKIP.contains(&o.lower.as_str()))
         {
@@ -445,6 +457,8 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
     let step = scale / 10f64.powi(decimals);
     if part_of_set {
         anchor = None;
+    } else if anchor.is_none() {
+        anchor = subject_anchor(text, words, start);
     }
     Quantity {
         range: start..range_end,
@@ -456,6 +470,119 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
         is_year,
         scale,
         range_of: None,
+    }
+}
+
+/// Verbs that link a subject to the value it has ("the budget was $1.2 million",
+/// "revenue reached 3 million", "a budget of $2 million").
+const LINKS: &[&str] = &[
+    "was", "is", "were", "are", "be", "been", "of", "remains", "remained", "reached", "totalled", "totaled", "totals", "stood", "hit",
+    "worth", "cost", "costs",
+];
+
+/// The noun phrase a value is predicated of, when nothing after the number says what it
+/// counts: "The launch budget was $1.2 million" anchors 1.2 million to "launch budget".
+/// Up to three content words right before the linking verb (or "stood at"), stems joined by
+/// a space, head last; a bound word ("about", "more than") may stand between.
+fn subject_anchor(text: &str, words: &[Word], start: usize) -> Option<String> {
+    let before: Vec<&Word> = words.iter().filter(|w| w.range.end <= start).collect();
+    let mut i = before.len();
+    // Bound and currency words between the link and the number.
+    while i > 0
+        && matches!(
+            before[i - 1].lower.as_str(),
+            "about"
+                | "around"
+                | "nearly"
+                | "almost"
+                | "roughly"
+                | "approximately"
+                | "some"
+                | "than"
+                | "more"
+                | "less"
+                | "over"
+                | "under"
+                | "at"
+                | "least"
+                | "most"
+                | "us"
+                | "usd"
+                | "eur"
+                | "gbp"
+        )
+    {
+        i -= 1;
+    }
+    if i == 0 || !LINKS.contains(&before[i - 1].lower.as_str()) {
+        return None;
+    }
+    // "was worth", "has been": a chain of link words.
+    while i > 0 && LINKS.contains(&before[i - 1].lower.as_str()) {
+        i -= 1;
+    }
+    let mut np: Vec<String> = Vec::new();
+    while i > 0 && np.len() < 3 {
+        let w = before[i - 1];
+        // The phrase ends at punctuation or at a word that is not a content word.
+        let gap = text.get(w.range.end..before[i].range.start).unwrap_or("");
+        if gap.contains([',', ';', ':', '.', '!', '?', '(', ')']) || w.stop || !w.lower.chars().all(char::is_alphabetic) {
+            break;
+        }
+        np.push(stem(&w.lower));
+        i -= 1;
+    }
+    if np.is_empty() {
+        return None;
+    }
+    // "the human contribution to global warming was ...": the phrase after a preposition
+    // modifies the noun before it, which is the head.
+    let prep = i > 0 && matches!(before[i - 1].lower.as_str(), "of" | "to" | "for" | "in" | "on");
+    if prep && i > 1 && !before[i - 2].stop && before[i - 2].lower.chars().all(char::is_alphabetic) {
+        let head = stem(&before[i - 2].lower);
+        let mut mods: Vec<String> = np.into_iter().rev().collect();
+        if i > 2 && !before[i - 3].stop && before[i - 3].lower.chars().all(char::is_alphabetic) {
+            mods.insert(0, stem(&before[i - 3].lower));
+        }
+        mods.push(head);
+        return Some(mods.join(" "));
+    }
+    np.reverse();
+    Some(np.join(" "))
+}
+
+/// True when two anchors name the same thing: the same head noun (the last stem), and, when
+/// both name a modifier, at least one modifier in common ("launch budget" / "budget" agree;
+/// "launch budget" / "marketing budget" do not).
+pub(crate) fn anchors_match(a: &str, b: &str) -> bool {
+    let (ha, ma) = a.rsplit_once(' ').map_or((a, ""), |(m, h)| (h, m));
+    let (hb, mb) = b.rsplit_once(' ').map_or((b, ""), |(m, h)| (h, m));
+    if !super::text::stems_match(ha, hb) {
+        return false;
+    }
+    ma.is_empty() || mb.is_empty() || ma.split(' ').any(|x| mb.split(' ').any(|y| super::text::stems_match(x, y)))
+}
+
+/// The verifier's unit for a canonical unit of the gate's lexicon.
+fn gate_unit(canon: &'static str) -> Option<Unit> {
+    match canon {
+        "PERCENT" => Some(Unit::Percent),
+        "PP" => Some(Unit::PercentagePoint),
+        c => match CURRENCY_SYMBOLS.iter().find(|(_, code)| *code == c) {
+            Some((_, code)) => Some(Unit::Currency(code)),
+            None => Some(Unit::Measure(c.to_lowercase())),
+        },
+    }
+}
+
+/// A short name of a unit for reasons: the currency code, "%", "percentage points" or the unit.
+pub(crate) fn unit_label(u: &Unit) -> String {
+    match u {
+        Unit::Plain => "no unit".into(),
+        Unit::Percent => "%".into(),
+        Unit::PercentagePoint => "percentage points".into(),
+        Unit::Currency(c) => (*c).to_string(),
+        Unit::Measure(m) => m.clone(),
     }
 }
 
@@ -502,21 +629,27 @@ pub(crate) enum Relation {
     Agrees,
     /// Same unit and anchor, values disagree.
     Conflicts,
+    /// Same anchor and the same value, stated in another unit or currency ("3.4 million
+    /// dollars" / "3.4 million euros"): an incompatible value.
+    UnitMismatch,
     /// Not the same quantity (unit or anchor differs).
     Unrelated,
 }
 
 /// Compare a claim quantity with an evidence quantity.
 pub(crate) fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
-    if claim.is_year != ev.is_year || claim.unit != ev.unit {
+    if claim.is_year != ev.is_year {
         return Relation::Unrelated;
+    }
+    if claim.unit != ev.unit {
+        return unit_mismatch(claim, ev);
     }
     let rel = relate_values(claim, ev);
     // One end of a range says nothing alone: a value inside the other side's range agrees,
     // and a range end never conflicts.
     let inside = |v: f64, r: Option<(f64, f64)>| r.is_some_and(|(lo, hi)| lo <= v && v <= hi);
     let anchors_fit = match (&claim.anchor, &ev.anchor) {
-        (Some(a), Some(b)) => super::text::stems_match(a, b),
+        (Some(a), Some(b)) => anchors_match(a, b),
         _ => true,
     };
     if anchors_fit && (inside(claim.value, ev.range_of) || inside(ev.value, claim.range_of)) {
@@ -528,9 +661,27 @@ pub(crate) fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
     rel
 }
 
+/// Units differ. Both stated with a unit or currency (percent and percentage points aside:
+/// DESIGN.md keeps them apart as different quantities, not different values), same anchor,
+/// same value, neither a range end: the value was kept and its unit changed, which no
+/// conversion explains, so the two are incompatible. Anything else is another quantity.
+fn unit_mismatch(claim: &Quantity, ev: &Quantity) -> Relation {
+    let measured = |u: &Unit| matches!(u, Unit::Currency(_) | Unit::Measure(_));
+    if !measured(&claim.unit) || !measured(&ev.unit) || claim.range_of.is_some() || ev.range_of.is_some() {
+        return Relation::Unrelated;
+    }
+    let same_anchor = match (&claim.anchor, &ev.anchor) {
+        (Some(a), Some(b)) => anchors_match(a, b),
+        (None, None) => true,
+        _ => false,
+    };
+    let same_value = (claim.value - ev.value).abs() <= claim.step.max(f64::MIN_POSITIVE) * 1e-6 && claim.bound == ev.bound;
+    if same_anchor && same_value { Relation::UnitMismatch } else { Relation::Unrelated }
+}
+
 fn relate_values(claim: &Quantity, ev: &Quantity) -> Relation {
     let same_anchor = match (&claim.anchor, &ev.anchor) {
-        (Some(a), Some(b)) => super::text::stems_match(a, b),
+        (Some(a), Some(b)) => anchors_match(a, b),
         (None, None) => claim.unit != Unit::Plain,
         _ => false,
     };
@@ -642,6 +793,29 @@ mod tests {
         assert_eq!(relate(&a, &one("20 patients")), Relation::Conflicts);
         assert_eq!(relate(&a, &one("20 doctors")), Relation::Unrelated);
         assert_eq!(relate(&one("three patients"), &one("3 patients")), Relation::Agrees);
+    }
+
+    #[test]
+    fn the_subject_anchors_a_value_nothing_after_counts() {
+        assert_eq!(one("The launch budget was $1.2 million, approved by the board").anchor.as_deref(), Some("launch budget"));
+        assert_eq!(one("Revenue reached about 3 million euros.").anchor.as_deref(), Some("revenu"));
+        assert_eq!(
+            one("The human contribution to global warming was about 0.01°C.").anchor.as_deref(),
+            Some("human global warm contribut")
+        );
+        assert!(anchors_match("launch budget", "budget"));
+        assert!(!anchors_match("launch budget", "market budget"));
+        // A noun after a comma is not what the number counts.
+        assert_eq!(one("It cost $5 million, officials said").anchor.as_deref(), None);
+        // Same anchor and value in another currency or unit: incompatible; percent and points stay apart.
+        let c = one("The fee was 40 dollars.");
+        assert_eq!(relate(&c, &one("The fee was 40 euros.")), Relation::UnitMismatch);
+        assert_eq!(relate(&c, &one("The fee was 45 euros.")), Relation::Unrelated, "another value may be a conversion");
+        assert_eq!(relate(&one("The trail is 12 km long"), &one("The trail is 12 miles long")), Relation::UnitMismatch);
+        assert_eq!(relate(&one("rose 5% last year"), &one("rose 5 percentage points")), Relation::Unrelated);
+        assert_eq!(relate(&one("40 dollars"), &one("40 patients")), Relation::Unrelated);
+        // Unit words the verifier does not list itself come from the gate's unit lexicon.
+        assert_eq!(one("a 40 gallon tank").unit, Unit::Measure("gal".into()));
     }
 
     proptest! {
