@@ -128,10 +128,16 @@ fn eval_recall_on_a_small_corpus() {
     assert_eq!(v["pairs"], 2);
     assert_eq!(v["rows"][0]["verbatim"], serde_json::json!({"n": 2, "signal": 2, "shuffled": 0}));
     let md = ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1,2"]));
-    assert!(md.contains("| 1 | 100.0% | 0.0% | **+100.0 pts** |"), "{md}");
-    assert!(md.contains("| 2 |"), "{md}");
+    assert!(md.contains("| cf | 2 | 2 | 2 | 2 | 1 | 100.0% | 0.0% | **+100.0** |"), "{md}");
+    assert!(md.contains("| cf | 2 | 2 | 2 | 2 | 2 |"), "{md}");
+    // A folder of sets: every readable set in it.
+    t.write("sets/pairs/pairs.jsonl", "{\"claim\": \"Samalas erupted in Indonesia\", \"evidence\": \"Samalas erupted in 1257 in Indonesia.\", \"label\": \"supported\"}\n");
+    std::fs::rename(t.path().join("cf"), t.path().join("sets/cf")).unwrap();
+    let both = ok(t.amem().args(["eval", "recall", "--corpus", "sets", "--k", "1", "--format", "json"]));
+    let names: Vec<String> = json_lines(&both).iter().map(|v| v["corpus"].as_str().unwrap().to_string()).collect();
+    assert_eq!(names, vec!["cf", "pairs"]);
     let (_, err) = code(t.amem().args(["eval", "recall", "--corpus", "nowhere"]), 1);
-    assert!(err.contains("corpus.jsonl"), "{err}");
+    assert!(err.contains("no evaluation set in nowhere"), "{err}");
 }
 
 #[test]

@@ -90,36 +90,6 @@ pub struct PresenceReport {
     pub rows: Vec<PresenceRow>,
 }
 
-impl PresenceReport {
-    /// The markdown block published in the README (`recall` section).
-    pub fn to_markdown(&self) -> String {
-        let mut s = format!(
-            "Presence of gold evidence in the recalled context, Climate-FEVER dev (`../shared/eval/{}`): {} claims, {} (claim, supporting \
-             sentence) pairs, {} articles indexed as a wiki ({} chunks). *Verbatim*: the sentence occurs in the top-k chunks. *In value*: \
-             every number (with its anchor) and date of the sentence occurs there, in any written form ({} pairs whose sentence states \
-             one). *Shuffled*: claim i scored against the context recalled for claim i+1.\n\n",
-            self.corpus, self.claims, self.pairs, self.documents, self.chunks, self.value_pairs
-        );
-        s.push_str("| k | verbatim | shuffled | margin | in value | shuffled | margin |\n|---|---|---|---|---|---|---|\n");
-        for r in &self.rows {
-            s.push_str(&format!(
-                "| {} | {:.1}% | {:.1}% | **{:+.1} pts** | {:.1}% | {:.1}% | **{:+.1} pts** |\n",
-                r.k,
-                r.verbatim.signal_pct(),
-                r.verbatim.shuffled_pct(),
-                r.verbatim.margin_pts(),
-                r.value.signal_pct(),
-                r.value.shuffled_pct(),
-                r.value.margin_pts()
-            ));
-        }
-        if self.missing_sentences > 0 {
-            s.push_str(&format!("\n{} gold sentences were not in the corpus and count as absent.\n", self.missing_sentences));
-        }
-        s
-    }
-}
-
 #[derive(Deserialize)]
 struct CorpusDoc {
     doc_id: String,
@@ -164,41 +134,136 @@ fn normalise(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Run the instrument on a Climate-FEVER-shaped folder (`corpus.jsonl`,
-/// `claims.jsonl`) for each k in `ks`. `progress(done, total)` is called as
-/// claims are searched.
+/// One corpus in the instrument's terms: documents for the wiki, and claims
+/// with their gold supporting sentences (`None`: the sentence is not in the
+/// corpus, counted absent).
+struct Loaded {
+    docs: Vec<(Option<String>, String)>,
+    claims: Vec<(String, Vec<Option<String>>)>,
+}
+
+/// Climate-FEVER shape: `corpus.jsonl` articles, `claims.jsonl` with
+/// evidence sentence indices; gold pairs are evidence labelled `SUPPORTED`.
+fn load_climate_fever(dir: &Path) -> Result<Loaded> {
+    let docs: Vec<CorpusDoc> = read_jsonl(&dir.join("corpus.jsonl"))?;
+    let claims: Vec<ClaimRecord> = read_jsonl(&dir.join("claims.jsonl"))?;
+    let mut sentences: BTreeMap<(&str, i64), &str> = BTreeMap::new();
+    for d in &docs {
+        for s in &d.sentences {
+            sentences.insert((d.doc_id.as_str(), s.idx), s.text.as_str());
+        }
+    }
+    let claims = claims
+        .iter()
+        .map(|c| {
+            let gold = c
+                .evidence
+                .iter()
+                .filter(|e| e.label == "SUPPORTED")
+                .flat_map(|e| e.sentences.iter().map(|idx| sentences.get(&(e.doc_id.as_str(), *idx)).map(|s| s.to_string())))
+                .collect();
+            (c.claim.clone(), gold)
+        })
+        .collect();
+    let docs = docs.into_iter().map(|d| (Some(d.title), d.text)).collect();
+    Ok(Loaded { docs, claims })
+}
+
+#[derive(Deserialize)]
+struct PairRecord {
+    claim: String,
+    evidence: String,
+    label: String,
+    #[serde(default)]
+    evidence_sentences: Option<Vec<String>>,
+    #[serde(default)]
+    rationale_sentences: Option<Vec<String>>,
+}
+
+/// Verification-pair shape (`pairs.jsonl`: claim, evidence text, label): the
+/// distinct evidence texts are the wiki; a claim's gold sentences are, for
+/// its `supported` pairs, the rationale sentences (WiCE), else the evidence
+/// sentences (COVID-Fact), else the evidence itself (FEVER, HealthVer).
+/// Claims are taken once each, in order of first appearance.
+fn load_pairs(dir: &Path) -> Result<Loaded> {
+    let pairs: Vec<PairRecord> = read_jsonl(&dir.join("pairs.jsonl"))?;
+    let mut docs: Vec<(Option<String>, String)> = Vec::new();
+    let mut doc_seen: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut claim_at: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut claims: Vec<(String, Vec<Option<String>>)> = Vec::new();
+    for p in &pairs {
+        if doc_seen.insert(p.evidence.as_str(), ()).is_none() {
+            docs.push((None, p.evidence.clone()));
+        }
+        let at = *claim_at.entry(p.claim.as_str()).or_insert_with(|| {
+            claims.push((p.claim.clone(), Vec::new()));
+            claims.len() - 1
+        });
+        if p.label != "supported" {
+            continue;
+        }
+        let gold: Vec<String> = match (&p.rationale_sentences, &p.evidence_sentences) {
+            (Some(r), _) if !r.is_empty() => r.clone(),
+            (_, Some(e)) if !e.is_empty() => e.clone(),
+            _ => vec![p.evidence.clone()],
+        };
+        claims[at].1.extend(gold.into_iter().filter(|g| !g.trim().is_empty()).map(Some));
+    }
+    Ok(Loaded { docs, claims })
+}
+
+/// The corpus folders under `dir` the instrument can read (`dir` itself when
+/// it is one), sorted by name.
+pub fn corpora(dir: &Path) -> Vec<std::path::PathBuf> {
+    let readable = |d: &Path| d.join("pairs.jsonl").is_file() || (d.join("corpus.jsonl").is_file() && d.join("claims.jsonl").is_file());
+    if readable(dir) {
+        return vec![dir.to_path_buf()];
+    }
+    let mut out: Vec<std::path::PathBuf> =
+        std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.is_dir() && readable(p)).collect()).unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Run the instrument on one corpus folder: Climate-FEVER shaped
+/// (`corpus.jsonl`, `claims.jsonl`) or verification pairs (`pairs.jsonl`),
+/// for each k in `ks`. `progress(done, total)` is called as claims are searched.
 ///
 /// # Errors
 /// A file is missing or a record malformed (with file and line); the
 /// temporary wiki cannot be written or indexed.
 pub fn run(dir: &Path, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> Result<PresenceReport> {
-    let docs: Vec<CorpusDoc> = read_jsonl(&dir.join("corpus.jsonl"))?;
-    let claims: Vec<ClaimRecord> = read_jsonl(&dir.join("claims.jsonl"))?;
+    let loaded = if dir.join("pairs.jsonl").is_file() { load_pairs(dir)? } else { load_climate_fever(dir)? };
+    let corpus = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    measure(corpus, &loaded, ks, progress)
+}
+
+fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> Result<PresenceReport> {
     let tmp = tempfile::tempdir().map_err(|source| Error::Io { what: "create a temporary home in", path: std::env::temp_dir(), source })?;
     let wiki_dir = tmp.path().join("wiki");
     std::fs::create_dir_all(&wiki_dir).map_err(|source| Error::Io { what: "create folder", path: wiki_dir.clone(), source })?;
-    let mut sentences: BTreeMap<(&str, i64), &str> = BTreeMap::new();
-    for (i, d) in docs.iter().enumerate() {
-        for s in &d.sentences {
-            sentences.insert((d.doc_id.as_str(), s.idx), s.text.as_str());
-        }
-        let title = d.title.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (i, (title, text)) in loaded.docs.iter().enumerate() {
         let file = wiki_dir.join(format!("doc-{i:05}.md"));
-        let body = format!("---\ntitle: {title}\n---\n{}\n", d.text);
+        let body = match title {
+            Some(t) => format!("---\ntitle: {}\n---\n{text}\n", t.split_whitespace().collect::<Vec<_>>().join(" ")),
+            // No front matter: a first line of `---` in the text must not read as one.
+            None => format!("\n{text}\n"),
+        };
         std::fs::write(&file, body).map_err(|source| Error::Io { what: "write", path: file.clone(), source })?;
     }
     let mut wiki = Wiki::open(tmp.path())?;
     let opts = IndexOptions { rehash: false, now: Some(jiff::Timestamp::UNIX_EPOCH) };
     let report = wiki.index_wiki(opts, &mut |_| ControlFlow::Continue(()))?;
 
+    let claims = &loaded.claims;
     let kmax = ks.iter().copied().max().unwrap_or(0);
     // contexts[i][j]: claim i's context at ks[j], normalised, and its values.
     let mut contexts: Vec<Vec<(String, Vec<Value>)>> = Vec::with_capacity(claims.len());
     // Values are read once per chunk (a context's values are its chunks' values).
     let mut chunk_values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for (i, c) in claims.iter().enumerate() {
+    for (i, (claim, _)) in claims.iter().enumerate() {
         progress(i, claims.len());
-        let hits = wiki.search(&c.claim, kmax)?;
+        let hits = wiki.search(claim, kmax)?;
         for h in &hits {
             chunk_values.entry(h.uri.to_string()).or_insert_with(|| value::values(&h.text));
         }
@@ -218,48 +283,87 @@ pub fn run(dir: &Path, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> 
         ks.iter().map(|&k| PresenceRow { k, verbatim: Measure::default(), value: Measure::default() }).collect();
     let (mut pairs, mut value_pairs, mut missing) = (0, 0, 0);
     let n = claims.len();
-    for (i, c) in claims.iter().enumerate() {
-        for e in c.evidence.iter().filter(|e| e.label == "SUPPORTED") {
-            for idx in &e.sentences {
-                pairs += 1;
-                let Some(sentence) = sentences.get(&(e.doc_id.as_str(), *idx)) else {
-                    missing += 1;
-                    for r in rows.iter_mut() {
-                        r.verbatim.n += 1;
-                    }
-                    continue;
-                };
-                let needle = normalise(sentence);
-                let wanted = value::values(sentence);
-                if !wanted.is_empty() {
-                    value_pairs += 1;
-                }
-                for (j, r) in rows.iter_mut().enumerate() {
-                    let own = &contexts[i][j];
-                    let next = &contexts[(i + 1) % n][j];
+    for (i, (_, gold)) in claims.iter().enumerate() {
+        for sentence in gold {
+            pairs += 1;
+            let Some(sentence) = sentence else {
+                missing += 1;
+                for r in rows.iter_mut() {
                     r.verbatim.n += 1;
-                    r.verbatim.signal += usize::from(own.0.contains(&needle));
-                    r.verbatim.shuffled += usize::from(next.0.contains(&needle));
-                    if !wanted.is_empty() {
-                        r.value.n += 1;
-                        r.value.signal += usize::from(value::all_stated(&wanted, &own.1));
-                        r.value.shuffled += usize::from(value::all_stated(&wanted, &next.1));
-                    }
+                }
+                continue;
+            };
+            let needle = normalise(sentence);
+            let wanted = value::values(sentence);
+            if !wanted.is_empty() {
+                value_pairs += 1;
+            }
+            for (j, r) in rows.iter_mut().enumerate() {
+                let own = &contexts[i][j];
+                let next = &contexts[(i + 1) % n][j];
+                r.verbatim.n += 1;
+                r.verbatim.signal += usize::from(own.0.contains(&needle));
+                r.verbatim.shuffled += usize::from(next.0.contains(&needle));
+                if !wanted.is_empty() {
+                    r.value.n += 1;
+                    r.value.signal += usize::from(value::all_stated(&wanted, &own.1));
+                    r.value.shuffled += usize::from(value::all_stated(&wanted, &next.1));
                 }
             }
         }
     }
-    let corpus = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
     Ok(PresenceReport {
         corpus,
         claims: n,
         pairs,
         value_pairs,
         missing_sentences: missing,
-        documents: docs.len(),
+        documents: loaded.docs.len(),
         chunks: report.stats.chunks,
         rows,
     })
+}
+
+/// The README block for several corpora: one row per (corpus, k).
+pub fn markdown_table(reports: &[PresenceReport]) -> String {
+    let mut s = String::from(
+        "Presence of gold evidence in the recalled context. Each set's documents are indexed as a wiki in a temporary home \
+         and each claim is searched (k chunks). *Verbatim*: the gold supporting sentence occurs in the context. *In value*: \
+         every number (with its anchor) and date of the sentence occurs there, in any written form (pairs whose sentence \
+         states one). *Shuffled*: claim i scored against the context recalled for claim i+1. `climate_fever`: its \
+         articles are the wiki, gold = evidence sentences labelled SUPPORTED; the pair sets: the distinct evidence texts \
+         are the wiki, gold = the rationale or evidence sentences of `supported` pairs. Where neighbouring claims share \
+         their evidence (covid_fact's generated counter-claims, fever_symmetric's variants) the shuffled control is high: \
+         the margin is the figure that counts.\n\n\
+         | set | docs | chunks | claims | gold pairs | k | verbatim | shuffled | margin | in value (pairs) | shuffled | margin |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in reports {
+        for row in &r.rows {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {:.1}% | {:.1}% | **{:+.1}** | {:.1}% ({}) | {:.1}% | **{:+.1}** |\n",
+                r.corpus,
+                r.documents,
+                r.chunks,
+                r.claims,
+                r.pairs,
+                row.k,
+                row.verbatim.signal_pct(),
+                row.verbatim.shuffled_pct(),
+                row.verbatim.margin_pts(),
+                row.value.signal_pct(),
+                row.value.n,
+                row.value.shuffled_pct(),
+                row.value.margin_pts()
+            ));
+        }
+    }
+    let missing: usize = reports.iter().map(|r| r.missing_sentences).sum();
+    if missing > 0 {
+        s.push_str(&format!("\n{missing} gold sentences were not in their corpus and count as absent.\n"));
+    }
+    s.push_str("\nMargins are in percentage points.\n");
+    s
 }
 
 #[cfg(test)]
@@ -290,9 +394,30 @@ mod tests {
         let row = r.rows[0];
         assert_eq!(row.verbatim, Measure { n: 3, signal: 2, shuffled: 0 });
         assert_eq!(row.value, Measure { n: 2, signal: 2, shuffled: 0 });
-        let md = r.to_markdown();
-        assert!(md.contains("| 1 | 66.7% | 0.0% | **+66.7 pts** | 100.0% | 0.0% | **+100.0 pts** |"), "{md}");
-        assert!(md.contains("1 gold sentences were not in the corpus"));
+        let name = r.corpus.clone();
+        let md = markdown_table(&[r]);
+        assert!(
+            md.contains(&format!("| {name} | 2 | 2 | 2 | 3 | 1 | 66.7% | 0.0% | **+66.7** | 100.0% (2) | 0.0% | **+100.0** |")),
+            "{md}"
+        );
+        assert!(md.contains("1 gold sentences were not in their corpus"));
+    }
+
+    #[test]
+    fn pairs_sets_use_evidence_as_wiki_and_rationales_as_gold() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("pairs.jsonl"),
+            r#"{"claim": "Arctic ice fell 40% since 1979", "evidence": "Ice is white.\nArctic sea ice fell 40 percent since 1979.", "label": "supported", "rationale_sentences": ["Arctic sea ice fell 40 percent since 1979."]}
+{"claim": "Arctic ice fell 40% since 1979", "evidence": "Penguins live in the south.", "label": "contradicted"}
+{"claim": "Samalas erupted in Indonesia", "evidence": "Samalas erupted in 1257 in Indonesia. It was large.", "label": "supported", "evidence_sentences": ["Samalas erupted in 1257 in Indonesia."]}
+{"claim": "Volcanoes are hot", "evidence": "Volcanoes are hot.", "label": "supported"}
+"#,
+        )
+        .unwrap();
+        let r = run(d.path(), &[1], &mut |_, _| {}).unwrap();
+        assert_eq!((r.documents, r.claims, r.pairs, r.missing_sentences), (4, 3, 3, 0));
+        assert_eq!(r.rows[0].verbatim, Measure { n: 3, signal: 3, shuffled: 0 });
     }
 
     #[test]

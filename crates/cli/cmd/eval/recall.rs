@@ -1,11 +1,12 @@
 //! `amem eval recall --corpus DIR`: the recall presence instrument with its
-//! shuffled control (see `amem_recall::presence`). DIR is a Climate-FEVER
-//! shaped folder (`corpus.jsonl`, `claims.jsonl`), e.g.
-//! `../shared/eval/climate_fever`; the corpus is indexed as a wiki in a
-//! temporary home, never in `$AMEM_HOME`.
+//! shuffled control (see `amem_recall::presence`). DIR is one set, Climate-FEVER
+//! shaped (`corpus.jsonl`, `claims.jsonl`, e.g. `../shared/eval/climate_fever`)
+//! or verification pairs (`pairs.jsonl`), or a folder of sets
+//! (`../shared/eval`: every readable set in it). Each set is indexed as a
+//! wiki in a temporary home, never in `$AMEM_HOME`.
 //!
-//! stdout: `--format markdown` (default) the block published in the README;
-//! `--format json` the whole report as one JSON object.
+//! stdout: `--format markdown` (default) the table published in the README;
+//! `--format json` one report object per set and line.
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
@@ -25,7 +26,7 @@ pub(crate) enum RecallFormat {
 /// Arguments of `amem eval recall`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct RecallEvalArgs {
-    /// The corpus folder holding corpus.jsonl and claims.jsonl
+    /// A set folder (corpus.jsonl + claims.jsonl, or pairs.jsonl) or a folder of sets
     #[arg(long, value_name = "DIR")]
     pub corpus: PathBuf,
     /// Context sizes (chunks) to score, comma-separated
@@ -40,19 +41,31 @@ pub(crate) fn run(a: RecallEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     if a.k.is_empty() || a.k.contains(&0) {
         anyhow::bail!("--k needs one or more sizes of at least 1, e.g. --k 1,3,5");
     }
-    let pb = ctx.progress_bar(None, "recall");
-    let report = amem_recall::presence::run(&a.corpus, &a.k, &mut |done, total| {
-        pb.set_length(total as u64);
-        pb.set_position(done as u64);
-    });
-    pb.finish_and_clear();
-    let report = report.with_context(|| {
-        format!("cannot score {}: it should hold corpus.jsonl and claims.jsonl (e.g. ../shared/eval/climate_fever)", a.corpus.display())
-    })?;
+    let sets = amem_recall::presence::corpora(&a.corpus);
+    if sets.is_empty() {
+        anyhow::bail!(
+            "no evaluation set in {}: a set folder holds corpus.jsonl and claims.jsonl (e.g. ../shared/eval/climate_fever) or pairs.jsonl",
+            a.corpus.display()
+        );
+    }
+    let mut reports = Vec::with_capacity(sets.len());
+    for dir in &sets {
+        let pb = ctx.progress_bar(None, &format!("recall {}", dir.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()));
+        let report = amem_recall::presence::run(dir, &a.k, &mut |done, total| {
+            pb.set_length(total as u64);
+            pb.set_position(done as u64);
+        });
+        pb.finish_and_clear();
+        reports.push(report.with_context(|| format!("cannot score {}", dir.display()))?);
+    }
     let mut out = ctx.stdout();
     match a.format {
-        RecallFormat::Markdown => out.write_all(report.to_markdown().as_bytes())?,
-        RecallFormat::Json => write_json_line(&mut out, &report)?,
+        RecallFormat::Markdown => out.write_all(amem_recall::presence::markdown_table(&reports).as_bytes())?,
+        RecallFormat::Json => {
+            for r in &reports {
+                write_json_line(&mut out, r)?;
+            }
+        }
     }
     out.flush()?;
     Ok(Exit::Success)
