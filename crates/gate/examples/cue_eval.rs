@@ -30,6 +30,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
+    if args.iter().any(|a| a == "--dump") {
+        // every detected cue of an annotated class, one line each:
+        // corpus, record index, class, rule, overlaps-annotation, text (for error analysis)
+        for (name, path) in amem_gate::eval::corpora(&dir)? {
+            let recs = amem_gate::eval::load(&path)?;
+            for (i, r) in recs.iter().enumerate() {
+                for c in amem_gate::cues::detect_cues(&r.text) {
+                    let ok = r.cues.iter().any(|(k, s)| *k == c.class && s.overlaps(&c.span));
+                    println!("{name}\t{i}\t{}\t{}\t{}\t{}\t{}\t{}", c.class.as_str(), c.rule, ok, c.span.start, c.span.end, c.text);
+                }
+            }
+        }
+        return Ok(());
+    }
     if args.iter().any(|a| a == "--rules") {
         for (name, path) in amem_gate::eval::corpora(&dir)? {
             let recs = amem_gate::eval::load(&path)?;

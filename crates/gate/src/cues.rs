@@ -51,6 +51,9 @@ pub(crate) fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], 
         if class == CueClass::Condition && e.rule == "condition:if" && if_means_whether(lex, text, h.start) {
             continue;
         }
+        if class == CueClass::Attribution && attribution_is_unrealised(text, h.start) {
+            continue;
+        }
         out.push(CueAt { class, text: &text[h.start..h.end], span: Span::new(h.start, h.end), rule: e.rule.as_str() });
     }
     for n in numbers.iter().filter(|n| n.is_date) {
@@ -78,7 +81,56 @@ pub(crate) fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], 
             }
         }
     }
+    // Speech reported inside a quotation ("“I said no,” Bob told us") is
+    // nested in the quoted speaker's words: the attribution that matters is
+    // the one outside the quote. PolNeAR dev: 677 attribution matches inside
+    // a closed quotation, 2% of them annotated, against 83% outside.
+    if out.iter().any(|c| c.class == CueClass::Attribution) {
+        let quotes = quoted_spans(text);
+        if !quotes.is_empty() {
+            out.retain(|c| c.class != CueClass::Attribution || !quotes.iter().any(|&(s, e)| s <= c.span.start && c.span.end <= e));
+        }
+    }
     out.sort_by(|a, b| a.span.cmp(&b.span).then(a.class.cmp(&b.class)));
+    out
+}
+
+/// Words after which a speech verb reports no actual utterance: the
+/// infinitive ("wrong to say", "refused to comment") and the modals ("would
+/// say", "could tell"). PolNeAR dev: 180 attribution matches after these
+/// words (outside quotations), 44% annotated, against 83% elsewhere.
+const UNREALISED: &[&str] = &["to", "will", "would", "can", "could", "should", "might", "must", "may", "cannot"];
+
+/// True when the word before `start` makes the speech verb at `start`
+/// unrealised (see [`UNREALISED`]).
+fn attribution_is_unrealised(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end();
+    let word_start = before.rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let w = &before[word_start..];
+    w.len() <= 6 && UNREALISED.iter().any(|u| u.eq_ignore_ascii_case(w))
+}
+
+/// Byte spans of the closed quotations of `text` (“…” or "…"), quote marks
+/// included. An unclosed quote yields nothing (a quotation that runs on into
+/// the next paragraph cannot be told from a stray mark), and a quotation
+/// that is the whole text (nothing but punctuation outside it) is not
+/// counted: then the quoted words are the message itself.
+fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    for (i, c) in text.char_indices() {
+        match (c, open) {
+            ('“', None) => open = Some(('“', i)),
+            ('”', Some(('“', s))) | ('"', Some(('"', s))) => {
+                out.push((s, i + c.len_utf8()));
+                open = None;
+            }
+            ('"', None) => open = Some(('"', i)),
+            _ => {}
+        }
+    }
+    let wordy = |t: &str| t.chars().any(char::is_alphanumeric);
+    out.retain(|&(s, e)| wordy(&text[..s]) || wordy(&text[e..]));
     out
 }
 
@@ -172,6 +224,26 @@ mod tests {
         assert!(!has("Let's find out if it ships.", CueClass::Condition));
         assert!(has("If the fix held, we ship.", CueClass::Condition));
         assert!(has("We ship if the fix held.", CueClass::Condition));
+    }
+
+    #[test]
+    fn attribution_inside_a_quotation_is_nested_speech() {
+        let t = "“They told me it was fine,” Bob said.";
+        let a: Vec<String> = detect_cues(t).into_iter().filter(|c| c.class == CueClass::Attribution).map(|c| c.text).collect();
+        assert_eq!(a, ["said"]);
+        // straight quotes too; an unclosed quote hides nothing
+        assert_eq!(detect_cues("\"I said no,\" she wrote.").iter().filter(|c| c.class == CueClass::Attribution).count(), 1);
+        assert!(has("“They told me it was fine", CueClass::Attribution));
+        // a message that is all quotation is the message itself
+        assert!(has("“Someone said Alice was promoted.”", CueClass::Attribution));
+    }
+
+    #[test]
+    fn attribution_after_to_or_a_modal_is_unrealised() {
+        assert!(!has("It is wrong to say that.", CueClass::Attribution));
+        assert!(!has("Nobody would say that.", CueClass::Attribution));
+        assert!(has("Nobody said that.", CueClass::Attribution));
+        assert!(has("According to Reuters, it closed.", CueClass::Attribution));
     }
 
     #[test]
