@@ -310,7 +310,9 @@ fn next_nonblank<'a>(lines: &[&'a str], from: usize) -> Option<&'a str> {
 fn next_is_to(lines: &[&str], i: usize) -> bool {
     lines.get(i).is_some_and(|l| {
         let l = l.trim_start();
-        l.len() >= 3 && l[..3].eq_ignore_ascii_case("to:")
+        // Bytes, not `&l[..3]`: the third byte may sit inside a multi-byte
+        // character (found by the mail_parse fuzz target).
+        l.as_bytes().get(..3).is_some_and(|b| b.eq_ignore_ascii_case(b"to:"))
     })
 }
 
@@ -493,6 +495,18 @@ mod tests {
         assert_eq!(parts[0].author.as_deref(), Some("Bob"));
         assert_eq!(parts[0].sent_at.as_deref(), Some("5/4/2001"));
         assert_eq!(parts[0].text, "plain history");
+    }
+
+    /// Regression: fuzz/artifacts/mail_parse/crash-e0922419… — a Notes
+    /// `Name on DATE` line followed by a line whose third byte is inside a
+    /// multi-byte character (there U+FFFD from an invalid byte).
+    #[test]
+    fn notes_header_probe_on_multibyte_line() {
+        let body = "-------- Forwarded bYy yA mueh/VALIC on 10/22/2001 02:45 PM\n-\u{fffd}\u{fffd}r=\"\"\n\nx\n";
+        let (new, parts) = split_quoted(body);
+        assert!(parts.is_empty() && new.starts_with("---"), "{parts:?}");
+        let (_, parts) = split_quoted("Name\n10/22/2001 02:45 PM\nT€:x\n");
+        assert!(parts.is_empty());
     }
 
     #[test]
