@@ -298,9 +298,9 @@ mod tests {
             (
                 "The launch budget was $1.5 million.",
                 "The launch budget was $1.2 million, approved by the board in January 2025.",
-                "1.2 million",
+                "$1.2 million",
             ),
-            ("The hiring budget is €400,000.", "The hiring budget is €350,000, set by finance after the spring review.", "350,000"),
+            ("The hiring budget is €400,000.", "The hiring budget is €350,000, set by finance after the spring review.", "€350,000"),
             (
                 "The annual rent was 2.4 million dollars.",
                 "The annual rent was 2.8 million dollars, paid quarterly to the landlord.",

@@ -460,8 +460,11 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
     } else if anchor.is_none() {
         anchor = subject_anchor(text, words, start);
     }
+    // A currency sign written against the number is part of the value as cited ("$1.2 million").
+    let sign = text[..start].chars().next_back().filter(|c| CURRENCY_SYMBOLS.iter().any(|(s, _)| s == c));
+    let range_start = sign.map_or(start, |c| start - c.len_utf8());
     Quantity {
-        range: start..range_end,
+        range: range_start..range_end,
         value: base * scale,
         step,
         unit,
