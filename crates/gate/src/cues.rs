@@ -54,7 +54,15 @@ pub(crate) fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], 
         if class == CueClass::Attribution && attribution_is_unrealised(text, h.start) {
             continue;
         }
-        out.push(CueAt { class, text: &text[h.start..h.end], span: Span::new(h.start, h.end), rule: e.rule.as_str() });
+        if class == CueClass::Hedge && hedge_is_false_friend(e.rule.as_str(), text, h.start, h.end) {
+            continue;
+        }
+        let (class, rule) = if class == CueClass::Hedge && e.rule == "hedge:may" && may_is_month(text, h.start, h.end) {
+            (CueClass::Temporal, "temporal:month")
+        } else {
+            (class, e.rule.as_str())
+        };
+        out.push(CueAt { class, text: &text[h.start..h.end], span: Span::new(h.start, h.end), rule });
     }
     for n in numbers.iter().filter(|n| n.is_date) {
         let span = Span::new(n.start, n.end);
@@ -104,10 +112,59 @@ const UNREALISED: &[&str] = &["to", "will", "would", "can", "could", "should", "
 /// True when the word before `start` makes the speech verb at `start`
 /// unrealised (see [`UNREALISED`]).
 fn attribution_is_unrealised(text: &str, start: usize) -> bool {
+    is_one_of(word_before(text, start), UNREALISED)
+}
+
+/// The word (letters and digits) ending right before `start`, spaces
+/// skipped; empty at the start of the text or after punctuation.
+fn word_before(text: &str, start: usize) -> &str {
     let before = text[..start].trim_end();
     let word_start = before.rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
-    let w = &before[word_start..];
-    w.len() <= 6 && UNREALISED.iter().any(|u| u.eq_ignore_ascii_case(w))
+    &before[word_start..]
+}
+
+/// The word (letters and digits) starting right after `end`, spaces skipped.
+fn word_after(text: &str, end: usize) -> &str {
+    let after = text[end..].trim_start();
+    let word_end = after.find(|c: char| !c.is_alphanumeric()).unwrap_or(after.len());
+    &after[..word_end]
+}
+
+fn is_one_of(w: &str, set: &[&str]) -> bool {
+    w.len() <= 10 && set.iter().any(|u| u.eq_ignore_ascii_case(w))
+}
+
+/// Prepositions of place after "appear": "appears in the erratum",
+/// "appeared on the membrane" is being seen, not seeming. BioScope dev: 12
+/// such matches, none annotated as speculation.
+const APPEAR_PLACE: &[&str] =
+    &["in", "on", "at", "within", "during", "when", "after", "before", "between", "among", "under", "below", "above", "with", "from", "by"];
+
+/// Words before "possible" that make it feasibility or degree, not
+/// uncertainty: "as soon as possible", "whenever possible", "if possible".
+/// Dev: 25 such matches (bioscope and sfu_review), none annotated.
+const POSSIBLE_DEGREE: &[&str] = &["as", "whenever", "wherever", "if"];
+
+/// A hedge match whose context gives the word another sense (see
+/// [`APPEAR_PLACE`], [`POSSIBLE_DEGREE`]).
+fn hedge_is_false_friend(rule: &str, text: &str, start: usize, end: usize) -> bool {
+    match rule {
+        "hedge:appear" => is_one_of(word_after(text, end), APPEAR_PLACE),
+        "hedge:possible" => is_one_of(word_before(text, start), POSSIBLE_DEGREE),
+        _ => false,
+    }
+}
+
+/// Words before a capitalised "May" that make it the month ("in May",
+/// "since May", "early May"). Dev: 13 such hedge matches, none annotated.
+const MONTH_BEFORE: &[&str] = &[
+    "in", "since", "until", "till", "by", "during", "of", "early", "late", "mid", "last", "next", "this", "every", "before", "after",
+    "from", "through",
+];
+
+/// "May" capitalised after a preposition of time is the month, not the modal.
+fn may_is_month(text: &str, start: usize, end: usize) -> bool {
+    &text[start..end] == "May" && is_one_of(word_before(text, start), MONTH_BEFORE)
 }
 
 /// Byte spans of the closed quotations of `text` (“…” or "…"), quote marks
@@ -244,6 +301,30 @@ mod tests {
         assert!(!has("Nobody would say that.", CueClass::Attribution));
         assert!(has("Nobody said that.", CueClass::Attribution));
         assert!(has("According to Reuters, it closed.", CueClass::Attribution));
+    }
+
+    #[test]
+    fn hedge_false_friends_appear_possible_may() {
+        assert!(!has("The erratum appears in the next issue.", CueClass::Hedge));
+        assert!(has("The effect appears to be small.", CueClass::Hedge));
+        assert!(!has("Reply as soon as possible.", CueClass::Hedge));
+        assert!(!has("Ship it whenever possible.", CueClass::Hedge));
+        assert!(has("A leak is possible.", CueClass::Hedge));
+        let c = detect_cues("We bought it in May and it broke.");
+        assert_eq!(c.iter().map(|c| (c.class, c.rule.as_str())).collect::<Vec<_>>(), [(CueClass::Temporal, "temporal:month")]);
+        assert!(has("May it rain? It may rain.", CueClass::Hedge));
+    }
+
+    #[test]
+    fn indicate_is_a_hedge_only_with_a_that_clause() {
+        assert!(has("The results indicate that the fix held.", CueClass::Hedge));
+        assert!(!has("Arrows indicate the binding sites.", CueClass::Hedge));
+    }
+
+    #[test]
+    fn nothing_but_means_only() {
+        assert!(!has("It brought nothing but trouble.", CueClass::Negation));
+        assert!(has("It brought nothing.", CueClass::Negation));
     }
 
     #[test]
