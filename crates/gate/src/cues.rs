@@ -173,18 +173,35 @@ fn may_is_month(text: &str, start: usize, end: usize) -> bool {
 /// that is the whole text (nothing but punctuation outside it) is not
 /// counted: then the quoted words are the message itself.
 fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    // most texts hold no quote mark at all: two memchr scans settle it
+    // ('"', and 0xE2, the lead byte of “ and ”)
+    if !b.contains(&b'"') && !b.contains(&0xE2) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
-    let mut open: Option<(char, usize)> = None;
-    for (i, c) in text.char_indices() {
-        match (c, open) {
-            ('“', None) => open = Some(('“', i)),
-            ('”', Some(('“', s))) | ('"', Some(('"', s))) => {
-                out.push((s, i + c.len_utf8()));
+    let mut open: Option<(u8, usize)> = None;
+    let mut i = 0;
+    while i < b.len() {
+        // b'"' for a straight quote, b'L' / b'R' for “ / ”
+        let (mark, len) = match b[i] {
+            b'"' => (b'"', 1),
+            0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x9C) => (b'L', 3),
+            0xE2 if b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x9D) => (b'R', 3),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        match (mark, open) {
+            (b'L', None) | (b'"', None) => open = Some((mark, i)),
+            (b'R', Some((b'L', s))) | (b'"', Some((b'"', s))) => {
+                out.push((s, i + len));
                 open = None;
             }
-            ('"', None) => open = Some(('"', i)),
             _ => {}
         }
+        i += len;
     }
     let wordy = |t: &str| t.chars().any(char::is_alphanumeric);
     out.retain(|&(s, e)| wordy(&text[..s]) || wordy(&text[e..]));
