@@ -35,8 +35,17 @@ static FWD_MESSAGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FWD_BY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^\s*-{3,}\s*forwarded by\s+(.+?)\s+on\s+(.+?)\s*-*\s*$").expect("invariant: regex"));
-static HEADER_FIELD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^\s*(from|sent|date|to|cc|bcc|subject|reply-to|importance)\s*:\s*(.*)$").expect("invariant: regex"));
+/// Field names of the header blocks that introduce quoted mail.
+const HEADER_FIELDS: &[&str] = &["from", "sent", "date", "to", "cc", "bcc", "subject", "reply-to", "importance"];
+
+/// `From: x` → `("from", "x")` for the fields in [`HEADER_FIELDS`] (name
+/// case-insensitive, spaces allowed around it). By hand: a capture regex here
+/// ran on every line of every quoted header block.
+fn header_field(line: &str) -> Option<(String, &str)> {
+    let (name, value) = line.split_once(':')?;
+    let name = name.trim().to_ascii_lowercase();
+    HEADER_FIELDS.contains(&name.as_str()).then(|| (name, value.trim()))
+}
 static NOTES_DATE: &str = r"\d{1,2}/\d{1,2}/\d{2,4}\s+\d{1,2}:\d{2}(?::\d{2})?\s*[AaPp][Mm]";
 static NOTES_ON: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"^\s*(\S.*?)\s+on\s+({NOTES_DATE})\s*$")).expect("invariant: regex"));
@@ -141,7 +150,8 @@ impl Part<'_> {
     }
 }
 
-/// `s.split('\n')` through the SIMD `memchr` (this runs over every body).
+/// `s.split('\n')`, collected, through the SIMD `memchr` (this runs over
+/// every body).
 pub(crate) fn split_lines(s: &str) -> Vec<&str> {
     let mut out = Vec::with_capacity(s.len() / 40 + 1);
     let mut start = 0;
@@ -333,9 +343,8 @@ fn header_block(lines: &[&str], i: usize, kind: QuoteKind) -> Intro {
         if l.trim().is_empty() {
             break;
         }
-        if let Some(c) = HEADER_FIELD.captures(l) {
-            let name = c[1].to_ascii_lowercase();
-            let value = c[2].trim().to_string();
+        if let Some((name, value)) = header_field(l) {
+            let value = value.to_string();
             match name.as_str() {
                 "from" => author = Some(value),
                 "sent" | "date" => sent_at = Some(value),
@@ -372,7 +381,7 @@ fn notes_block(lines: &[&str], i: usize, head: usize, author: &str, date: &str, 
         if l.trim().is_empty() {
             break;
         }
-        let starts_field = HEADER_FIELD.is_match(l);
+        let starts_field = header_field(l).is_some();
         if !starts_field && !l.starts_with([' ', '\t']) {
             break;
         }
