@@ -37,6 +37,12 @@ fn header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
     headers.get_first_header(name).map(|h| collapse(&h.get_value()))
 }
 
+/// A header that never carries encoded words (ids, thread ids, dates): its
+/// raw value, skipping mailparse's RFC 2047 tokenizer.
+fn raw_header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
+    headers.get_first_header(name).map(|h| collapse(&String::from_utf8_lossy(h.get_value_raw())))
+}
+
 /// Whitespace runs to one space, ends trimmed (folded headers, tab padding).
 fn collapse(s: &str) -> String {
     let t = s.trim();
@@ -80,7 +86,7 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
     }
     let body = select_body(&mail, &mut meta)?;
 
-    let message_id = header(headers, "Message-ID").filter(|s| !s.is_empty());
+    let message_id = raw_header(headers, "Message-ID").filter(|s| !s.is_empty());
     let id = match &message_id {
         Some(m) => m.clone(),
         None => {
@@ -231,13 +237,13 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
 
 fn conversation(headers: &[MailHeader<'_>], cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
     if cx.gmail
-        && let Some(t) = header(headers, "X-GM-THRID").filter(|t| !t.is_empty())
+        && let Some(t) = raw_header(headers, "X-GM-THRID").filter(|t| !t.is_empty())
     {
         meta.insert("thread_from".into(), "x-gm-thrid".into());
         return t;
     }
     for (name, from) in [("References", "references"), ("In-Reply-To", "in-reply-to")] {
-        if let Some(v) = header(headers, name) {
+        if let Some(v) = raw_header(headers, name) {
             let first = mailparse::msgidparse(&v).ok().and_then(|l| l.iter().next().cloned());
             let first = first.or_else(|| v.split_whitespace().next().map(str::to_string));
             if let Some(root) = first.filter(|r| !r.is_empty()) {
