@@ -21,6 +21,8 @@ mod evidence;
 mod import;
 mod message;
 mod report;
+#[cfg(feature = "sample")]
+pub mod sample;
 mod span;
 mod time;
 mod uri;
