@@ -93,11 +93,8 @@ impl Ctx {
             Some(n) => ProgressBar::new(n),
             None => ProgressBar::new_spinner(),
         };
-        let tmpl = if len.is_some() {
-            "{spinner} {prefix} [{bar:30}] {pos}/{len} {per_sec} eta {eta} {msg}"
-        } else {
-            "{spinner} {prefix} {pos} {per_sec} {msg}"
-        };
+        let tmpl =
+            if len.is_some() { "{spinner} {prefix} [{bar:30}] {pos}/{len} {per_sec} eta {eta} {msg}" } else { "{spinner} {prefix} {msg}" };
         if let Ok(style) = ProgressStyle::with_template(tmpl) {
             pb.set_style(style.progress_chars("=> "));
         }

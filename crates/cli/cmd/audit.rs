@@ -19,7 +19,7 @@ use amem_model::{Group, SourceKind};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// `amem audit …`
@@ -131,16 +131,35 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
 
     let counters = Arc::new(Counters::default());
     let stop = Arc::new(AtomicBool::new(false));
+    // People get a live line on stderr: counts, rate, and an ETA once a
+    // quick counting pass over the archives knows the total.
+    let total = Arc::new(AtomicU64::new(0));
+    let counting = ctx.shows_progress().then(|| {
+        let (srcs, total, stop) = (params.sources.clone(), Arc::clone(&total), Arc::clone(&stop));
+        let w = window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref()).unwrap_or_default();
+        std::thread::spawn(move || {
+            if let Some(n) = amem_audit::progress::count_messages(&srcs, w, &stop) {
+                total.store(n, Ordering::Relaxed);
+            }
+        })
+    });
     let drawer = ctx.shows_progress().then(|| {
         let pb = ctx.progress_bar(None, "audit");
         let c = Arc::clone(&counters);
         let stop = Arc::clone(&stop);
+        let total = Arc::clone(&total);
         std::thread::spawn(move || {
             let started = std::time::Instant::now();
             while !stop.load(Ordering::Relaxed) {
                 let n = Counters::get(&c.messages);
                 let secs = started.elapsed().as_secs_f64().max(0.001);
-                pb.set_message(format!("{} · {:.0} msg/s", c.line(), n as f64 / secs));
+                let t = total.load(Ordering::Relaxed);
+                let eta = match amem_audit::progress::eta_seconds(n, t, secs) {
+                    Some(e) => format!(" · {n}/{t} · eta {}", fmt_secs(e)),
+                    None if t == 0 => " · counting…".to_string(),
+                    None => String::new(),
+                };
+                pb.set_message(format!("{} · {:.0} msg/s{eta}", c.line(), n as f64 / secs));
                 pb.tick();
                 std::thread::sleep(Duration::from_millis(125));
             }
@@ -149,7 +168,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     });
     let result = run_audit(&params, Arc::clone(&counters), grounder);
     stop.store(true, Ordering::Relaxed);
-    if let Some(h) = drawer {
+    for h in [drawer, counting].into_iter().flatten() {
         let _ = h.join();
     }
     let outcome = result?;
@@ -197,4 +216,9 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     } else {
         Exit::Success
     })
+}
+
+fn fmt_secs(s: f64) -> String {
+    let s = s.round() as u64;
+    if s >= 3600 { format!("{}h{:02}m", s / 3600, (s % 3600) / 60) } else { format!("{}m{:02}s", s / 60, s % 60) }
 }
