@@ -47,7 +47,7 @@ mod cues;
 mod date;
 pub mod eval;
 mod number;
-mod text;
+pub(crate) mod text;
 
 use amem_model::{AmemUri, Digest, Evidence, Reason, Span, Status};
 use serde::{Deserialize, Serialize};
