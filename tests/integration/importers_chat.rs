@@ -110,10 +110,10 @@ fn imessage_not_a_database() {
 
 /// `sqlite3 -readonly FILE QUERY` when the command exists, else rusqlite.
 fn sql_lines(db: &Path, query: &str) -> Vec<String> {
-    if let Ok(out) = std::process::Command::new("sqlite3").arg("-readonly").arg(db).arg(query).output() {
-        if out.status.success() {
-            return String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
-        }
+    if let Ok(out) = std::process::Command::new("sqlite3").arg("-readonly").arg(db).arg(query).output()
+        && out.status.success()
+    {
+        return String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
     }
     let c = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
     let mut st = c.prepare(query).unwrap();
