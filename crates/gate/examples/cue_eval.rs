@@ -14,18 +14,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(args.first().map(String::as_str).unwrap_or("../shared/eval"));
     if args.iter().any(|a| a == "--mine") {
         for (name, path) in amem_gate::eval::corpora(&dir)? {
-            let recs = amem_gate::eval::load(&path)?;
-            for c in amem_gate::eval::mine(&name, &recs).into_iter().filter(|c| c.fires >= amem_gate::eval::MINE_MIN_FIRES) {
-                println!(
-                    "{} {} {:?} fires={} newly={} annotated={} {}",
-                    c.corpus,
-                    c.class,
-                    c.entry,
-                    c.fires,
-                    c.newly,
-                    c.annotated,
-                    if c.kept { "KEPT" } else { "-" }
-                );
+            for c in amem_gate::eval::mine_file(&name, &path)?.into_iter().filter(|c| c.fires >= amem_gate::eval::MINE_MIN_FIRES) {
+                println!("{c}");
             }
         }
         return Ok(());

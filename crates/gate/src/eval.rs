@@ -258,6 +258,24 @@ pub struct Candidate {
     pub kept: bool,
 }
 
+/// The text line `amem eval cues --mine` and the `cue_eval` example print:
+/// `corpus class "entry" fires=N newly=N annotated=N KEPT` (`-` when not kept).
+impl std::fmt::Display for Candidate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {:?} fires={} newly={} annotated={} {}",
+            self.corpus,
+            self.class,
+            self.entry,
+            self.fires,
+            self.newly,
+            self.annotated,
+            if self.kept { "KEPT" } else { "-" }
+        )
+    }
+}
+
 /// Word-boundary, ASCII-case-insensitive occurrences of `needle` (lower-case).
 fn occurrences(hay: &str, needle: &str) -> Vec<Span> {
     let lower = hay.to_ascii_lowercase();
@@ -315,6 +333,11 @@ pub fn mine(corpus: &str, records: &[Record]) -> Vec<Candidate> {
     out
 }
 
+/// [`load`] one corpus file (as listed by [`corpora`]) and [`mine`] it.
+pub fn mine_file(corpus: &str, path: &Path) -> Result<Vec<Candidate>> {
+    Ok(mine(corpus, &load(path)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +363,21 @@ mod tests {
     #[test]
     fn occurrences_respect_word_boundaries() {
         assert_eq!(occurrences("Not a knot, not.", "not").len(), 2);
+    }
+
+    #[test]
+    fn candidate_text_line() {
+        let mut c = Candidate {
+            corpus: "bioscope".into(),
+            class: "hedge".into(),
+            entry: "suggest".into(),
+            fires: 12,
+            newly: 5,
+            annotated: 4,
+            kept: true,
+        };
+        assert_eq!(c.to_string(), "bioscope hedge \"suggest\" fires=12 newly=5 annotated=4 KEPT");
+        c.kept = false;
+        assert_eq!(c.to_string(), "bioscope hedge \"suggest\" fires=12 newly=5 annotated=4 -");
     }
 }

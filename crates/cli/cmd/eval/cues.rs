@@ -31,21 +31,10 @@ pub(crate) fn run(a: CuesArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut out = ctx.stdout();
     if a.mine {
         for (name, path) in amem_gate::eval::corpora(&a.corpus)? {
-            let recs = amem_gate::eval::load(&path)?;
-            for c in amem_gate::eval::mine(&name, &recs) {
+            for c in amem_gate::eval::mine_file(&name, &path)? {
                 match a.format {
                     Format::Json => write_json_line(&mut out, &c)?,
-                    Format::Text => writeln!(
-                        out,
-                        "{} {} {:?} fires={} newly={} annotated={} {}",
-                        c.corpus,
-                        c.class,
-                        c.entry,
-                        c.fires,
-                        c.newly,
-                        c.annotated,
-                        if c.kept { "KEPT" } else { "-" }
-                    )?,
+                    Format::Text => writeln!(out, "{c}")?,
                 }
             }
         }
