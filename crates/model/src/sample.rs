@@ -7,7 +7,7 @@
 
 use crate::{
     AmemUri, Assessment, AuditRecord, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, Message,
-    MessageId, Reason, RunId, RunInfo, RunParams, SourceKind, Span, Status,
+    MessageId, Reason, ReportError, ReportSink, RunId, RunInfo, RunParams, RunSummary, SourceKind, Span, Status,
 };
 use jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -122,6 +122,36 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
         .collect()
 }
 
+/// Drive `sink` through one whole run: begin with [`run_info`], write every
+/// row, finish with an empty summary.
+///
+/// # Errors
+///
+/// The first error the sink returns.
+pub fn write_run(sink: &mut dyn ReportSink, rows: &[AuditRecord]) -> Result<(), ReportError> {
+    sink.begin(&run_info())?;
+    for r in rows {
+        sink.write(r)?;
+    }
+    sink.finish(&RunSummary::default())
+}
+
+/// The least any sink must do with the rows, the benches' yardstick:
+/// JSON-encode each into `buf` (cleared per row). Returns the bytes encoded.
+///
+/// # Errors
+///
+/// A row that does not serialise (none of ours).
+pub fn json_encode_all(rows: &[AuditRecord], buf: &mut Vec<u8>) -> Result<usize, serde_json::Error> {
+    let mut n = 0;
+    for r in rows {
+        buf.clear();
+        serde_json::to_writer(&mut *buf, r)?;
+        n += buf.len();
+    }
+    Ok(n)
+}
+
 /// One processed message: what a recorder (the ledger) receives per message.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -221,5 +251,9 @@ mod tests {
         assert_eq!(o[2].claims[1].text, "Revenue was 2 million in 2023.");
         assert_eq!(o[1].message.sent_at.as_second(), 1_700_000_001);
         assert_eq!(run_info().run_id, RunId("bench".into()));
+        let mut buf = Vec::new();
+        let n = json_encode_all(&a[..2], &mut buf).unwrap();
+        assert_eq!(n, serde_json::to_vec(&a[0]).unwrap().len() + serde_json::to_vec(&a[1]).unwrap().len());
+        assert_eq!(buf, serde_json::to_vec(&a[1]).unwrap());
     }
 }

@@ -2,7 +2,7 @@
 //! Writes 10,000 rows with `ArrowSink` and `JsonlSink`; `reference_json_encode`
 //! (JSON-encoding the same rows in memory) is the yardstick in the same process.
 
-use amem_model::{AuditRecord, ReportSink, RunSummary, sample};
+use amem_model::{AuditRecord, sample};
 use amem_report_arrow::{ArrowSink, JsonlSink};
 use divan::counter::ItemsCount;
 
@@ -17,35 +17,19 @@ fn rows() -> Vec<AuditRecord> {
     sample::audit_records(ROWS)
 }
 
-fn write_all(sink: &mut dyn ReportSink, rows: &[AuditRecord]) {
-    sink.begin(&sample::run_info()).expect("begin");
-    for r in rows {
-        sink.write(r).expect("write");
-    }
-    sink.finish(&RunSummary::default()).expect("finish");
-}
-
 /// The least a sink must do with a row: encode it (JSON into a reused buffer).
 #[divan::bench(sample_count = 5)]
 fn reference_json_encode(bencher: divan::Bencher) {
     let rows = rows();
     let mut buf = Vec::with_capacity(4096);
-    bencher.counter(ItemsCount::new(ROWS)).bench_local(|| {
-        let mut n = 0;
-        for r in &rows {
-            buf.clear();
-            serde_json::to_writer(&mut buf, r).expect("json");
-            n += buf.len();
-        }
-        n
-    });
+    bencher.counter(ItemsCount::new(ROWS)).bench_local(|| sample::json_encode_all(&rows, &mut buf).expect("json"));
 }
 
 #[divan::bench(sample_count = 5)]
 fn arrow_sink(bencher: divan::Bencher) {
     let rows = rows();
     bencher.counter(ItemsCount::new(ROWS)).with_inputs(|| tempfile::tempdir().expect("temp dir")).bench_local_values(|dir| {
-        write_all(&mut ArrowSink::new(dir.path()), &rows);
+        sample::write_run(&mut ArrowSink::new(dir.path()), &rows).expect("write");
         dir
     });
 }
@@ -54,7 +38,7 @@ fn arrow_sink(bencher: divan::Bencher) {
 fn jsonl_sink(bencher: divan::Bencher) {
     let rows = rows();
     bencher.counter(ItemsCount::new(ROWS)).with_inputs(|| tempfile::tempdir().expect("temp dir")).bench_local_values(|dir| {
-        write_all(&mut JsonlSink::new(dir.path()), &rows);
+        sample::write_run(&mut JsonlSink::new(dir.path()), &rows).expect("write");
         dir
     });
 }

@@ -3,7 +3,7 @@
 //! sorted); `reference_json_encode` (JSON-encoding the same rows in memory)
 //! is the yardstick in the same process.
 
-use amem_model::{AuditRecord, ReportSink, RunSummary, sample};
+use amem_model::{AuditRecord, sample};
 use amem_report_markdown::MarkdownSink;
 use divan::counter::ItemsCount;
 
@@ -18,35 +18,19 @@ fn rows() -> Vec<AuditRecord> {
     sample::audit_records(ROWS)
 }
 
-fn write_all(sink: &mut dyn ReportSink, rows: &[AuditRecord]) {
-    sink.begin(&sample::run_info()).expect("begin");
-    for r in rows {
-        sink.write(r).expect("write");
-    }
-    sink.finish(&RunSummary::default()).expect("finish");
-}
-
 /// The least a sink must do with a row: encode it (JSON into a reused buffer).
 #[divan::bench(sample_count = 5)]
 fn reference_json_encode(bencher: divan::Bencher) {
     let rows = rows();
     let mut buf = Vec::with_capacity(4096);
-    bencher.counter(ItemsCount::new(ROWS)).bench_local(|| {
-        let mut n = 0;
-        for r in &rows {
-            buf.clear();
-            serde_json::to_writer(&mut buf, r).expect("json");
-            n += buf.len();
-        }
-        n
-    });
+    bencher.counter(ItemsCount::new(ROWS)).bench_local(|| sample::json_encode_all(&rows, &mut buf).expect("json"));
 }
 
 #[divan::bench(sample_count = 5)]
 fn markdown_sink(bencher: divan::Bencher) {
     let rows = rows();
     bencher.counter(ItemsCount::new(ROWS)).with_inputs(|| tempfile::tempdir().expect("temp dir")).bench_local_values(|dir| {
-        write_all(&mut MarkdownSink::new(dir.path()), &rows);
+        sample::write_run(&mut MarkdownSink::new(dir.path()), &rows).expect("write");
         dir
     });
 }
