@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Whole-run bench of `amem audit chat-history`, offline.
+
+What it measures, in one script run on this machine:
+
+1. The archive: the real-format mbox generator of scripts/bench-importers-mail.py
+   (the 11,238 real Enron mails of ../shared/corpora/enron/enron-5users.tar.gz,
+   in Google Takeout mbox shape, replicated with new Message-IDs and shifted
+   dates) at 1x and 10x.
+2. The wiki: 10,000 notes, each the body of one real Enron mail (headers
+   dropped), written as markdown files, indexed once with `amem index`
+   before the timed runs (index build is measured by the recall bench).
+3. Importer-only: `amem import gmail ARCHIVE > /dev/null` (the same parser
+   the audit runs, printing JSON lines).
+4. Whole run: `amem audit chat-history --offline --source gmail:ARCHIVE`
+   on a fresh copy of the indexed home each time (a new ledger, so every
+   message is assessed), reports md+arrow.
+   Each run in its own process under /usr/bin/time: wall time and peak RSS.
+
+Figures: messages/s of each, the ratio whole-run / importer-only (the
+pipeline's overhead over parsing; target >= 1/3), peak RSS of the whole
+run at 1x and 10x (target: flat, and under 500 MB).
+
+Usage:
+    python3 scripts/bench-audit.py            # measure, rewrite the README block
+    python3 scripts/bench-audit.py --check    # measure, fail if the README block is stale
+    options: --scratch DIR (default /tmp/amem-bench-audit)
+
+--check fails when the block is missing, a message count differs, the ratio
+moved by more than 35%, a peak RSS by more than 25%, or a target is missed.
+"""
+
+import argparse
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN, END = "<!-- bench:audit:begin -->", "<!-- bench:audit:end -->"
+WIKI_ITEMS = 10_000
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def mail_bench():
+    spec = importlib.util.spec_from_file_location("bench_mail", os.path.join(ROOT, "scripts", "bench-importers-mail.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def timed(cmd, stdout=subprocess.DEVNULL):
+    p = subprocess.run(["/usr/bin/time", "-f", "__time__ %e %M"] + cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-2000:]))
+    m = re.search(r"__time__ ([0-9.]+) (\d+)", p.stderr)
+    return float(m.group(1)), int(m.group(2)), p.stderr
+
+
+def make_wiki(home, files):
+    wiki = os.path.join(home, "wiki", "notes")
+    os.makedirs(wiki, exist_ok=True)
+    n = 0
+    for path in files:
+        if n >= WIKI_ITEMS:
+            break
+        raw = open(path, "rb").read().decode("utf-8", "replace").replace("\r\n", "\n")
+        parts = raw.split("\n\n", 1)
+        body = parts[1].strip() if len(parts) == 2 else ""
+        if len(body) < 40:
+            continue
+        with open(os.path.join(wiki, "note-%05d.md" % n), "w", encoding="utf-8") as f:
+            f.write("---\ntitle: note %d\n---\n%s\n" % (n, body))
+        n += 1
+    return n
+
+
+def render(rows):
+    lines = [BEGIN, "", "| archive | messages | importer-only msg/s | whole audit msg/s | whole / importer | peak RSS (whole run) |", "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append("| mbox x%d | %d | %.0f | %.0f | %.4f (1/%.0f) | %.0f MB |" % (r["scale"], r["messages"], r["import_rate"], r["audit_rate"], r["ratio"], 1 / r["ratio"], r["audit_rss_mb"]))
+    lines += ["", "Offline, %d-note wiki (real Enron mail bodies), release build, one process per run on this" % WIKI_ITEMS,
+              "2-core machine; recomputed by `python3 scripts/bench-audit.py` (`--check` verifies this block).", END]
+    return "\n".join(lines)
+
+
+def parse(block):
+    rows = []
+    for m in re.finditer(r"\| mbox x(\d+) \| (\d+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \(1/\d+\) \| ([0-9.]+) MB \|", block):
+        rows.append({"scale": int(m.group(1)), "messages": int(m.group(2)), "ratio": float(m.group(5)), "audit_rss_mb": float(m.group(6))})
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--scratch", default="/tmp/amem-bench-audit")
+    a = ap.parse_args()
+    mb = mail_bench()
+    shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
+    if not os.path.exists(shared):
+        raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
+    os.makedirs(a.scratch, exist_ok=True)
+    maildir = os.path.join(a.scratch, "maildir")
+    if not os.path.isdir(maildir):
+        log("unpacking the Enron sample")
+        os.makedirs(maildir)
+        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
+    root = maildir
+    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])) and os.listdir(root)[0] == "maildir":
+        root = os.path.join(root, "maildir")
+    files = mb.enron_files(root)
+    archives = mb.generate(a.scratch, files, root)
+    log("building amem (release)")
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
+    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "amem")
+    base = os.path.join(a.scratch, "home-indexed")
+    if not os.path.exists(os.path.join(base, "ledger.sqlite")):
+        shutil.rmtree(base, ignore_errors=True)
+        n = make_wiki(base, files)
+        log("indexing a %d-note wiki" % n)
+        timed([exe, "index", "--home", base])
+    rows = []
+    for scale in mb.SCALES:
+        mbox = archives[scale]["gmail"]
+        t_imp, _, err = timed([exe, "import", "gmail", mbox])
+        m = re.search(r"(\d+) messages", err)
+        messages = int(m.group(1))
+        home = os.path.join(a.scratch, "home-run")
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.copytree(base, home)
+        t_aud, rss, _ = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
+                               "--source", "gmail:" + mbox, "--format", "md,arrow", "-q"])
+        row = {"scale": scale, "messages": messages, "import_rate": messages / t_imp, "audit_rate": messages / t_aud,
+               "ratio": t_imp / t_aud, "audit_rss_mb": rss / 1024}
+        log(row)
+        rows.append(row)
+    block = render(rows)
+    readme_path = os.path.join(ROOT, "README.md")
+    readme = open(readme_path, encoding="utf-8").read()
+    failures = []
+    for r in rows:
+        if r["ratio"] < 1 / 3:
+            failures.append("whole run under a third of importer-only throughput at x%d: %.2f" % (r["scale"], r["ratio"]))
+        if r["audit_rss_mb"] > 500:
+            failures.append("peak RSS over 500 MB at x%d" % r["scale"])
+    if len(rows) == 2 and rows[1]["audit_rss_mb"] > 1.5 * rows[0]["audit_rss_mb"]:
+        failures.append("peak RSS not flat: x10 %.0f MB vs x1 %.0f MB" % (rows[1]["audit_rss_mb"], rows[0]["audit_rss_mb"]))
+    if a.check:
+        i, j = readme.find(BEGIN), readme.find(END)
+        if i < 0 or j < 0:
+            failures.append("README has no bench:audit block")
+        else:
+            old = parse(readme[i:j])
+            if [o["messages"] for o in old] != [r["messages"] for r in rows]:
+                failures.append("message counts differ from the README block")
+            for o, r in zip(old, rows):
+                if abs(o["ratio"] - r["ratio"]) > 0.35 * o["ratio"]:
+                    failures.append("ratio at x%d moved: README %.2f, measured %.2f" % (r["scale"], o["ratio"], r["ratio"]))
+                if abs(o["audit_rss_mb"] - r["audit_rss_mb"]) > 0.25 * o["audit_rss_mb"]:
+                    failures.append("peak RSS at x%d moved: README %.0f, measured %.0f" % (r["scale"], o["audit_rss_mb"], r["audit_rss_mb"]))
+    else:
+        i, j = readme.find(BEGIN), readme.find(END)
+        if i >= 0 and j >= 0:
+            readme = readme[:i] + block + readme[j + len(END):]
+        else:
+            marker = "<!-- section:reports:end -->"
+            readme = readme.replace(marker, "\n### Whole-run throughput\n\n" + block + "\n" + marker)
+        open(readme_path, "w", encoding="utf-8").write(readme)
+        log("README block written")
+    print(block)
+    if failures:
+        for f in failures:
+            log("FAIL:", f)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
