@@ -316,7 +316,7 @@ print(t.num_rows, ",".join(sorted(groups)))
     let out = Command::new("python3").arg("-c").arg(script).arg(&arrow).output().unwrap();
     assert!(out.status.success(), "pyarrow: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.trim(), format!("{rows},contradicted,supported,unverified"));
+    assert_eq!(text.trim(), format!("{rows} contradicted,supported,unverified"));
 }
 
 /// The unverified queue: list, reject with a reason, capture a source and reassess.
