@@ -613,15 +613,14 @@ const FUTURE: &[&str] = &[
 /// them, speak of a possible future event ("AEP May Sell Some Foreign Assets").
 const MODALS_OF_POSSIBILITY: &[&str] = &["may", "might", "could"];
 
-/// Auxiliaries and copulas: a finite verb.
-const AUX: &[&str] = &[
+/// Finite auxiliaries, copulas and modals: the finite verbs a clause can
+/// hang on (shared with the compound splitter).
+pub(crate) const FINITE: &[&str] = &[
     "is",
     "are",
     "was",
     "were",
     "am",
-    "be",
-    "been",
     "has",
     "have",
     "had",
@@ -653,26 +652,13 @@ const AUX: &[&str] = &[
     "cannot",
     "couldn't",
     "shouldn't",
-    "it's",
-    "that's",
-    "there's",
-    "here's",
-    "what's",
-    "he's",
-    "she's",
-    "i'm",
-    "we're",
-    "they're",
-    "you're",
-    "i've",
-    "we've",
-    "they've",
-    "you've",
-    "i'll",
-    "we'll",
-    "i'd",
-    "we'd",
-    "let's",
+];
+
+/// Auxiliaries and copulas beyond [`FINITE`]: infinitive and participle
+/// forms and subject contractions; together with it, a finite verb.
+const AUX_EXTRA: &[&str] = &[
+    "be", "been", "it's", "that's", "there's", "here's", "what's", "he's", "she's", "i'm", "we're", "they're", "you're", "i've", "we've",
+    "they've", "you've", "i'll", "we'll", "i'd", "we'd", "let's",
 ];
 
 /// Irregular past-tense verbs (no -ed ending).
@@ -946,7 +932,7 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
-static AUX_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| AUX.iter().copied().collect());
+static AUX_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| FINITE.iter().chain(AUX_EXTRA).copied().collect());
 static DETERMINERS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| DETERMINERS.iter().copied().collect());
 static EVALUATIVE_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| EVALUATIVE.iter().copied().collect());
 static IMPERATIVE_VERBS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| IMPERATIVE_VERBS.iter().copied().collect());

@@ -30,46 +30,6 @@ const DETERMINERS: &[&str] = &[
     "each",
 ];
 
-/// Finite auxiliaries, copulas and modals.
-const FINITE: &[&str] = &[
-    "is",
-    "are",
-    "was",
-    "were",
-    "am",
-    "has",
-    "have",
-    "had",
-    "do",
-    "does",
-    "did",
-    "will",
-    "would",
-    "can",
-    "could",
-    "shall",
-    "should",
-    "may",
-    "might",
-    "must",
-    "isn't",
-    "aren't",
-    "wasn't",
-    "weren't",
-    "hasn't",
-    "haven't",
-    "hadn't",
-    "don't",
-    "doesn't",
-    "didn't",
-    "won't",
-    "wouldn't",
-    "can't",
-    "cannot",
-    "couldn't",
-    "shouldn't",
-];
-
 /// Half-open byte ranges of the clauses of `sentence` (one range when it
 /// does not split).
 pub fn split_compound(sentence: &str) -> Vec<(usize, usize)> {
@@ -148,7 +108,7 @@ fn stands_alone(clause: &str) -> bool {
         // a bare noun subject followed directly by its verb: "power fell 2%"
         || words.get(first_idx + 1).is_some_and(|v| {
             let vl = v.to_lowercase();
-            FINITE.contains(&vl.as_str()) || crate::classify::is_past_or_present_verb(&vl)
+            crate::classify::FINITE.contains(&vl.as_str()) || crate::classify::is_past_or_present_verb(&vl)
         });
     if !subject_like {
         return false;
@@ -159,7 +119,7 @@ fn stands_alone(clause: &str) -> bool {
     }
     words.iter().skip(first_idx + 1).any(|w| {
         let l = w.to_lowercase();
-        FINITE.contains(&l.as_str()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
+        crate::classify::FINITE.contains(&l.as_str()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
     }) || crate::classify::text_has_finite_verb(clause)
         || (PRONOUNS.contains(&fl.as_str()) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
 }
