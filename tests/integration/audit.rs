@@ -372,3 +372,73 @@ fn unverified_queue_list_reject_capture() {
     let (_, err) = code(&mut c, 1);
     assert!(err.contains("no unverified claim"), "{err}");
 }
+
+/// The network stage inside the audit: a claim the wiki cannot settle is
+/// grounded on the trust list (a loopback arXiv server), captured into the
+/// wiki and decided again; the next run answers it locally with no request,
+/// and `--offline` asks nobody.
+#[test]
+fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
+    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
+    let t = TestDir::new();
+    let home = t.path().join("net-home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"arxiv-test\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"20/s\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
+    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
+    t.write(
+        "slack/general/2025-05-20.json",
+        r#"[{"type":"message","user":"U1","text":"The arXiv API allows one request every three seconds per client.","ts":"1747735200.000100"}]"#,
+    );
+    let run = |extra: &[&str]| {
+        let mut c = t.amem();
+        c.args([
+            "audit",
+            "chat-history",
+            "--since",
+            "2025-01-01",
+            "--now",
+            "2025-06-01T00:00:00Z",
+            "--json",
+            "--format",
+            "md,jsonl",
+            "--home",
+        ])
+        .arg(&home)
+        .arg("--source")
+        .arg(format!("slack:{}", t.path().join("slack").display()))
+        .args(extra);
+        summary_line(&ok(&mut c))
+    };
+    let first = run(&[]);
+    assert_eq!(server.count(), 1, "one request for the one local miss");
+    assert_eq!(first["data"]["summary"]["fetches"], 1, "{first}");
+    assert_eq!(first["data"]["summary"]["by_group"]["supported"], 1, "{first}");
+    let dir = PathBuf::from(first["data"]["report_dir"].as_str().unwrap());
+    let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+    assert!(jsonl.contains("+trust-list\""), "the verdict names the trust-list path: {jsonl}");
+    assert!(std::fs::read_dir(home.join("wiki/captured")).unwrap().count() == 1, "the fetched document was captured");
+    // Next run: a local hit, no request.
+    let second = run(&["--rerun"]);
+    assert_eq!(server.count(), 1, "answered from the wiki");
+    assert_eq!(second["data"]["summary"]["by_group"]["supported"], 1);
+    assert_eq!(second["data"]["summary"]["local_hits"], 1);
+    // Offline asks nobody, whatever the trust list says.
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2025-01-01", "--offline", "--rerun", "--home"])
+        .arg(&home)
+        .arg("--source")
+        .arg(format!("slack:{}", t.path().join("slack").display()));
+    ok(&mut c);
+    assert_eq!(server.count(), 1);
+}

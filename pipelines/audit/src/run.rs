@@ -197,11 +197,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let conc = params.ground_concurrency.max(1);
                 let c = Arc::clone(&counters);
                 scope.spawn(move || ground_stage(g, conc, miss_rx, back_tx, c));
-                let home = params.home.clone();
                 let done = done_tx.clone();
-                let at = assessed_at.clone();
-                let pol = policy.clone();
-                let h = scope.spawn(move || regrade_stage(&home, back_rx, done, &at, &pol));
+                let wiki = open_wiki(&params.home)?;
+                let h = scope.spawn(move || regrade_stage(wiki, back_rx, done));
                 (Some(miss_tx), Some(h))
             }
             None => (None, None),
@@ -213,15 +211,19 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         // reports are rendered sorted.
         let shared_rx = Arc::new(std::sync::Mutex::new(msg_rx));
         for _ in 0..params.workers.max(1) {
-            let home = params.home.clone();
+            // Connections are opened here, one after the other, not in the
+            // threads: concurrent schema checks on one SQLite file can fail
+            // with SQLITE_BUSY at once, without waiting.
+            let wiki = open_wiki(&params.home)?;
+            // A read connection of its own: the recording thread owns the writer.
+            let seen = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
             let c = Arc::clone(&counters);
             let policy = policy.clone();
             let rerun = params.rerun;
-            let ledger_path = params.home.join(amem_ledger::LEDGER_FILE);
             let done = done_tx.clone();
             let misses = miss_tx.clone();
             let rx = Arc::clone(&shared_rx);
-            scope.spawn(move || assess_stage(&home, &ledger_path, &policy, rerun, &rx, done, misses, c));
+            scope.spawn(move || assess_stage(wiki, seen, &policy, rerun, &rx, done, misses, c));
         }
         drop(done_tx);
         drop(miss_tx);
@@ -237,6 +239,10 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
     let files = crate::report::write_reports(&ledger, &run, &summary, &report_dir, params.formats, &params.home)?;
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
+}
+
+fn open_wiki(home: &Path) -> anyhow::Result<Wiki> {
+    Wiki::open(home).context("cannot open the wiki index")
 }
 
 /// Resume the latest run when it was interrupted and is the same command
@@ -306,8 +312,8 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
 
 #[allow(clippy::too_many_arguments)]
 fn assess_stage(
-    home: &Path,
-    ledger_path: &Path,
+    wiki: Wiki,
+    seen: Ledger,
     policy: &str,
     rerun: bool,
     rx: &std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
@@ -317,15 +323,6 @@ fn assess_stage(
 ) {
     let fatal = |done: &SyncSender<Item>, e: String| {
         let _ = done.send(Item::Fatal(e));
-    };
-    let wiki = match Wiki::open(home) {
-        Ok(w) => w,
-        Err(e) => return fatal(&done, format!("cannot open the wiki index: {e}")),
-    };
-    // A read connection of its own: the recording thread owns the writer.
-    let seen = match Ledger::open(ledger_path) {
-        Ok(l) => l,
-        Err(e) => return fatal(&done, format!("cannot open the ledger: {e}")),
     };
     let mut cache = OutcomeCache::default();
     loop {
@@ -471,14 +468,7 @@ fn ground_stage(
     });
 }
 
-fn regrade_stage(home: &Path, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, done: SyncSender<Item>, _at: &str, _policy: &str) {
-    let wiki = match Wiki::open(home) {
-        Ok(w) => w,
-        Err(e) => {
-            let _ = done.send(Item::Fatal(format!("cannot open the wiki index: {e}")));
-            return;
-        }
-    };
+fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, done: SyncSender<Item>) {
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.
