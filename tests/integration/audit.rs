@@ -207,8 +207,9 @@ fn ledger_messages(home: &Path) -> i64 {
     conn.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)).unwrap_or(0)
 }
 
-/// The report of a run with its own run id and home path replaced, and its summary.
-fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Value) {
+/// The offline, reproducible audit of one generated mbox into `home` that
+/// the kill test runs twice (once to completion, once to be killed).
+fn audit_mbox(t: &TestDir, home: &Path, mbox: &Path) -> Command {
     let mut c = t.amem();
     c.args([
         "audit",
@@ -218,7 +219,6 @@ fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Va
         "--now",
         "2025-06-01T00:00:00Z",
         "--offline",
-        "--json",
         "--format",
         "md,jsonl",
         "--home",
@@ -226,6 +226,13 @@ fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Va
     .arg(home)
     .arg("--source")
     .arg(format!("gmail:{}", mbox.display()));
+    c
+}
+
+/// The report of a run with its own run id and home path replaced, and its summary.
+fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Value) {
+    let mut c = audit_mbox(t, home, mbox);
+    c.arg("--json");
     let s = summary_line(&ok(&mut c));
     let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
     let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
@@ -249,22 +256,7 @@ fn sigkill_mid_run_then_resume_matches_uninterrupted() {
     // Uninterrupted.
     let (md_a, sum_a) = report_rows(&a, &t, &mbox);
     // Interrupted: start, wait until some messages are recorded, SIGKILL.
-    let mut c = t.amem();
-    c.args([
-        "audit",
-        "chat-history",
-        "--since",
-        "2001-01-01",
-        "--now",
-        "2025-06-01T00:00:00Z",
-        "--offline",
-        "--format",
-        "md,jsonl",
-        "--home",
-    ])
-    .arg(&b)
-    .arg("--source")
-    .arg(format!("gmail:{}", mbox.display()));
+    let mut c = audit_mbox(&t, &b, &mbox);
     let mut child = c.spawn().unwrap();
     let start = std::time::Instant::now();
     while ledger_messages(&b) == 0 && start.elapsed() < std::time::Duration::from_secs(60) {
