@@ -7,7 +7,7 @@
 //! folder). Output: [`MessageStream`], one `Result<Message, ImportError>` per
 //! mail.
 //!
-//! The file is read through a `BufReader` by
+//! The file is read in large chunks by
 //! [`amem_importer_mail::MboxSplitter`] (the `mbox-reader` crate was
 //! replaced: `docs/adr/0001-mbox-splitting.md`) and the messages are parsed
 //! on a few threads by `amem_importer_mail::pool`, in bounded batches and in
@@ -35,11 +35,7 @@ use amem_importer_mail::pool::{default_workers, ordered_map};
 use amem_importer_mail::{MailContext, MboxItem, MboxSplitter, RawMessage, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
 use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
-
-/// Read buffer: large enough that the per-read syscall cost disappears.
-const BUF_BYTES: usize = 256 << 10;
 
 /// One mbox file as an iterator of messages, in file order. The file is
 /// split on the calling side of a bounded channel and the messages are
@@ -82,7 +78,7 @@ impl FileInfo {
 
 /// The splitter's items as owned raw messages or located errors.
 struct RawSource {
-    splitter: MboxSplitter<BufReader<File>>,
+    splitter: MboxSplitter<File>,
     path: PathBuf,
     failed: bool,
 }
@@ -123,8 +119,7 @@ impl MboxImporter {
     pub fn open_with_workers(path: &Path, opts: &ImportOptions, workers: usize) -> Result<Self, ImportError> {
         let file = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
         let mailbox = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
-        let source =
-            RawSource { splitter: MboxSplitter::new(BufReader::with_capacity(BUF_BYTES, file)), path: path.to_path_buf(), failed: false };
+        let source = RawSource { splitter: MboxSplitter::new(file), path: path.to_path_buf(), failed: false };
         let info = FileInfo { path: path.to_path_buf(), archive: path.display().to_string(), mailbox, window: opts.window };
         let panic_path = path.to_path_buf();
         let inner = ordered_map(
