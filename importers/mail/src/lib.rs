@@ -46,6 +46,7 @@ pub mod html;
 pub mod mbox;
 mod parse;
 pub mod pool;
+mod qp;
 mod quote;
 mod signature;
 mod subject;

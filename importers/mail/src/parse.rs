@@ -203,7 +203,9 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
     // quoted-printable need a decoded copy.
     let encoded = part.get_body_encoded();
     let raw: Result<std::borrow::Cow<'_, [u8]>, mailparse::MailParseError> = match &encoded {
-        mailparse::body::Body::Base64(b) | mailparse::body::Body::QuotedPrintable(b) => b.get_decoded().map(std::borrow::Cow::Owned),
+        mailparse::body::Body::Base64(b) => b.get_decoded().map(std::borrow::Cow::Owned),
+        // Our decoder, byte for byte what mailparse gives (crate::qp).
+        mailparse::body::Body::QuotedPrintable(b) => Ok(std::borrow::Cow::Owned(crate::qp::decode(b.get_raw()))),
         mailparse::body::Body::SevenBit(b) | mailparse::body::Body::EightBit(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
         mailparse::body::Body::Binary(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
     };

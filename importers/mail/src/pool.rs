@@ -1,6 +1,6 @@
-//! An ordered, bounded parallel map for importers: one thread reads and
-//! splits the archive, `workers` threads parse, the caller receives results
-//! in input order.
+//! An ordered, bounded parallel map for importers: `workers` threads take
+//! turns reading and splitting the archive (a batch at a time, under a lock)
+//! and parse what they took; the caller receives results in input order.
 //!
 //! Why: parsing is about 85% of a mail importer's CPU time (MIME walk,
 //! charset, quote splitting) and each message is independent, while the
@@ -8,8 +8,8 @@
 //! blocking pool; this is that pool at importer level, so the stream a
 //! pipeline receives is already parsed in parallel. Order is kept with
 //! sequence numbers, so output is identical to a serial run. Memory stays
-//! bounded: at most `2 * workers` items wait on each side, plus the ones
-//! being parsed.
+//! bounded: each worker holds one batch, at most `2 * workers` parsed
+//! batches wait in the channel.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -41,49 +41,52 @@ where
     if workers <= 1 {
         return Box::new(source.map(f));
     }
-    let (in_tx, in_rx) = sync_channel::<(u64, Vec<I::Item>)>(2 * workers);
+    let feed = Arc::new(Mutex::new(Feed { source, next: 0, done: false }));
     let (out_tx, out_rx) = sync_channel::<(u64, Vec<Option<T>>)>(2 * workers);
-    std::thread::spawn(move || {
-        // Items travel in batches: one channel handoff per message costs
-        // more than parsing a short one.
-        let mut source = source;
-        let mut first = 0u64;
-        loop {
-            let batch: Vec<I::Item> = source.by_ref().take(BATCH).collect();
-            if batch.is_empty() {
-                return;
-            }
-            let n = batch.len() as u64;
-            if in_tx.send((first, batch)).is_err() {
-                return; // The consumer went away.
-            }
-            first += n;
-        }
-    });
-    let in_rx = Arc::new(Mutex::new(in_rx));
     let f = Arc::new(f);
     for _ in 0..workers {
-        let (in_rx, out_tx, f) = (Arc::clone(&in_rx), out_tx.clone(), Arc::clone(&f));
-        std::thread::spawn(move || work(&in_rx, &out_tx, &*f));
+        let (feed, out_tx, f) = (Arc::clone(&feed), out_tx.clone(), Arc::clone(&f));
+        std::thread::spawn(move || work(&feed, &out_tx, &*f));
     }
     drop(out_tx);
     Box::new(Ordered { rx: out_rx, next: 0, pending: BTreeMap::new(), current: None, on_panic })
 }
 
-/// Items per channel handoff. Small enough that a batch of large messages
-/// stays well within memory; large enough to amortise the handoff.
+/// Items per handoff. Small enough that a batch of large messages stays
+/// well within memory; large enough to amortise the lock and the channel.
 const BATCH: usize = 32;
 
-fn work<A, T, F: Fn(A) -> T>(in_rx: &Mutex<Receiver<(u64, Vec<A>)>>, out_tx: &SyncSender<(u64, Vec<Option<T>>)>, f: &F) {
+/// The source, shared by the workers: each takes the next batch under the
+/// lock, then parses it outside. No thread of its own for the reading (it is
+/// about 12% of the work, measured on the mbox bench): one thread and one
+/// channel fewer to wake, and the raw bytes are freed by the thread that
+/// allocated them.
+struct Feed<I> {
+    source: I,
+    /// Sequence number of the next item.
+    next: u64,
+    done: bool,
+}
+
+fn work<I: Iterator, T, F: Fn(I::Item) -> T>(feed: &Mutex<Feed<I>>, out_tx: &SyncSender<(u64, Vec<Option<T>>)>, f: &F) {
     loop {
-        let next = match in_rx.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => return,
+        let (first, batch) = {
+            let Ok(mut feed) = feed.lock() else { return };
+            if feed.done {
+                return;
+            }
+            let batch: Vec<I::Item> = feed.source.by_ref().take(BATCH).collect();
+            if batch.is_empty() {
+                feed.done = true;
+                return;
+            }
+            let first = feed.next;
+            feed.next += batch.len() as u64;
+            (first, batch)
         };
-        let Ok((first, batch)) = next else { return };
         let out = batch.into_iter().map(|item| catch_unwind(AssertUnwindSafe(|| f(item))).ok()).collect();
         if out_tx.send((first, out)).is_err() {
-            return;
+            return; // The consumer went away.
         }
     }
 }

@@ -231,9 +231,8 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     let b = t.as_bytes();
     let first = b[0];
     let last = b[b.len() - 1];
-    let dash_near_start = b.iter().take(10).any(|&c| c == b'-');
     // Outlook.
-    if dash_near_start && last == b'-' && contains_ci(t, "original") && ORIGINAL.is_match(line) {
+    if last == b'-' && b[..b.len().min(10)].contains(&b'-') && contains_ci(t, "original") && ORIGINAL.is_match(line) {
         return Some(header_block(lines, i, QuoteKind::Reply));
     }
     // Gmail / Apple Mail forward.
@@ -270,10 +269,10 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
     {
         return Some(notes_block(lines, i, 1, c[1].trim(), c[2].trim(), kind));
     }
-    if t.len() <= 100
-        && !t.contains(':')
-        && i + 1 < lines.len()
+    if i + 1 < lines.len()
         && lines[i + 1].trim_start().starts_with(|c: char| c.is_ascii_digit())
+        && t.len() <= 100
+        && !t.contains(':')
         && let Some(c) = NOTES_DATE_LINE.captures(lines[i + 1])
         && next_is_to(lines, i + 2)
     {

@@ -91,7 +91,13 @@ pub fn trim_signature(text: &str) -> Trimmed {
     let (body_end, disclaimer) = if hit { find_disclaimer(&lines) } else { (lines.len(), None) };
     let body = &lines[..body_end];
     let (sig_start, signature) = find_signature(body);
-    Trimmed { text: clean(&body[..sig_start].join("\n")), signature, disclaimer }
+    // `body[..sig_start].join("\n")` is a prefix of `text` (the lines are
+    // slices of it, split on `\n`): slice it instead of rebuilding it.
+    let kept = match sig_start.checked_sub(1).and_then(|k| body.get(k)) {
+        Some(l) => &text[..(l.as_ptr() as usize - text.as_ptr() as usize) + l.len()],
+        None => "",
+    };
+    Trimmed { text: clean(kept), signature, disclaimer }
 }
 
 /// How far from the end a disclaimer may start. Legal notices are under
