@@ -42,6 +42,7 @@
 pub mod charset;
 mod date;
 mod error;
+mod headers;
 pub mod html;
 pub mod mbox;
 mod parse;

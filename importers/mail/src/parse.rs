@@ -2,9 +2,10 @@
 
 use crate::charset::{self, Decoded};
 use crate::error::{Error, Result};
+use crate::headers::Headers;
 use crate::{date, html, quote, signature, subject};
 use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
-use mailparse::{MailHeader, MailHeaderMap, ParsedMail};
+use mailparse::{ParsedContentType, ParsedMail};
 use std::collections::BTreeMap;
 
 /// How the importer wants one message built: where it came from and which
@@ -33,14 +34,14 @@ pub struct MailContext<'a> {
 /// Headers whose raw value is not needed by the body walk. Enron keeps these.
 pub const ENRON_X_HEADERS: &[&str] = &["X-From", "X-To", "X-cc", "X-bcc", "X-Folder", "X-Origin", "X-FileName"];
 
-fn header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
-    headers.get_first_header(name).map(|h| collapse(&h.get_value()))
+fn header(headers: &Headers<'_>, name: &str) -> Option<String> {
+    headers.first(name).map(|h| collapse(&headers.text(h)))
 }
 
 /// A header that never carries encoded words (ids, thread ids, dates): its
 /// raw value, skipping mailparse's RFC 2047 tokenizer.
-fn raw_header(headers: &[MailHeader<'_>], name: &str) -> Option<String> {
-    headers.get_first_header(name).map(|h| collapse(&String::from_utf8_lossy(h.get_value_raw())))
+fn raw_header(headers: &Headers<'_>, name: &str) -> Option<String> {
+    headers.first(name).map(|h| collapse(&String::from_utf8_lossy(h.value)))
 }
 
 /// Whitespace runs to one space, ends trimmed (folded headers, tab padding).
@@ -63,17 +64,28 @@ fn collapse(s: &str) -> String {
 /// undecodable body, [`Error::Truncated`] for a message cut off by the end of
 /// the file, [`Error::Malformed`] when the headers cannot be read at all.
 pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>> {
-    // parse_mail only splits the MIME tree; no body is decoded until
-    // select_body, which runs after the date window check.
-    let mail = mailparse::parse_mail(raw).map_err(|e| Error::Malformed(e.to_string()))?;
-    let headers = &mail.headers;
+    // The headers are split by our own reader (crate::headers, identical to
+    // mailparse's); mailparse splits the MIME tree only for multipart mail
+    // (and gives the error for a header block it refuses). No body is decoded
+    // until select_body, which runs after the date window check.
+    let Some(headers) = Headers::parse(raw) else {
+        let e = mailparse::parse_mail(raw).err().map_or_else(|| "unreadable header block".to_string(), |e| e.to_string());
+        return Err(Error::Malformed(e));
+    };
+    let headers = &headers;
+    let ctype = headers.first_text("Content-Type").as_deref().map_or_else(ParsedContentType::default, mailparse::parse_content_type);
+    let mail = if ctype.mimetype.starts_with("multipart") {
+        Some(mailparse::parse_mail(raw).map_err(|e| Error::Malformed(e.to_string()))?)
+    } else {
+        None
+    };
     if cx.unterminated && !has_header_end(raw) {
         return Err(Error::Truncated("the file ends inside the header block".into()));
     }
-    let sent_at = match headers.get_first_header("Date") {
+    let sent_at = match headers.first("Date") {
         None => return Err(Error::Date("no Date header".into())),
         Some(h) => {
-            let v = h.get_value();
+            let v = headers.text(h);
             date::parse_date(&v).ok_or_else(|| Error::Date(format!("unreadable Date header {:?}", truncate(&v, 80))))?
         }
     };
@@ -81,10 +93,13 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
         return Ok(None);
     }
     let mut meta = BTreeMap::new();
-    if cx.unterminated && missing_close_boundary(&mail) {
+    if cx.unterminated && mail.as_ref().is_some_and(missing_close_boundary) {
         return Err(Error::Truncated("the file ends inside a MIME multipart (no closing boundary)".into()));
     }
-    let body = select_body(&mail, &mut meta)?;
+    let body = match &mail {
+        Some(mail) => select_body(mail, &mut meta)?,
+        None => select_single(raw, headers, &ctype, &mut meta)?,
+    };
 
     let message_id = raw_header(headers, "Message-ID").filter(|s| !s.is_empty());
     let id = match &message_id {
@@ -99,8 +114,8 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
     let author = header(headers, "From").or_else(|| header(headers, "Sender")).unwrap_or_default();
     let mut recipients = Vec::new();
     for name in ["To", "Cc"] {
-        for h in headers.get_all_headers(name) {
-            recipients.extend(addresses(h));
+        for h in headers.all(name) {
+            recipients.extend(addresses(&headers.text(h)));
         }
     }
     if cx.gmail
@@ -199,10 +214,53 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
             return Ok(String::new());
         }
     };
+    decode_part(&part.get_body_encoded(), &part.ctype, is_html, meta)
+}
+
+/// [`select_body`] for a message that is not multipart (most mail), from
+/// our own header split: the same choices as the loop over `parts()` makes
+/// for a tree of one part, and the body bytes mailparse would take.
+fn select_single(raw: &[u8], headers: &Headers<'_>, ctype: &ParsedContentType, meta: &mut BTreeMap<String, String>) -> Result<String> {
+    let disp = headers.first_text("Content-Disposition").map(|s| mailparse::parse_content_disposition(&s)).unwrap_or_default();
+    let is_attachment = disp.disposition == mailparse::DispositionType::Attachment
+        || disp.params.contains_key("filename")
+        || ctype.params.contains_key("name");
+    let mt = ctype.mimetype.as_str();
+    let mut attachments = 0u64;
+    let chosen = if is_attachment {
+        attachments += 1;
+        None
+    } else {
+        match mt {
+            "text/plain" | "text" | "" => Some(false),
+            "text/html" => Some(true),
+            _ if mt.starts_with("multipart/") => None,
+            _ => {
+                attachments += 1;
+                None
+            }
+        }
+    };
+    meta.insert("attachments".into(), attachments.to_string());
+    let Some(is_html) = chosen else {
+        meta.insert("body".into(), "none".into());
+        return Ok(String::new());
+    };
+    let te = headers.first_text("Content-Transfer-Encoding").map(|s| s.to_lowercase());
+    let body = raw.get(headers.body_start..).unwrap_or_default();
+    decode_part(&mailparse::body::Body::new(body, ctype, &te), ctype, is_html, meta)
+}
+
+/// Decode the chosen part's transfer encoding and charset; HTML to text.
+fn decode_part(
+    encoded: &mailparse::body::Body<'_>,
+    ctype: &ParsedContentType,
+    is_html: bool,
+    meta: &mut BTreeMap<String, String>,
+) -> Result<String> {
     // 7bit/8bit/binary bodies are used in place; only base64 and
     // quoted-printable need a decoded copy.
-    let encoded = part.get_body_encoded();
-    let raw: Result<std::borrow::Cow<'_, [u8]>, mailparse::MailParseError> = match &encoded {
+    let raw: Result<std::borrow::Cow<'_, [u8]>, mailparse::MailParseError> = match encoded {
         mailparse::body::Body::Base64(b) => b.get_decoded().map(std::borrow::Cow::Owned),
         // Our decoder, byte for byte what mailparse gives (crate::qp).
         mailparse::body::Body::QuotedPrintable(b) => Ok(std::borrow::Cow::Owned(crate::qp::decode(b.get_raw()))),
@@ -218,7 +276,7 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
             return Ok(String::new());
         }
     };
-    let label = part.ctype.params.get("charset").map(String::as_str).unwrap_or("us-ascii");
+    let label = ctype.params.get("charset").map(String::as_str).unwrap_or("us-ascii");
     let text = match charset::decode(&bytes, label) {
         Decoded::Clean(t) => t,
         Decoded::Lossy { text, charset, replaced } => {
@@ -237,7 +295,7 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
     }
 }
 
-fn conversation(headers: &[MailHeader<'_>], cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
+fn conversation(headers: &Headers<'_>, cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
     if cx.gmail
         && let Some(t) = raw_header(headers, "X-GM-THRID").filter(|t| !t.is_empty())
     {
@@ -267,8 +325,7 @@ fn conversation(headers: &[MailHeader<'_>], cx: &MailContext<'_>, subject: Optio
 /// header says even when it is not RFC 5322 (Enron's `John J Lavorato
 /// <John J Lavorato/ENRON@enronXgate@ENRON>`), and it was 8% of the import
 /// time.
-fn addresses(h: &MailHeader<'_>) -> Vec<String> {
-    let value = h.get_value();
+fn addresses(value: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (mut quoted, mut angle, mut paren, mut escaped) = (false, 0usize, 0usize, false);
     let mut start = 0;
@@ -416,7 +473,7 @@ mod tests {
         let parse = |v: &str| {
             let raw = format!("To: {v}\n\n");
             let (h, _) = mailparse::parse_header(raw.as_bytes()).unwrap();
-            addresses(&h)
+            addresses(&h.get_value())
         };
         assert_eq!(parse("a@x, \"Doe, Jon\" <j@x>;b@x"), ["a@x", "Doe, Jon <j@x>", "b@x"]);
         assert_eq!(parse("team: a@x, b@x;, c@x"), ["a@x", "b@x", "c@x"]);
