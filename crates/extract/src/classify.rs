@@ -24,6 +24,7 @@
 //! ../shared/corpora (Enron mail, the 2016 Slack export, ImageMagick list mail).
 
 use amem_model::{ClaimKind, Cue, CueClass};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -932,18 +933,49 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
-static AUX_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| FINITE.iter().chain(AUX_EXTRA).copied().collect());
-static DETERMINERS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| DETERMINERS.iter().copied().collect());
-static EVALUATIVE_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| EVALUATIVE.iter().copied().collect());
-static IMPERATIVE_VERBS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| IMPERATIVE_VERBS.iter().copied().collect());
-static IRREGULAR_PAST_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| IRREGULAR_PAST.iter().copied().collect());
-static VERB_STEMS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| VERB_STEMS.iter().copied().collect());
-static NUMBER_WORDS_SET: LazyLock<HashSet<&'static str>> = LazyLock::new(|| NUMBER_WORDS.iter().copied().collect());
+static AUX_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| FINITE.iter().chain(AUX_EXTRA).copied().collect());
+static DETERMINERS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| DETERMINERS.iter().copied().collect());
+static EVALUATIVE_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| EVALUATIVE.iter().copied().collect());
+static IMPERATIVE_VERBS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| IMPERATIVE_VERBS.iter().copied().collect());
+static IRREGULAR_PAST_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| IRREGULAR_PAST.iter().copied().collect());
+static VERB_STEMS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| VERB_STEMS.iter().copied().collect());
+static NUMBER_WORDS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| NUMBER_WORDS.iter().copied().collect());
+
+/// A set of short words probed once or more per word of every sentence:
+/// SipHash (the std default, built against flooding, which constant word
+/// lists do not need) was 4% of extraction; a multiply-rotate hash is a
+/// few instructions per word. Only `contains` is used, so the hash never
+/// shows in any output.
+type WordSet<T> = HashSet<T, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// FxHash-style hasher (multiply-rotate, eight bytes at a time).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        let v = chunks.remainder().iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b) << (8 * k)));
+        self.0 = (self.0.rotate_left(5) ^ v ^ (bytes.len() as u64) << 56).wrapping_mul(K);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Unit and scale words of the gate's number scanner, read from its data
 /// files so the lists live in one place.
-static UNITS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    let mut set = HashSet::new();
+static UNITS: LazyLock<WordSet<String>> = LazyLock::new(|| {
+    let mut set = WordSet::default();
     for (name, body) in amem_gate::LEXICON_FILES {
         if *name != "units" && *name != "scales" {
             continue;
@@ -968,41 +1000,74 @@ static UNITS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 struct Word<'a> {
     /// The word as written, punctuation trimmed.
     raw: &'a str,
-    /// Lower case.
-    lower: String,
+    /// Lower case (borrowed from `raw` when it is lower-case ASCII already:
+    /// most words of mail are, and a `String` per word was a tenth of
+    /// extraction).
+    lower: Cow<'a, str>,
 }
 
 fn words(s: &str) -> Vec<Word<'_>> {
-    s.split_whitespace()
-        .filter_map(|w| {
-            let raw = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '$' | '%' | '€' | '£' | '-' | '.')));
-            let raw = raw.trim_end_matches('.');
-            if raw.is_empty() {
-                return None;
-            }
-            Some(Word { raw, lower: raw.to_lowercase().replace('’', "'") })
-        })
-        .collect()
+    let mut out = Vec::with_capacity(s.len() / 5 + 1);
+    for w in s.split_whitespace() {
+        let raw = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '$' | '%' | '€' | '£' | '-' | '.')));
+        let raw = raw.trim_end_matches('.');
+        if raw.is_empty() {
+            continue;
+        }
+        out.push(Word { raw, lower: lower_word(raw) });
+    }
+    out
+}
+
+/// `raw` in lower case with curly apostrophes straightened, borrowed when
+/// that changes nothing (ASCII without capitals: no `’`, and
+/// `to_lowercase` is the identity there).
+fn lower_word(raw: &str) -> Cow<'_, str> {
+    if raw.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        Cow::Borrowed(raw)
+    } else {
+        Cow::Owned(raw.to_lowercase().replace('’', "'"))
+    }
 }
 
 /// Lower-case text with single spaces, curly quotes straightened, and a
 /// leading Slack mention (`@U0BMYT2FL:`) and `[IMAGE]` markers removed.
 fn normalise(s: &str) -> String {
     // U+FFFC marks an iMessage attachment inside the text: not content.
-    let mut t = s.replace('’', "'").replace("[IMAGE]", " ").replace('\u{FFFC}', " ");
+    // Most sentences hold none of the three (’ and U+FFFC start with the
+    // bytes 0xE2 and 0xEF, "[IMAGE]" with '['): one byte scan instead of
+    // three copies.
+    let replaced: Cow<'_, str> = if s.bytes().any(|b| matches!(b, 0xE2 | 0xEF | b'[')) {
+        Cow::Owned(s.replace('’', "'").replace("[IMAGE]", " ").replace('\u{FFFC}', " "))
+    } else {
+        Cow::Borrowed(s)
+    };
+    let mut t: &str = &replaced;
     // "<@U0BMYT2FL>: " or "@U0BMYT2FL: " at the start
     let trimmed = t.trim_start();
     if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@'))
         && let Some(colon) = rest.find(':')
         && !rest[..colon].contains(' ')
     {
-        t = rest[colon + 1..].to_string();
+        t = &rest[colon + 1..];
     }
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    // The words joined by single spaces.
+    let mut out = String::with_capacity(t.len());
+    for w in t.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
 }
 
 fn starts_with_phrase(text: &str, phrase: &str) -> bool {
-    text.starts_with(phrase) && text[phrase.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+    // the first byte settles nearly every probe of the prefix lists without
+    // a `memcmp` call
+    text.as_bytes().first() == phrase.as_bytes().first()
+        && text.starts_with(phrase)
+        && text[phrase.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
 }
 
 fn contains_phrase(text: &str, phrase: &str) -> bool {
@@ -1029,36 +1094,102 @@ fn is_word_match(text: &str, s: usize, e: usize, phrase: &str) -> bool {
     before_ok && (after_ok || phrase == "reschedul")
 }
 
-/// A phrase list matched in one aho-corasick pass (the lists are scanned
-/// for every sentence of every message: one `str::find` per phrase was the
-/// classifier's main cost).
-struct PhraseSet {
-    phrases: &'static [&'static str],
-    automaton: Option<aho_corasick::AhoCorasick>,
+/// Bits of [`PhraseHits`]: which phrase list a sentence hits.
+const P_LOGISTICS: u8 = 1;
+const P_CAUSAL: u8 = 2;
+const P_COMPARISON: u8 = 4;
+const P_FUTURE: u8 = 8;
+const P_JOKE: u8 = 16;
+
+/// The phrase lists (logistics, causal, comparison, future, joke marks)
+/// in one aho-corasick automaton, so a sentence is scanned once for all of
+/// them. They were five passes (three automata, one of them run twice, and
+/// twelve `str::find` scans for the joke marks), a quarter of extraction.
+struct Phrases {
+    ac: aho_corasick::AhoCorasick,
+    /// Per pattern: the phrase, the lists holding it, and whether it is a
+    /// joke mark that counts anywhere (`:)`, `;-)`, `(that was a joke`),
+    /// word boundaries or not.
+    patterns: Vec<(&'static str, u8, bool)>,
 }
 
-impl PhraseSet {
-    fn new(phrases: &'static [&'static str]) -> PhraseSet {
-        // Building can only fail on pattern sets far beyond these sizes; the
-        // fallback then scans phrase by phrase.
-        PhraseSet { phrases, automaton: aho_corasick::AhoCorasick::new(phrases).ok() }
-    }
-
-    /// True when any phrase occurs in `text` on word boundaries.
-    fn matches(&self, text: &str) -> bool {
-        match &self.automaton {
-            Some(ac) => {
-                ac.find_overlapping_iter(text).any(|m| is_word_match(text, m.start(), m.end(), self.phrases[m.pattern().as_usize()]))
+static PHRASES: LazyLock<Option<Phrases>> = LazyLock::new(|| {
+    let mut patterns: Vec<(&'static str, u8, bool)> = Vec::new();
+    let lists: [(&'static [&'static str], u8); 5] =
+        [(LOGISTICS_PHRASES, P_LOGISTICS), (CAUSAL, P_CAUSAL), (COMPARISON, P_COMPARISON), (FUTURE, P_FUTURE), (JOKE_MARKS, P_JOKE)];
+    for (list, bit) in lists {
+        for &p in list {
+            let loose = bit == P_JOKE && p.starts_with([':', ';', '(']);
+            match patterns.iter_mut().find(|(q, _, _)| *q == p) {
+                Some(e) => {
+                    e.1 |= bit;
+                    e.2 |= loose;
+                }
+                None => patterns.push((p, bit, loose)),
             }
-            None => self.phrases.iter().any(|p| contains_phrase(text, p)),
         }
     }
+    // Building can only fail on pattern sets far beyond these sizes; the
+    // fallback then scans phrase by phrase.
+    let ac = aho_corasick::AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .build(patterns.iter().map(|p| p.0))
+        .or_else(|_| aho_corasick::AhoCorasick::new(patterns.iter().map(|p| p.0)))
+        .ok()?;
+    Some(Phrases { ac, patterns })
+});
+
+/// The phrase lists a sentence's lower-case `body` hits (on word
+/// boundaries, see [`is_word_match`]; loose joke marks anywhere): `all`
+/// over the whole body, `after_lead` over the body after its discourse
+/// lead (the matches starting at or after `lead`; the character before
+/// `lead` is never alphanumeric, so a match there is on a word boundary in
+/// the cut text exactly when it is in the whole).
+#[derive(Clone, Copy, Debug, Default)]
+struct PhraseHits {
+    all: u8,
+    after_lead: u8,
 }
 
-static LOGISTICS_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(LOGISTICS_PHRASES));
-static CAUSAL_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(CAUSAL));
-static COMPARISON_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(COMPARISON));
-static FUTURE_SET: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(FUTURE));
+fn phrase_hits(body: &str, lead: usize) -> PhraseHits {
+    let mut h = PhraseHits::default();
+    match PHRASES.as_ref() {
+        Some(ph) => {
+            // Every occurrence of every phrase (overlapping search): one
+            // phrase may fail its word boundaries where another one, or a
+            // later occurrence, holds.
+            for m in ph.ac.find_overlapping_iter(body) {
+                let (p, bits, loose) = ph.patterns[m.pattern().as_usize()];
+                let bits = if is_word_match(body, m.start(), m.end(), p) {
+                    bits
+                } else if loose {
+                    P_JOKE
+                } else {
+                    0
+                };
+                h.all |= bits;
+                if m.start() >= lead {
+                    h.after_lead |= bits;
+                }
+            }
+        }
+        None => {
+            let cut = &body[lead..];
+            for (list, bit) in [(LOGISTICS_PHRASES, P_LOGISTICS), (CAUSAL, P_CAUSAL), (COMPARISON, P_COMPARISON), (FUTURE, P_FUTURE)] {
+                if list.iter().any(|p| contains_phrase(body, p)) {
+                    h.all |= bit;
+                }
+                if list.iter().any(|p| contains_phrase(cut, p)) {
+                    h.after_lead |= bit;
+                }
+            }
+            if JOKE_MARKS.iter().any(|j| contains_phrase(body, j) || body.contains(j) && j.starts_with([':', ';', '('])) {
+                h.all |= P_JOKE;
+            }
+        }
+    }
+    h
+}
 
 /// Classify one sentence. `cues` are the sentence's stance cues (from
 /// [`amem_gate::cues::detect_cues`] on the same text).
@@ -1075,9 +1206,11 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
     }
     let ws = words(&cased);
-    let lower_trim: String = body.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    let lower_trim = body.trim_matches(|c: char| !c.is_alphanumeric());
+    let after_lead = without_discourse_lead(&body);
+    let hits = phrase_hits(&body, body.len() - after_lead.len());
     // 2. Greetings, thanks, sign-offs.
-    if is_greeting(&body, &lower_trim, &ws, sentence) {
+    if is_greeting(&body, lower_trim, &ws, sentence, hits) {
         return ClaimKind::Greeting;
     }
     // 3. Questions.
@@ -1091,11 +1224,11 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return ClaimKind::Question;
     }
     // 4. Logistics.
-    if is_logistics(&body, &ws) {
+    if is_logistics(after_lead, &ws, hits) {
         return ClaimKind::Logistics;
     }
     // 5. Opinions: the user's preferences, or an evaluative predicate.
-    if is_opinion(sentence, &body, &ws, cues) {
+    if is_opinion(sentence, after_lead, &ws, cues, hits) {
         return ClaimKind::Opinion;
     }
     // 6. Fragments. A line in capitals without a lower-case letter is a
@@ -1108,11 +1241,14 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return if is_named_value(&ws, cues) { ClaimKind::Quantity } else { ClaimKind::Logistics };
     }
     // 7. Audited kinds.
-    audited_kind(sentence, &body, &ws, cues)
+    audited_kind(sentence, &ws, cues, hits)
 }
 
 /// `:+1:`, `:smile:` Slack emoji codes removed.
-fn strip_emoji_codes(s: &str) -> String {
+fn strip_emoji_codes(s: &str) -> Cow<'_, str> {
+    if !s.contains(':') {
+        return Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(i) = rest.find(':') {
@@ -1130,10 +1266,10 @@ fn strip_emoji_codes(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
-fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) -> bool {
+fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hits: PhraseHits) -> bool {
     if crate::strip::is_sign_off_line(original) {
         return true;
     }
@@ -1156,7 +1292,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str) ->
             return !body.starts_with("thanks to ");
         }
     }
-    if JOKE_MARKS.iter().any(|j| contains_phrase(body, j) || body.contains(j) && j.starts_with([':', ';', '('])) {
+    if hits.all & P_JOKE != 0 {
         return true;
     }
     // A lone sign-off name: "Andy", "-Andy", "Rick" (one capitalised word, not all caps).
@@ -1214,8 +1350,8 @@ fn without_discourse_lead(body: &str) -> &str {
     }
 }
 
-fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
-    let body = without_discourse_lead(body);
+/// `body`: the lower-case sentence after its discourse lead.
+fn is_logistics(body: &str, ws: &[Word<'_>], hits: PhraseHits) -> bool {
     if LABEL_PREFIXES.iter().any(|p| body.starts_with(p)) {
         return true;
     }
@@ -1223,7 +1359,7 @@ fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
     if body.trim_end().ends_with(':') {
         return true;
     }
-    if LOGISTICS_SET.matches(body) {
+    if hits.after_lead & P_LOGISTICS != 0 {
         return true;
     }
     if OWN_PLAN_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
@@ -1231,11 +1367,11 @@ fn is_logistics(body: &str, ws: &[Word<'_>]) -> bool {
     }
     // Imperative: the first word (after "please", "just", "or") is a bare verb.
     let mut i = 0;
-    while i < ws.len() && IMPERATIVE_LEADS.contains(&ws[i].lower.as_str()) {
+    while i < ws.len() && IMPERATIVE_LEADS.contains(&ws[i].lower.as_ref()) {
         i += 1;
     }
     if let Some(w) = ws.get(i) {
-        let verb = IMPERATIVE_VERBS_SET.contains(w.lower.as_str());
+        let verb = IMPERATIVE_VERBS_SET.contains(w.lower.as_ref());
         // "Report says ..." or "Call volumes rose": a verb-like first word
         // followed by a finite verb is a noun subject, not an imperative.
         let followed_by_finite = ws.get(i + 1).is_some_and(|n| is_finite_word(n, true));
@@ -1259,12 +1395,14 @@ fn is_question_without_mark(body: &str) -> bool {
 }
 
 fn is_url_like(w: &str) -> bool {
-    let l = w.to_ascii_lowercase();
-    l.starts_with("http") || l.starts_with("www.") || l.contains("://") || (l.contains('@') && l.contains('.')) || l.starts_with("mailto:")
+    // ASCII case-insensitive prefixes: the same test as on the lower-cased
+    // word, without a copy per word (this runs on every word).
+    let prefix = |p: &str| w.len() >= p.len() && w.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+    prefix("http") || prefix("www.") || w.contains("://") || (w.contains('@') && w.contains('.')) || prefix("mailto:")
 }
 
-fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool {
-    let body = without_discourse_lead(body);
+/// `body`: the lower-case sentence after its discourse lead.
+fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits) -> bool {
     if PREFERENCE_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
         return true;
     }
@@ -1273,16 +1411,16 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> bool
     if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return false;
     }
-    if CAUSAL_SET.matches(body) {
+    if hits.after_lead & P_CAUSAL != 0 {
         return false;
     }
-    ws.len() <= 30 && ws.iter().any(|w| EVALUATIVE_SET.contains(w.lower.as_str()))
+    ws.len() <= 30 && ws.iter().any(|w| EVALUATIVE_SET.contains(w.lower.as_ref()))
 }
 
 /// True when the word is a finite verb form. `strict` leaves out the
 /// ambiguous `-s` forms (nouns in plural look the same).
 fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
-    let l = w.lower.as_str();
+    let l = w.lower.as_ref();
     if AUX_SET.contains(l) || IRREGULAR_PAST_SET.contains(l) {
         return true;
     }
@@ -1307,7 +1445,7 @@ fn is_finite_word(w: &Word<'_>, strict: bool) -> bool {
 /// True for an irregular past form, a `-ed` form or a known verb's `-s`
 /// form (used by the compound splitter).
 pub(crate) fn is_past_or_present_verb(lower: &str) -> bool {
-    let w = Word { raw: lower, lower: lower.to_string() };
+    let w = Word { raw: lower, lower: Cow::Borrowed(lower) };
     IRREGULAR_PAST_SET.contains(lower) || is_finite_word(&w, false)
 }
 
@@ -1318,7 +1456,7 @@ pub(crate) fn text_has_finite_verb(text: &str) -> bool {
 
 fn has_finite_verb(ws: &[Word<'_>]) -> bool {
     for (i, w) in ws.iter().enumerate() {
-        let l = w.lower.as_str();
+        let l = w.lower.as_ref();
         // "AM"/"PM" after a time ("Departure: Tulsa 8:39 AM") is not the verb "am".
         if l == "am" && !(i > 0 && ws[i - 1].lower == "i") {
             continue;
@@ -1331,15 +1469,15 @@ fn has_finite_verb(ws: &[Word<'_>]) -> bool {
             && !matches!(l, "this" | "that" | "these" | "those")
             && let Some(n) = ws.get(i + 1)
             && n.raw.chars().next().is_some_and(char::is_lowercase)
-            && !DETERMINERS_SET.contains(n.lower.as_str())
+            && !DETERMINERS_SET.contains(n.lower.as_ref())
         {
             return true;
         }
         // "-ed" past forms, not as the first word of a title ("Unregulated storage"),
         // nor right after a determiner ("the unspent reserves").
         if l.len() > 4 && l.ends_with("ed") && l.chars().all(|c| c.is_alphabetic() || c == '-') {
-            let prev_det = i > 0 && DETERMINERS_SET.contains(ws[i - 1].lower.as_str());
-            let next_det = ws.get(i + 1).is_some_and(|n| DETERMINERS_SET.contains(n.lower.as_str()) || n.lower == "to");
+            let prev_det = i > 0 && DETERMINERS_SET.contains(ws[i - 1].lower.as_ref());
+            let next_det = ws.get(i + 1).is_some_and(|n| DETERMINERS_SET.contains(n.lower.as_ref()) || n.lower == "to");
             if (i > 0 && !prev_det) || next_det {
                 return true;
             }
@@ -1349,7 +1487,7 @@ fn has_finite_verb(ws: &[Word<'_>]) -> bool {
         }
         // A base-form verb after a plural noun: "the two groups own 12 shipyards".
         if i > 0 && i + 1 < ws.len() && VERB_STEMS_SET.contains(l) {
-            let p = ws[i - 1].lower.as_str();
+            let p = ws[i - 1].lower.as_ref();
             if p.len() > 3 && p.ends_with('s') && !p.ends_with("ss") && !DETERMINERS_SET.contains(p) {
                 return true;
             }
@@ -1417,16 +1555,16 @@ fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
             let next = ws.get(i + 1);
             let money_or_pct = w.raw.contains(['$', '%', '€', '£']);
             let glued = w.raw.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
-            let unit_next = next.is_some_and(|n| UNITS.contains(&n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
-            let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS_SET.contains(ws[i - 1].lower.as_str());
+            let unit_next = next.is_some_and(|n| UNITS.contains(&*n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
+            let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS_SET.contains(ws[i - 1].lower.as_ref());
             if money_or_pct || glued || unit_next || prev_label {
                 return true;
             }
         }
-        if NUMBER_WORDS_SET.contains(w.lower.as_str())
+        if NUMBER_WORDS_SET.contains(w.lower.as_ref())
             && let Some(n) = ws.get(i + 1)
             && n.raw.chars().next().is_some_and(char::is_lowercase)
-            && !matches!(n.lower.as_str(), "of" | "and" | "or" | "to")
+            && !matches!(n.lower.as_ref(), "of" | "and" | "or" | "to")
         {
             return true;
         }
@@ -1455,17 +1593,17 @@ fn is_named_value(ws: &[Word<'_>], cues: &[Cue]) -> bool {
     has_label && has_quantity(ws, cues)
 }
 
-fn audited_kind(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue]) -> ClaimKind {
+fn audited_kind(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits) -> ClaimKind {
     if cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return ClaimKind::Attribution;
     }
-    if is_prediction(body, ws) {
+    if is_prediction(ws, hits) {
         return ClaimKind::Prediction;
     }
-    if CAUSAL_SET.matches(body) || is_price_move_on(ws) {
+    if hits.all & P_CAUSAL != 0 || is_price_move_on(ws) {
         return ClaimKind::Causal;
     }
-    if COMPARISON_SET.matches(body) {
+    if hits.all & P_COMPARISON != 0 {
         return ClaimKind::Comparison;
     }
     if has_quantity(ws, cues) {
@@ -1554,13 +1692,13 @@ fn is_reported_speech(sentence: &str, c: &Cue) -> bool {
 /// "Dollar up on Bush's Supreme Court victory": a price move "on" news.
 fn is_price_move_on(ws: &[Word<'_>]) -> bool {
     ws.windows(2)
-        .any(|p| matches!(p[0].lower.as_str(), "up" | "down" | "higher" | "lower" | "rallies" | "falls" | "rises") && p[1].lower == "on")
+        .any(|p| matches!(p[0].lower.as_ref(), "up" | "down" | "higher" | "lower" | "rallies" | "falls" | "rises") && p[1].lower == "on")
 }
 
-fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
+fn is_prediction(ws: &[Word<'_>], hits: PhraseHits) -> bool {
     // "may have operated": a hedged statement about the past, not the future.
-    let may_have = ws.windows(2).any(|p| MODALS_OF_POSSIBILITY.contains(&p[0].lower.as_str()) && p[1].lower == "have");
-    if FUTURE_SET.matches(body) {
+    let may_have = ws.windows(2).any(|p| MODALS_OF_POSSIBILITY.contains(&p[0].lower.as_ref()) && p[1].lower == "have");
+    if hits.all & P_FUTURE != 0 {
         return true;
     }
     if may_have {
@@ -1568,14 +1706,14 @@ fn is_prediction(body: &str, ws: &[Word<'_>]) -> bool {
     }
     // Modal of possibility after a non-first-person subject, then a bare verb.
     ws.windows(3).any(|p| {
-        MODALS_OF_POSSIBILITY.contains(&p[1].lower.as_str())
-            && !matches!(p[0].lower.as_str(), "i" | "we" | "you")
+        MODALS_OF_POSSIBILITY.contains(&p[1].lower.as_ref())
+            && !matches!(p[0].lower.as_ref(), "i" | "we" | "you")
             && p[2].lower.chars().all(char::is_alphabetic)
-            && !AUX_SET.contains(p[2].lower.as_str())
+            && !AUX_SET.contains(p[2].lower.as_ref())
             && p[2].lower != "not"
     }) || ws.first().is_some_and(|w| {
         // "May $2.227 79 52.2%" is a month in a table row, not a modal.
-        MODALS_OF_POSSIBILITY.contains(&w.lower.as_str()) && ws.len() > 2 && ws[1].raw.chars().next().is_some_and(char::is_alphabetic)
+        MODALS_OF_POSSIBILITY.contains(&w.lower.as_ref()) && ws.len() > 2 && ws[1].raw.chars().next().is_some_and(char::is_alphabetic)
     })
 }
 
