@@ -23,6 +23,21 @@ pub trait Recall {
     /// The index cannot be read.
     fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>>;
 
+    /// The same chunks as [`Recall::search`], for a caller that reads whole
+    /// chunks (the verifier picks its own sentences): `span` covers the
+    /// whole chunk and `quote` is its text, so no best sentence is sought.
+    ///
+    /// # Errors
+    /// As [`Recall::search`].
+    fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
+        let mut hits = self.search(claim, k)?;
+        for h in &mut hits {
+            h.span = amem_model::Span::new(0, h.text.len());
+            h.quote.clone_from(&h.text);
+        }
+        Ok(hits)
+    }
+
     /// The chunk an `amem://` URI names (chunk 0 when the URI has no chunk).
     ///
     /// # Errors
@@ -273,37 +288,11 @@ impl Wiki {
 
 impl Recall for Wiki {
     fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
-        let q = Query::from_claim(claim);
-        if k == 0 || q.terms.is_empty() {
-            return Ok(Vec::new());
-        }
-        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
-        let dfs = self.index.term_doc_freqs(&texts)?;
-        let plan = q.plan(&dfs, self.index.chunk_count()?);
-        let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
-        let rows = self.index.search(&expr, k)?;
-        let mut hits = Vec::with_capacity(rows.len());
-        for row in rows {
-            let item_digest = self.digest_of(&row.item)?;
-            let span = q.best_span(&row.text);
-            let quote = span.slice(&row.text).unwrap_or_default().to_string();
-            hits.push(Hit {
-                uri: AmemUri::chunk(row.item.id.clone(), row.chunk_no),
-                item: ItemId(row.item.id),
-                chunk: row.chunk_no,
-                score: -row.bm25,
-                text: row.text,
-                span,
-                quote,
-                item_digest,
-                title: row.item.title,
-                source_url: row.item.source_url,
-                retrieved_at: row.item.retrieved_at,
-                indexed_at: row.item.indexed_at,
-                path: row.item.path,
-            });
-        }
-        Ok(hits)
+        self.ranked(claim, k, true)
+    }
+
+    fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
+        self.ranked(claim, k, false)
     }
 
     fn open(&self, uri: &AmemUri) -> Result<OpenedChunk> {
@@ -331,6 +320,46 @@ impl Wiki {
     /// As [`Recall::open`].
     pub fn open_uri(&self, uri: &AmemUri) -> Result<OpenedChunk> {
         Recall::open(self, uri)
+    }
+
+    /// [`Recall::search`]; with `with_span` false, [`Recall::search_chunks`]
+    /// (no best sentence sought in each chunk).
+    fn ranked(&self, claim: &str, k: usize, with_span: bool) -> Result<Vec<Hit>> {
+        let q = Query::from_claim(claim);
+        if k == 0 || q.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        let dfs = self.index.term_doc_freqs(&texts)?;
+        let plan = q.plan(&dfs, self.index.chunk_count()?);
+        let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
+        let rows = self.index.search(&expr, k)?;
+        let mut hits = Vec::with_capacity(rows.len());
+        for row in rows {
+            let item_digest = self.digest_of(&row.item)?;
+            let (span, quote) = if with_span {
+                let span = q.best_span(&row.text);
+                (span, span.slice(&row.text).unwrap_or_default().to_string())
+            } else {
+                (amem_model::Span::new(0, row.text.len()), row.text.clone())
+            };
+            hits.push(Hit {
+                uri: AmemUri::chunk(row.item.id.clone(), row.chunk_no),
+                item: ItemId(row.item.id),
+                chunk: row.chunk_no,
+                score: -row.bm25,
+                text: row.text,
+                span,
+                quote,
+                item_digest,
+                title: row.item.title,
+                source_url: row.item.source_url,
+                retrieved_at: row.item.retrieved_at,
+                indexed_at: row.item.indexed_at,
+                path: row.item.path,
+            });
+        }
+        Ok(hits)
     }
 
     fn digest_of(&self, item: &ItemRow) -> Result<Digest> {
@@ -477,6 +506,7 @@ fn walk(dir: &Path, skipped: &mut Vec<SkippedFile>) -> Vec<FoundFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use amem_model::Span;
 
     const GLACIERS: &str = "---\ntitle: Glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\
         Glaciers in the Alps lost 10% of their volume between 2022 and 2023. Penguins do not live there.\n";
@@ -530,6 +560,14 @@ mod tests {
         assert_eq!(w.search("Samalas eruption", 1).unwrap()[0].title.as_deref(), Some("Volcanoes"));
         let by_title = w.search("volcanoes", 1).unwrap();
         assert_eq!(by_title[0].quote, "Samalas erupted in 1257.");
+        // search_chunks: the same chunks in the same order, each quoted whole.
+        let claim = "Did the glaciers of the Alps lose 10% of their volume?";
+        let whole = w.search_chunks(claim, 3).unwrap();
+        let uris = |hs: &[Hit]| hs.iter().map(|h| (h.uri.to_string(), h.score.to_bits())).collect::<Vec<_>>();
+        assert_eq!(uris(&whole), uris(&hits));
+        for h in &whole {
+            assert_eq!((h.span, h.quote.as_str()), (Span::new(0, h.text.len()), h.text.as_str()));
+        }
         let opened = w.open_uri(&top.uri).unwrap();
         assert_eq!((opened.text.as_str(), opened.chunks, opened.path.as_str()), (top.text.as_str(), 1, "glaciers.md"));
         assert!(matches!(w.open_uri(&AmemUri::chunk("nope", 0)), Err(Error::UnknownItem { .. })));
