@@ -285,7 +285,7 @@ fn decode_part(
         }
         Decoded::Unknown { charset } => return Err(Error::Charset(charset)),
     };
-    let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { text.replace("\r\n", "\n").replace('\r', "\n") } else { text };
+    let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { quote::normalize_newlines(&text) } else { text };
     if is_html {
         meta.insert("body".into(), "text/html".into());
         Ok(html::html_to_text(&text))
