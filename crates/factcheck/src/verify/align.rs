@@ -17,6 +17,7 @@
 //! 5. most content words aligned but a facet unmatched → `partially_supported`;
 //! 6. otherwise the evidence is on topic but does not entail → `not_addressed`.
 
+use super::analysis::{EvidenceAnalysis, SentenceAnalysis, values_outside_dates};
 use super::cues::{self, Cue};
 use super::date::{self, Date, DateRelation};
 use super::number::{self, Quantity, Relation};
@@ -70,30 +71,45 @@ struct ClaimView<'a> {
     optional: Vec<bool>,
 }
 
-/// One evidence sentence, read once.
+/// One evidence sentence on the claim's topic: a view of its [`EvidenceAnalysis`].
 struct Sentence<'a> {
     item: usize,
     /// Byte range in the evidence item's quote.
     range: Range<usize>,
     text: &'a str,
-    words: Vec<Word>,
-    stems: Vec<String>,
-    quantities: Vec<Quantity>,
-    dates: Vec<Date>,
-    negations: Vec<Cue>,
-    hedges: Vec<Cue>,
-    scopes: Vec<Cue>,
-    hearsay: Vec<Cue>,
+    analysis: &'a EvidenceAnalysis,
+    sentence: &'a SentenceAnalysis,
     /// Stems of the item's title when the sentence opens with a pronoun: the pronoun stands for
     /// the subject the document is about ("She has appeared on ..." in the page "Ashley Graham").
-    subject: Vec<String>,
+    subject: &'a [String],
+}
+
+impl<'a> Sentence<'a> {
+    fn words(&self) -> &'a [Word] {
+        self.analysis.words(self.sentence)
+    }
+    fn quantities(&self) -> &'a [Quantity] {
+        self.analysis.quantities(self.sentence)
+    }
+    fn dates(&self) -> &'a [Date] {
+        self.analysis.dates(self.sentence)
+    }
+    fn negations(&self) -> &'a [Cue] {
+        self.analysis.stance(self.sentence).0
+    }
+    fn hedges(&self) -> &'a [Cue] {
+        self.analysis.stance(self.sentence).1
+    }
+    fn scopes(&self) -> &'a [Cue] {
+        self.analysis.scopes(self.sentence)
+    }
+    fn hearsay(&self) -> &'a [Cue] {
+        self.analysis.hearsay(self.sentence)
+    }
 }
 
 /// A claim word matched through the sentence's pronoun (its item's title), not a word of the sentence.
 const VIA_TITLE: usize = usize::MAX;
-
-/// Pronouns that, opening a sentence of a document, refer to the document's subject.
-const SUBJECT_PRONOUNS: &[&str] = &["he", "she", "it", "they", "his", "her", "its", "their"];
 
 /// What the verifier concluded, before it is wrapped for callers.
 pub(crate) struct Outcome {
@@ -185,39 +201,45 @@ fn in_any(r: &Range<usize>, dates: &[Date]) -> bool {
     dates.iter().any(|d| d.range.start <= r.start && r.end <= d.range.end)
 }
 
-/// Quantities that are not part of a date, and not bare years (dates handle those).
-fn values_outside_dates(q: Vec<Quantity>, dates: &[Date]) -> Vec<Quantity> {
-    q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
-}
-
 /// The evidence sentences that share at least one content word with the claim
 /// (no other sentence can be on topic), each read in full. Sentences that
-/// address the verifier are left out (see [`is_instruction`]).
-fn read_sentences<'a>(claim: &ClaimView<'_>, evidence: &'a [Evidence]) -> Vec<Sentence<'a>> {
-    let mut out = Vec::new();
-    for (item, ev) in evidence.iter().enumerate() {
-        for range in text::sentences(&ev.quote) {
-            let s = &ev.quote[range.clone()];
-            let words = text::words(s);
-            let shares = claim.content.iter().any(|&ci| words.iter().any(|w| text::stems_match(&claim.words[ci].stem, &w.stem)));
-            if !shares || is_instruction(s) {
-                continue;
+/// address the verifier are left out (see [`is_instruction`]). `analyses[i]`
+/// is the analysis of `evidence[i].quote`; `subjects[i]` receives the stems of
+/// item `i`'s title when a sentence of it needs them.
+fn read_sentences<'a>(
+    claim: &ClaimView<'_>,
+    evidence: &[Evidence],
+    analyses: &[&'a EvidenceAnalysis],
+    subjects: &'a mut [Vec<String>],
+) -> Vec<Sentence<'a>> {
+    let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
+    let mut on_topic: Vec<(usize, &'a SentenceAnalysis)> = Vec::new();
+    for (item, a) in analyses.iter().enumerate() {
+        for sa in &a.sentences {
+            if a.shares_a_stem(sa, &content) && !a.is_instruction(sa) {
+                on_topic.push((item, sa));
             }
-            let dates = date::dates(s);
-            let quantities = values_outside_dates(number::quantities(s, &words), &dates);
-            let stems = words.iter().map(|w| w.stem.clone()).collect();
-            let (negations, hedges) = cues::stance(s, &words);
-            let scopes = cues::scopes(&words);
-            let hearsay = cues::hearsay(&words);
-            let opens_with_pronoun = words.first().is_some_and(|w| SUBJECT_PRONOUNS.contains(&w.lower.as_str()));
-            let subject = match (&ev.title, opens_with_pronoun) {
-                (Some(t), true) => text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect(),
-                _ => Vec::new(),
-            };
-            out.push(Sentence { item, range, text: s, words, stems, quantities, dates, negations, hedges, scopes, hearsay, subject });
         }
     }
-    out
+    for &(item, sa) in &on_topic {
+        if let (Some(t), true, Some(slot)) = (&evidence[item].title, sa.opens_with_pronoun, subjects.get_mut(item))
+            && slot.is_empty()
+        {
+            *slot = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+        }
+    }
+    let subjects: &'a [Vec<String>] = subjects;
+    on_topic
+        .into_iter()
+        .map(|(item, sa)| Sentence {
+            item,
+            range: sa.range.clone(),
+            text: analyses[item].sentence_text(sa),
+            analysis: analyses[item],
+            sentence: sa,
+            subject: if sa.opens_with_pronoun && evidence[item].title.is_some() { &subjects[item] } else { &[] },
+        })
+        .collect()
 }
 
 /// For each claim content word (by position in `claim.content`), the index of
@@ -228,9 +250,8 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
         .iter()
         .map(|&ci| {
             let stem = &claim.words[ci].stem;
-            s.stems
-                .iter()
-                .position(|t| text::stems_match(stem, t))
+            s.analysis
+                .first_match(s.sentence, claim.words[ci].key, stem)
                 .or_else(|| s.subject.iter().any(|t| text::stems_match(stem, t)).then_some(VIA_TITLE))
         })
         .collect()
@@ -250,8 +271,8 @@ fn coverage(matches: &[Option<usize>], values: &[bool], optional: &[bool]) -> f6
 
 /// For each claim value (quantities, then dates), whether the sentence states it.
 fn match_values(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<bool> {
-    let q = claim.quantities.iter().map(|q| s.quantities.iter().any(|e| number::relate(q, e) == Relation::Agrees));
-    let d = claim.dates.iter().map(|d| s.dates.iter().any(|e| date::relate(d, e) != DateRelation::Conflicts && date::comparable(d, e)));
+    let q = claim.quantities.iter().map(|q| s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees));
+    let d = claim.dates.iter().map(|d| s.dates().iter().any(|e| date::relate(d, e) != DateRelation::Conflicts && date::comparable(d, e)));
     q.chain(d).collect()
 }
 
@@ -296,8 +317,8 @@ fn negates_any(cues: &[Cue], words: &[Word], targets: &[usize]) -> Option<usize>
     })
 }
 
-/// Run the decision.
-pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
+/// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
+pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis]) -> Outcome {
     let claim = read_claim(claim_text);
     if claim.content.is_empty() {
         return Outcome {
@@ -305,7 +326,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence]) -> Outcome {
             reasons: vec![reason("topic", "claim.no_content_words", "the claim has no content words to align".into(), None, vec![])],
         };
     }
-    let sentences = read_sentences(&claim, evidence);
+    let mut subjects = vec![Vec::new(); evidence.len()];
+    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
     let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
     let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v, &claim.optional)).collect();
@@ -498,7 +520,7 @@ fn facets(
         }
     }
     for q in &claim.quantities {
-        let found = sents.iter().find_map(|s| s.quantities.iter().find(|e| number::relate(q, e) == Relation::Agrees).map(|e| (*s, e)));
+        let found = sents.iter().find_map(|s| s.quantities().iter().find(|e| number::relate(q, e) == Relation::Agrees).map(|e| (*s, e)));
         if found.is_none() {
             missing.push(reason(
                 "number",
@@ -512,7 +534,7 @@ fn facets(
     for d in &claim.dates {
         let mut best: Option<(DateRelation, &Sentence<'_>)> = None;
         for s in &sents {
-            for e in &s.dates {
+            for e in s.dates() {
                 let r = date::relate(d, e);
                 let better = r == DateRelation::Agrees || (r == DateRelation::Coarser && best.is_none());
                 if better {
@@ -545,8 +567,8 @@ fn facets(
     let (mut ev_neg, mut ev_near) = (false, false);
     for (s, m) in &per {
         let targets: Vec<usize> = m.iter().flatten().copied().collect();
-        ev_neg |= negates_any(&s.negations, &s.words, &targets).is_some();
-        ev_near |= negation_near(&s.negations, &targets);
+        ev_neg |= negates_any(s.negations(), s.words(), &targets).is_some();
+        ev_near |= negation_near(s.negations(), &targets);
     }
     if (claim_neg && !ev_near) || (ev_neg && !claim_near) {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
@@ -556,7 +578,7 @@ fn facets(
     }
     if !claim.hedged {
         for s in &sents {
-            if let Some(h) = s.hedges.first() {
+            if let Some(h) = s.hedges().first() {
                 lowered.push(reason(
                     "hedge",
                     "hedge.evidence_hedged",
@@ -572,7 +594,7 @@ fn facets(
         for (s, m) in &per {
             // Hearsay relays what follows it: it lowers the verdict only when the claim's words are in its reach.
             let relays = |c: &&Cue| m.iter().flatten().any(|&w| w > c.word && w <= c.word + HEARSAY_WINDOW);
-            if let Some(h) = s.hearsay.iter().find(relays) {
+            if let Some(h) = s.hearsay().iter().find(relays) {
                 lowered.push(reason(
                     "attribution",
                     "attribution.evidence_relays",
@@ -586,7 +608,7 @@ fn facets(
     }
     if !claim.scoped {
         for s in &sents {
-            if let Some(sc) = s.scopes.first() {
+            if let Some(sc) = s.scopes().first() {
                 lowered.push(reason(
                     "scope",
                     "scope.evidence_narrower",
@@ -616,10 +638,10 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
     let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
     for q in &claim.quantities {
-        if s.quantities.iter().any(|e| number::relate(q, e) == Relation::Agrees) {
+        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
-        if let Some(e) = s.quantities.iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::Conflicts) {
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::Conflicts) {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -632,7 +654,7 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
                 cited(&e.range),
             ));
         }
-        if let Some(e) = s.quantities.iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
             return Some(reason(
                 "number",
                 "number.unit_mismatch",
@@ -649,10 +671,10 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         }
     }
     for d in &claim.dates {
-        if s.dates.iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
+        if s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
             continue;
         }
-        let comparable: Vec<&Date> = s.dates.iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
+        let comparable: Vec<&Date> = s.dates().iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
         // A bare year anchors to nothing in particular ("a 2013 study" beside "published in 2017"):
         // it conflicts only in a sentence about the same proposition.
         let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
@@ -680,15 +702,15 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     }
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
-    let ev_neg = negates_any(&s.negations, &s.words, &targets);
+    let ev_neg = negates_any(s.negations(), s.words(), &targets);
     let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
     let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
     // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
     let claim_near = negation_near(&claim.negations, &claim_targets);
-    let ev_near = negation_near(&s.negations, &targets);
+    let ev_near = negation_near(s.negations(), &targets);
     match (claim_neg.filter(|_| !ev_near), ev_neg.filter(|_| !claim_near)) {
         (None, Some(k)) => {
-            let cue = &s.negations[k];
+            let cue = &s.negations()[k];
             return Some(reason(
                 "polarity",
                 "polarity.evidence_negates",
@@ -716,7 +738,7 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         }
         let w = &claim.words[ci];
         for ant in cues::antonyms_of(&w.stem, &w.lower) {
-            if let Some(ew) = s.words.iter().find(|e| e.stem == ant || e.lower == ant) {
+            if let Some(ew) = s.words().iter().find(|e| e.stem == ant || e.lower == ant) {
                 return Some(reason(
                     "polarity",
                     "polarity.antonym",
@@ -758,11 +780,11 @@ const HONORIFICS: &[&str] = &[
 fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
     let claim_has = |stem: &str| claim.words.iter().any(|w| !w.stop && text::stems_match(&w.stem, stem));
     let name_like = |j: usize| {
-        s.words.get(j).is_some_and(|w| {
+        s.words().get(j).is_some_and(|w| {
             let surface = &s.text[w.range.clone()];
             !w.stop
                 && w.lower.chars().any(char::is_alphabetic)
-                && ((w.capitalised && (j > 0 || s.words.get(1).is_some_and(|n| n.capitalised && !n.stop)))
+                && ((w.capitalised && (j > 0 || s.words().get(1).is_some_and(|n| n.capitalised && !n.stop)))
                     || (surface.len() > 1 && surface.chars().all(|c| c.is_uppercase())))
                 && !claim_has(&w.stem)
         })
@@ -775,7 +797,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
         // "Comic Book Convention", "Mr Singer" for "Frederick Singer".
         let lower = &claim.words[ci].lower;
         if HONORIFICS.contains(&lower.as_str())
-            || s.words.iter().any(|w| w.lower.len() > lower.len() && w.lower.starts_with(lower.as_str()))
+            || s.words().iter().any(|w| w.lower.len() > lower.len() && w.lower.starts_with(lower.as_str()))
         {
             continue;
         }
@@ -785,7 +807,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
             if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
                 continue;
             }
-            for (j, sw) in s.words.iter().enumerate() {
+            for (j, sw) in s.words().iter().enumerate() {
                 if sw.stop || !text::stems_match(&sw.stem, &nw.stem) {
                     continue;
                 }
@@ -794,7 +816,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                     continue;
                 }
                 let w = &claim.words[ci];
-                let ev = &s.words[slot];
+                let ev = &s.words()[slot];
                 let mut cited = cite(evidence, s);
                 let base = evidence[s.item].span.start + s.range.start;
                 cited.span = Span::new(base + ev.range.start, base + ev.range.end);

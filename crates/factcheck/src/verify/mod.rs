@@ -43,11 +43,15 @@
 //! ```
 
 mod align;
+mod analysis;
 mod cues;
 mod date;
 pub mod eval;
 mod number;
 pub(crate) mod text;
+mod verifier;
+
+pub use verifier::{CacheStats, DEFAULT_CAPACITY, Verifier};
 
 use amem_model::{AmemUri, Digest, Evidence, Reason, Span, Status};
 use serde::{Deserialize, Serialize};
@@ -72,9 +76,19 @@ pub struct Verification {
 /// item narrowed to the sentence used (its `span` moved by the sentence's
 /// offset inside the quote), so `reason.evidence[i].span` still points into
 /// the chunk the quote came from.
+///
+/// Each thread that calls it keeps a [`Verifier`] of [`DEFAULT_CAPACITY`] (a
+/// few megabytes at most), so an evidence text verified again on the same
+/// thread is not analysed again; the answer is the same either way.
 pub fn verify(claim: &str, evidence: &[Evidence]) -> Verification {
-    let out = align::decide(claim, evidence);
-    Verification { status: out.status, reasons: out.reasons }
+    thread_local! {
+        static VERIFIER: std::cell::RefCell<Verifier> = std::cell::RefCell::new(Verifier::new());
+    }
+    VERIFIER
+        .try_with(|v| v.try_borrow_mut().ok().map(|mut v| v.verify(claim, evidence)))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| verifier::verify_uncached(claim, evidence))
 }
 
 /// Verify `claim` against raw text, wrapped as one evidence item

@@ -6,6 +6,7 @@
 //! of the evidence it came from and can be cited.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -22,6 +23,8 @@ pub(crate) struct Word {
     pub capitalised: bool,
     /// True when the word is a function word (see [`is_stopword`]).
     pub stop: bool,
+    /// [`stem_key`] of `stem`: words whose keys differ never match.
+    pub key: u64,
 }
 
 /// Abbreviations after which a full stop does not end a sentence.
@@ -174,40 +177,92 @@ const VERIFY_STOPWORDS: &[&str] = &[
 
 pub(crate) fn is_stopword(lower: &str) -> bool {
     // A set, not a scan of the list: this runs for every word of every evidence sentence.
-    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    static SET: OnceLock<HashSet<&'static str, FastHash>> = OnceLock::new();
     SET.get_or_init(|| FUNCTION_WORDS.iter().chain(VERIFY_STOPWORDS).copied().collect()).contains(lower)
 }
 
 fn irregular(lower: &str) -> Option<&'static str> {
-    static MAP: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    static MAP: OnceLock<HashMap<&'static str, &'static str, FastHash>> = OnceLock::new();
     MAP.get_or_init(|| IRREGULAR.iter().copied().collect()).get(lower).copied()
+}
+
+/// The hasher of the verifier's in-memory tables (word lists, the evidence cache): FNV-1a
+/// over eight bytes at a step. The keys are the verifier's own strings, not chosen by an
+/// adversary to collide, and a collision costs time, never a wrong answer.
+pub(crate) type FastHash = BuildHasherDefault<FastHasher>;
+
+/// See [`FastHash`].
+#[derive(Default)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME).rotate_left(23);
+        }
+        for &b in chunks.remainder() {
+            h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+        }
+        self.0 = h;
+    }
+}
+
+/// Byte ranges of the words of `text`: runs of letters and digits (hyphens and apostrophes split words).
+pub(crate) fn word_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut chars = text.char_indices();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let mut start: Option<usize> = None;
+        for (i, c) in chars.by_ref() {
+            if c.is_alphanumeric() {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            } else if let Some(s) = start {
+                return Some(s..i);
+            }
+        }
+        done = true;
+        start.map(|s| s..text.len())
+    })
 }
 
 /// The words of `text` (letters and digits; hyphens and apostrophes split words),
 /// with byte ranges relative to `text`.
 pub(crate) fn words(text: &str) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() {
-            if start.is_none() {
-                start = Some(i);
-            }
-        } else if let Some(s) = start.take() {
-            out.push(make_word(text, s, i));
-        }
-    }
-    if let Some(s) = start {
-        out.push(make_word(text, s, text.len()));
-    }
-    out
+    word_ranges(text).map(|r| make_word(text, r)).collect()
 }
 
-fn make_word(text: &str, s: usize, e: usize) -> Word {
-    let surface = &text[s..e];
-    let lower = surface.to_lowercase();
+fn make_word(text: &str, range: Range<usize>) -> Word {
+    let surface = &text[range.clone()];
+    let mut lower = String::new();
+    lower_into(surface, &mut lower);
     let stop = is_stopword(&lower) || lower.chars().all(|c| c.is_ascii_digit());
-    Word { range: s..e, stem: stem(&lower), capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
+    let stem = stem(&lower);
+    Word { range, key: stem_key(&stem), stem, capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
+}
+
+/// `surface.to_lowercase()` written into `out` (cleared first), without allocating for ASCII text.
+pub(crate) fn lower_into(surface: &str, out: &mut String) {
+    out.clear();
+    if surface.is_ascii() {
+        out.push_str(surface);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&surface.to_lowercase());
+    }
 }
 
 /// A small, symmetric suffix stripper. It only has to map the inflections and
@@ -215,12 +270,21 @@ fn make_word(text: &str, s: usize, e: usize) -> Word {
 /// "infection", "infects" → "infect"; "vaccines", "vaccinated" → "vaccin…");
 /// both sides go through the same function, so over-stripping is harmless.
 pub(crate) fn stem(lower: &str) -> String {
+    let mut w = String::new();
+    stem_into(lower, &mut w);
+    w
+}
+
+/// [`stem`] written into `w` (cleared first), so a caller can reuse one buffer.
+pub(crate) fn stem_into(lower: &str, w: &mut String) {
+    w.clear();
     if let Some(lemma) = irregular(lower) {
-        return lemma.to_string();
+        w.push_str(lemma);
+        return;
     }
-    let mut w = lower.to_string();
+    w.push_str(lower);
     if w.chars().count() <= 3 || !w.is_ascii() {
-        return w;
+        return;
     }
     for (suffix, repl, min) in [
         ("ies", "y", 5),
@@ -256,7 +320,6 @@ pub(crate) fn stem(lower: &str) -> String {
     if b.len() > 4 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o') {
         w.pop();
     }
-    w
 }
 
 /// Irregular English inflections (and the derivations "death"/"dead" of "die",
@@ -345,6 +408,20 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("teeth", "tooth"),
     ("people", "person"),
 ];
+
+/// A cheap necessary condition for [`stems_match`]: the stem's first five bytes (all of it
+/// when shorter) and that count, packed into one integer. Two stems that match are equal or
+/// share a prefix of at least five bytes, so their keys are equal; unequal keys rule a match
+/// out with one integer comparison.
+pub(crate) fn stem_key(stem: &str) -> u64 {
+    let b = stem.as_bytes();
+    let n = b.len().min(5);
+    let mut key = n as u64;
+    for &byte in &b[..n] {
+        key = (key << 8) | u64::from(byte);
+    }
+    key
+}
 
 /// True when two stems name the same word: equal, or one a prefix (at least
 /// five letters) of the other ("vaccin" / "vaccinat").
