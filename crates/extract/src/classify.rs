@@ -1019,6 +1019,51 @@ fn words(s: &str) -> Vec<Word<'_>> {
     out
 }
 
+/// [`words`] of `cased`, whose lower-case form is `body`: for ASCII text
+/// (most mail) the lower-case words are slices of `body` at the same byte
+/// offsets, and the words are cut by a byte loop; the same words as
+/// [`words`] (`body` is `cased` lower-cased, so each slice is the word
+/// lower-cased).
+fn words_lowered<'a>(cased: &'a str, body: &'a str) -> Vec<Word<'a>> {
+    if !cased.is_ascii() || body.len() != cased.len() {
+        return words(cased);
+    }
+    // The characters `words` keeps at a word's ends, ASCII only.
+    let keep = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'$' | b'%' | b'-' | b'.');
+    let bytes = cased.as_bytes();
+    let mut out = Vec::with_capacity(cased.len() / 5 + 1);
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && is_ascii_space(bytes[i]) {
+            i += 1;
+        }
+        let piece_start = i;
+        while i < bytes.len() && !is_ascii_space(bytes[i]) {
+            i += 1;
+        }
+        let (mut a, mut b) = (piece_start, i);
+        while a < b && !keep(bytes[a]) {
+            a += 1;
+        }
+        while b > a && !keep(bytes[b - 1]) {
+            b -= 1;
+        }
+        while b > a && bytes[b - 1] == b'.' {
+            b -= 1;
+        }
+        if a < b {
+            out.push(Word { raw: &cased[a..b], lower: Cow::Borrowed(&body[a..b]) });
+        }
+    }
+    out
+}
+
+/// `char::is_whitespace` on an ASCII byte (U+0009..U+000D and the space;
+/// `u8::is_ascii_whitespace` leaves out U+000B).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
 /// `raw` in lower case with curly apostrophes straightened, borrowed when
 /// that changes nothing (ASCII without capitals: no `’`, and
 /// `to_lowercase` is the identity there).
@@ -1051,7 +1096,16 @@ fn normalise(s: &str) -> String {
     {
         t = &rest[colon + 1..];
     }
-    // The words joined by single spaces.
+    // The words joined by single spaces; an ASCII text with no other space
+    // than single ones between words is that already.
+    let b = t.as_bytes();
+    if t.is_ascii()
+        && b.first().is_some_and(|&c| !is_ascii_space(c))
+        && b.last().is_some_and(|&c| !is_ascii_space(c))
+        && !b.windows(2).any(|w| is_ascii_space(w[0]) && (w[0] != b' ' || is_ascii_space(w[1])))
+    {
+        return t.to_string();
+    }
     let mut out = String::with_capacity(t.len());
     for w in t.split_whitespace() {
         if !out.is_empty() {
@@ -1205,7 +1259,7 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     if !body.chars().any(char::is_alphabetic) {
         return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
     }
-    let ws = words(&cased);
+    let ws = words_lowered(&cased, &body);
     let lower_trim = body.trim_matches(|c: char| !c.is_alphanumeric());
     let after_lead = without_discourse_lead(&body);
     let hits = phrase_hits(&body, body.len() - after_lead.len());
@@ -1233,8 +1287,9 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     }
     // 6. Fragments. A line in capitals without a lower-case letter is a
     // heading or a shout ("FREE MANAGED FUTURES & IRA RETIREMENT KIT").
-    let caps_words = ws.iter().filter(|w| w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2).count();
-    if caps_words >= 2 && !cased.chars().any(char::is_lowercase) {
+    // (the lower-case test first: it settles nearly every sentence)
+    if !cased.chars().any(char::is_lowercase) && ws.iter().filter(|w| w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2).count() >= 2
+    {
         return ClaimKind::Logistics;
     }
     if !has_finite_verb(&ws) {
@@ -1407,7 +1462,7 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: P
         return true;
     }
     // Digits inside a link or a mention ("watch?v=zwYV11a__HQ") are no value.
-    let has_digit = ws.iter().filter(|w| !is_url_like(w.raw) && !w.raw.starts_with('@')).any(|w| w.raw.chars().any(|c| c.is_ascii_digit()));
+    let has_digit = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@'));
     if has_digit || cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c)) {
         return false;
     }

@@ -44,8 +44,12 @@ pub fn split_compound(sentence: &str) -> Vec<(usize, usize)> {
         } else if b == b',' && bytes.get(i + 1) == Some(&b' ') {
             let after = skip_spaces(sentence, i + 1);
             let word_end = sentence[after..].find(|c: char| !c.is_alphabetic()).map(|e| after + e).unwrap_or(sentence.len());
-            let word = sentence[after..word_end].to_lowercase();
-            if CONJUNCTIONS.contains(&word.as_str()) && word_end < sentence.len() {
+            // ASCII case folding gives the same answer as `to_lowercase`
+            // here without a copy: no non-ASCII letter lower-cases into
+            // the letters of these conjunctions (only the Kelvin sign maps
+            // to ASCII, to "k").
+            let word = &sentence[after..word_end];
+            if CONJUNCTIONS.iter().any(|c| c.eq_ignore_ascii_case(word)) && word_end < sentence.len() {
                 cuts.push((i, skip_spaces(sentence, word_end)));
             }
         }

@@ -308,15 +308,29 @@ fn is_url_or_address(tok: &str) -> bool {
 fn split_block(text: &str, s: usize, e: usize, out: &mut Vec<Span>) {
     let block = &text[s..e];
     // Tokens: (start, end) byte offsets relative to the block.
-    let mut toks: Vec<(usize, usize)> = Vec::new();
+    let mut toks: Vec<(usize, usize)> = Vec::with_capacity(block.len() / 5 + 1);
     let mut cur: Option<usize> = None;
-    for (i, c) in block.char_indices() {
-        if c.is_whitespace() {
-            if let Some(st) = cur.take() {
-                toks.push((st, i));
+    if block.is_ascii() {
+        // the same tokens, without decoding chars (`char::is_whitespace` on
+        // ASCII is U+0009..U+000D and the space)
+        for (i, &b) in block.as_bytes().iter().enumerate() {
+            if matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r') {
+                if let Some(st) = cur.take() {
+                    toks.push((st, i));
+                }
+            } else if cur.is_none() {
+                cur = Some(i);
             }
-        } else if cur.is_none() {
-            cur = Some(i);
+        }
+    } else {
+        for (i, c) in block.char_indices() {
+            if c.is_whitespace() {
+                if let Some(st) = cur.take() {
+                    toks.push((st, i));
+                }
+            } else if cur.is_none() {
+                cur = Some(i);
+            }
         }
     }
     if let Some(st) = cur {
@@ -356,6 +370,10 @@ const CLOSERS: &[char] = &['"', '\'', ')', ']', '}', '”', '’', '»', '*', '_
 fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
     let core = tok.trim_end_matches(CLOSERS);
     let Some(last) = core.chars().last() else { return false };
+    // Most tokens end in a letter or a comma: nothing below applies.
+    if !matches!(last, '!' | '?' | '‽' | '…' | '.') {
+        return false;
+    }
     let next = next.unwrap_or("");
     let next_first = next.trim_start_matches(['"', '\'', '(', '“', '‘', '[']).chars().next();
     let next_lower = next_first.is_some_and(|c| c.is_lowercase());

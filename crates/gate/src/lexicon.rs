@@ -6,7 +6,7 @@
 //! Units, scales, stopwords and the "if means whether" verbs are small
 //! look-up sets used by the number scanner and the tokenizer.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
 use amem_model::CueClass;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -141,11 +141,18 @@ impl Lexicon {
         }
         // Leftmost-longest for the pass itself; a standard automaton over
         // the same patterns for the rare fallback (see `scan`).
+        // A DFA, not the contiguous NFA the builder picks for this many
+        // patterns: one table look-up per byte instead of a walk of the
+        // state's transitions. The scan runs on every claim the extractor
+        // makes (a tenth of extraction with the NFA); the DFA costs some
+        // memory once. Same matches either way.
         let build = |kind| {
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(kind)
+                .kind(Some(AhoCorasickKind::DFA))
                 .build(&patterns)
+                .or_else(|_| AhoCorasickBuilder::new().ascii_case_insensitive(true).match_kind(kind).build(&patterns))
                 .expect("invariant: lexicon patterns are plain non-empty strings")
         };
         let ac = build(MatchKind::LeftmostLongest);
