@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 /// Threads to parse with: `AMEM_IMPORT_THREADS` when set (1 = everything on
 /// the caller's thread), else the machine's parallelism, at most 4 (past
-/// that the single reading thread is the bottleneck).
+/// that the reading, one batch at a time under a lock, is the bottleneck).
 pub fn default_workers() -> usize {
     if let Some(n) = std::env::var("AMEM_IMPORT_THREADS").ok().and_then(|v| v.trim().parse::<usize>().ok()) {
         return n.clamp(1, 64);
