@@ -77,7 +77,7 @@ impl<R: BufRead> LineSplitter<R> {
                 if buf.is_empty() {
                     (true, 0)
                 } else {
-                    let (chunk, done) = match memchr_nl(buf) {
+                    let (chunk, done) = match find_nl(buf) {
                         Some(i) => (&buf[..=i], true),
                         None => (buf, false),
                     };
@@ -115,8 +115,8 @@ impl<R: BufRead> LineSplitter<R> {
     }
 }
 
-fn memchr_nl(buf: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', buf)
+fn find_nl(buf: &[u8]) -> Option<usize> {
+    buf.iter().position(|&b| b == b'\n')
 }
 
 fn strip_eol(line: &[u8]) -> &[u8] {
