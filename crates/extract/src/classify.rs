@@ -1107,6 +1107,23 @@ fn normalise(s: &str) -> String {
         return t.to_string();
     }
     let mut out = String::with_capacity(t.len());
+    if t.is_ascii() {
+        // hard-wrapped mail sentences hold line breaks: the same join by
+        // bytes (ASCII whitespace runs become one space, none at the ends)
+        let mut pending_space = false;
+        for &c in b {
+            if is_ascii_space(c) {
+                pending_space = !out.is_empty();
+            } else {
+                if pending_space {
+                    out.push(' ');
+                    pending_space = false;
+                }
+                out.push(char::from(c));
+            }
+        }
+        return out;
+    }
     for w in t.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');

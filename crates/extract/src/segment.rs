@@ -100,7 +100,8 @@ pub fn segment(text: &str, layout: Layout) -> Segmentation {
             continue;
         }
         // Fenced code: from a line holding ``` to the line closing it.
-        if let Some(fence_at) = content.find("```") {
+        // (a byte search for '`' first: a line without one has no fence)
+        if let Some(fence_at) = content.as_bytes().contains(&b'`').then(|| content.find("```")).flatten() {
             flush(&mut block, &mut out);
             // Text before the fence on the same line ("<@U..>: ```log") is a unit of its own.
             let before = line.start + fence_at;
@@ -183,7 +184,7 @@ fn trim_span(text: &str, s: usize, e: usize) -> Span {
 /// A line with no letters or digits made of separator characters: `-----`,
 /// `*~*~*~*~*` (../shared/corpora/enron/maildir/buy-r/inbox/1.), `=====`.
 fn is_separator(trimmed: &str) -> bool {
-    trimmed.chars().count() >= 3 && trimmed.chars().all(|c| matches!(c, '-' | '_' | '=' | '*' | '~' | '#' | '+' | '.' | ' ' | '\t'))
+    trimmed.chars().all(|c| matches!(c, '-' | '_' | '=' | '*' | '~' | '#' | '+' | '.' | ' ' | '\t')) && trimmed.chars().count() >= 3
 }
 
 /// Length in bytes of a leading list marker plus the whitespace after it:
@@ -368,6 +369,14 @@ const CLOSERS: &[char] = &['"', '\'', ')', ']', '}', '”', '’', '»', '*', '_
 
 /// Does the sentence end after token `tok`, given the next token?
 fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
+    // Most tokens end in an ASCII letter, digit or comma: not a closer, so
+    // the core is the token, and not a terminator (the test below).
+    if let Some(&b) = tok.as_bytes().last()
+        && b.is_ascii()
+        && !matches!(b, b'"' | b'\'' | b')' | b']' | b'}' | b'*' | b'_' | b'!' | b'?' | b'.')
+    {
+        return false;
+    }
     let core = tok.trim_end_matches(CLOSERS);
     let Some(last) = core.chars().last() else { return false };
     // Most tokens end in a letter or a comma: nothing below applies.
