@@ -28,16 +28,25 @@ pub enum Decoded {
     },
 }
 
-/// Decode `bytes` labelled `label` (a Content-Type charset parameter).
-pub fn decode(bytes: &[u8], label: &str) -> Decoded {
-    // Pure ASCII reads the same in every charset mail uses except UTF-7
-    // (`+...-` runs) and the UTF-16/32 family: skip the lookup and decoder.
+/// `bytes` as they are, when [`decode`] would return them unchanged without
+/// a lookup: pure ASCII reads the same in every charset mail uses except
+/// UTF-7 (`+...-` runs) and the UTF-16/32 family. Lets a caller borrow
+/// instead of copying the body.
+pub(crate) fn plain_ascii<'a>(bytes: &'a [u8], label: &str) -> Option<&'a str> {
     if bytes.is_ascii() && !bytes.contains(&b'+') {
         let l = label.as_bytes();
         let wide = l.len() >= 6 && (l[..6].eq_ignore_ascii_case(b"utf-16") || l[..6].eq_ignore_ascii_case(b"utf-32"));
-        if !wide && let Ok(s) = std::str::from_utf8(bytes) {
-            return Decoded::Clean(s.to_string());
+        if !wide {
+            return std::str::from_utf8(bytes).ok();
         }
+    }
+    None
+}
+
+/// Decode `bytes` labelled `label` (a Content-Type charset parameter).
+pub fn decode(bytes: &[u8], label: &str) -> Decoded {
+    if let Some(s) = plain_ascii(bytes, label) {
+        return Decoded::Clean(s.to_string());
     }
     let label = label.trim().trim_matches('"');
     let lower = label.to_ascii_lowercase();

@@ -6,6 +6,7 @@ use crate::headers::Headers;
 use crate::{date, html, quote, signature, subject};
 use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
 use mailparse::{ParsedContentType, ParsedMail};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// How the importer wants one message built: where it came from and which
@@ -48,12 +49,25 @@ fn raw_header(headers: &Headers<'_>, name: &str) -> Option<String> {
 fn collapse(s: &str) -> String {
     let t = s.trim();
     let b = t.as_bytes();
-    // Most header values need nothing: skip the split and join.
-    let clean = !b.iter().any(|&c| c == b'\t' || c == b'\n' || c == b'\r') && !b.windows(2).any(|w| w == b"  ");
-    if clean && t.is_ascii() {
+    // Most header values need nothing: skip the split and join. One pass:
+    // no tab, CR, LF, double space or non-ASCII byte.
+    let mut prev_space = false;
+    let clean = b.iter().all(|&c| {
+        let ok = c < 0x80 && c != b'\t' && c != b'\n' && c != b'\r' && !(c == b' ' && prev_space);
+        prev_space = c == b' ';
+        ok
+    });
+    if clean {
         return t.to_string();
     }
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(t.len());
+    for w in t.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
 }
 
 /// Parse `raw` into a [`Message`]. `Ok(None)` when the Date header is
@@ -180,7 +194,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// Pick text/plain, else text/html converted; count attachments; decode the
 /// charset. Records what it did in `meta`.
-fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Result<String> {
+fn select_body<'a>(mail: &'a ParsedMail<'a>, meta: &mut BTreeMap<String, String>) -> Result<Cow<'a, str>> {
     let mut plain: Option<&ParsedMail<'_>> = None;
     let mut html_part: Option<&ParsedMail<'_>> = None;
     let mut attachments = 0u64;
@@ -211,7 +225,7 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
         (None, Some(h)) => (h, true),
         (None, None) => {
             meta.insert("body".into(), "none".into());
-            return Ok(String::new());
+            return Ok(Cow::Borrowed(""));
         }
     };
     decode_part(&part.get_body_encoded(), &part.ctype, is_html, meta)
@@ -220,7 +234,12 @@ fn select_body(mail: &ParsedMail<'_>, meta: &mut BTreeMap<String, String>) -> Re
 /// [`select_body`] for a message that is not multipart (most mail), from
 /// our own header split: the same choices as the loop over `parts()` makes
 /// for a tree of one part, and the body bytes mailparse would take.
-fn select_single(raw: &[u8], headers: &Headers<'_>, ctype: &ParsedContentType, meta: &mut BTreeMap<String, String>) -> Result<String> {
+fn select_single<'a>(
+    raw: &'a [u8],
+    headers: &Headers<'_>,
+    ctype: &'a ParsedContentType,
+    meta: &mut BTreeMap<String, String>,
+) -> Result<Cow<'a, str>> {
     let disp = headers.first_text("Content-Disposition").map(|s| mailparse::parse_content_disposition(&s)).unwrap_or_default();
     let is_attachment = disp.disposition == mailparse::DispositionType::Attachment
         || disp.params.contains_key("filename")
@@ -244,7 +263,7 @@ fn select_single(raw: &[u8], headers: &Headers<'_>, ctype: &ParsedContentType, m
     meta.insert("attachments".into(), attachments.to_string());
     let Some(is_html) = chosen else {
         meta.insert("body".into(), "none".into());
-        return Ok(String::new());
+        return Ok(Cow::Borrowed(""));
     };
     let te = headers.first_text("Content-Transfer-Encoding").map(|s| s.to_lowercase());
     let body = raw.get(headers.body_start..).unwrap_or_default();
@@ -252,20 +271,20 @@ fn select_single(raw: &[u8], headers: &Headers<'_>, ctype: &ParsedContentType, m
 }
 
 /// Decode the chosen part's transfer encoding and charset; HTML to text.
-fn decode_part(
-    encoded: &mailparse::body::Body<'_>,
+fn decode_part<'a>(
+    encoded: &mailparse::body::Body<'a>,
     ctype: &ParsedContentType,
     is_html: bool,
     meta: &mut BTreeMap<String, String>,
-) -> Result<String> {
+) -> Result<Cow<'a, str>> {
     // 7bit/8bit/binary bodies are used in place; only base64 and
     // quoted-printable need a decoded copy.
-    let raw: Result<std::borrow::Cow<'_, [u8]>, mailparse::MailParseError> = match encoded {
-        mailparse::body::Body::Base64(b) => b.get_decoded().map(std::borrow::Cow::Owned),
+    let raw: Result<Cow<'a, [u8]>, mailparse::MailParseError> = match encoded {
+        mailparse::body::Body::Base64(b) => b.get_decoded().map(Cow::Owned),
         // Our decoder, byte for byte what mailparse gives (crate::qp).
-        mailparse::body::Body::QuotedPrintable(b) => Ok(std::borrow::Cow::Owned(crate::qp::decode(b.get_raw()))),
-        mailparse::body::Body::SevenBit(b) | mailparse::body::Body::EightBit(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
-        mailparse::body::Body::Binary(b) => Ok(std::borrow::Cow::Borrowed(b.get_raw())),
+        mailparse::body::Body::QuotedPrintable(b) => Ok(Cow::Owned(crate::qp::decode(b.get_raw()))),
+        mailparse::body::Body::SevenBit(b) | mailparse::body::Body::EightBit(b) => Ok(Cow::Borrowed(b.get_raw())),
+        mailparse::body::Body::Binary(b) => Ok(Cow::Borrowed(b.get_raw())),
     };
     let bytes = match raw {
         Ok(b) => b,
@@ -273,26 +292,39 @@ fn decode_part(
             // A broken base64/QP body: keep the message (its headers are
             // still facts) with no text, and say why.
             meta.insert("body_error".into(), e.to_string());
-            return Ok(String::new());
+            return Ok(Cow::Borrowed(""));
         }
     };
     let label = ctype.params.get("charset").map(String::as_str).unwrap_or("us-ascii");
-    let text = match charset::decode(&bytes, label) {
+    // A plain ASCII body read in place is borrowed, not copied.
+    let plain = match &bytes {
+        Cow::Borrowed(b) => charset::plain_ascii(b, label),
+        Cow::Owned(_) => None,
+    };
+    let text: Cow<'a, str> = match plain {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(decode_charset(&bytes, label, meta)?),
+    };
+    let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { Cow::Owned(quote::normalize_newlines(&text)) } else { text };
+    if is_html {
+        meta.insert("body".into(), "text/html".into());
+        Ok(Cow::Owned(html::html_to_text(&text)))
+    } else {
+        meta.insert("body".into(), "text/plain".into());
+        Ok(text)
+    }
+}
+
+/// The body's charset through [`charset::decode`], a lossy decode noted in `meta`.
+fn decode_charset(bytes: &[u8], label: &str, meta: &mut BTreeMap<String, String>) -> Result<String> {
+    Ok(match charset::decode(bytes, label) {
         Decoded::Clean(t) => t,
         Decoded::Lossy { text, charset, replaced } => {
             meta.insert("charset_lossy".into(), format!("{charset}: {replaced} byte sequence(s) replaced with U+FFFD"));
             text
         }
         Decoded::Unknown { charset } => return Err(Error::Charset(charset)),
-    };
-    let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { quote::normalize_newlines(&text) } else { text };
-    if is_html {
-        meta.insert("body".into(), "text/html".into());
-        Ok(html::html_to_text(&text))
-    } else {
-        meta.insert("body".into(), "text/plain".into());
-        Ok(text)
-    }
+    })
 }
 
 fn conversation(headers: &Headers<'_>, cx: &MailContext<'_>, subject: Option<&str>, meta: &mut BTreeMap<String, String>) -> String {
@@ -411,6 +443,16 @@ mod tests {
             keep_headers: &[],
             window: TimeWindow::default(),
             unterminated: false,
+        }
+    }
+
+    #[test]
+    fn collapse_is_split_and_join() {
+        for s in ["", " a ", "a  b", "a\tb", "a\r\n b", "caf\u{e9}  x", "a\u{a0}b", "a\u{b}b", " \u{c} ", "x y z", "\u{85}q"] {
+            let t = s.trim();
+            let clean = !t.contains(['\t', '\n', '\r']) && !t.contains("  ") && t.is_ascii();
+            let want = if clean { t.to_string() } else { t.split_whitespace().collect::<Vec<_>>().join(" ") };
+            assert_eq!(collapse(s), want, "{s:?}");
         }
     }
 
