@@ -50,7 +50,14 @@ const SIGN_OFFS: &[&str] = &[
 /// True when the line is a sign-off, optionally followed by a short name:
 /// "Thanks,", "Regards", "Thanks, John", "Thanks.".
 pub(crate) fn is_sign_off_line(line: &str) -> bool {
-    let l = line.trim().trim_end_matches(['.', ',', '!', '-', ' ']).to_lowercase();
+    let t = line.trim().trim_end_matches(['.', ',', '!', '-', ' ']);
+    // Every sentence is asked this: an ASCII line longer than the longest
+    // sign-off ("thanks in advance", 17 bytes) with no ',' or '-' after
+    // which a name could follow is none, without a lower-cased copy.
+    if t.len() > 17 && t.is_ascii() && !t.bytes().any(|b| b == b',' || b == b'-') {
+        return false;
+    }
+    let l = t.to_lowercase();
     if SIGN_OFFS.contains(&l.as_str()) {
         return true;
     }
