@@ -16,7 +16,7 @@
 //! duplicates. Reports are rendered from the ledger at the end, not from
 //! the stream, for that reason.
 
-use crate::assess::{Outcome, OutcomeCache, assess_text};
+use crate::assess::{Assessor, Outcome, OutcomeCache};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
@@ -210,6 +210,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         // does not matter downstream: the ledger records per message and the
         // reports are rendered sorted.
         let shared_rx = Arc::new(std::sync::Mutex::new(msg_rx));
+        // One outcome cache for all workers: a claim text one of them
+        // assessed is reused by the others.
+        let cache = Arc::new(OutcomeCache::default());
         for _ in 0..params.workers.max(1) {
             // Connections are opened here, one after the other, not in the
             // threads: concurrent schema checks on one SQLite file can fail
@@ -223,7 +226,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let done = done_tx.clone();
             let misses = miss_tx.clone();
             let rx = Arc::clone(&shared_rx);
-            scope.spawn(move || assess_stage(wiki, seen, &policy, rerun, &rx, done, misses, c));
+            let cache = Arc::clone(&cache);
+            scope.spawn(move || assess_stage(wiki, seen, &policy, rerun, &rx, done, misses, c, &cache));
         }
         drop(done_tx);
         drop(miss_tx);
@@ -320,11 +324,12 @@ fn assess_stage(
     done: SyncSender<Item>,
     misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
     c: Arc<Counters>,
+    cache: &OutcomeCache,
 ) {
     let fatal = |done: &SyncSender<Item>, e: String| {
         let _ = done.send(Item::Fatal(e));
     };
-    let mut cache = OutcomeCache::default();
+    let mut assessor = Assessor::new();
     loop {
         // Hold the lock only to take one message.
         let next = match rx.lock() {
@@ -370,7 +375,7 @@ fn assess_stage(
             Counters::add(&c.audited, 1);
             let outcome = match cache.get(claim) {
                 Some(o) => o,
-                None => match assess_text(&wiki, &claim.text) {
+                None => match assessor.assess(&wiki, &claim.text) {
                     Ok(o) => {
                         cache.put(claim, &o);
                         o
@@ -469,10 +474,11 @@ fn ground_stage(
 }
 
 fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, done: SyncSender<Item>) {
+    let mut assessor = Assessor::new();
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.
-            match assess_text(&wiki, &work.claims[i].text) {
+            match assessor.assess(&wiki, &work.claims[i].text) {
                 Ok(mut o) => {
                     o.method.push_str(crate::assess::TRUST_LIST_SUFFIX);
                     if let Some(prev) = &work.outcomes[i] {
