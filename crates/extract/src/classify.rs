@@ -933,20 +933,55 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
-static AUX_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| FINITE.iter().chain(AUX_EXTRA).copied().collect());
-static DETERMINERS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| DETERMINERS.iter().copied().collect());
-static EVALUATIVE_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| EVALUATIVE.iter().copied().collect());
-static IMPERATIVE_VERBS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| IMPERATIVE_VERBS.iter().copied().collect());
-static IRREGULAR_PAST_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| IRREGULAR_PAST.iter().copied().collect());
-static VERB_STEMS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| VERB_STEMS.iter().copied().collect());
-static NUMBER_WORDS_SET: LazyLock<WordSet<&'static str>> = LazyLock::new(|| NUMBER_WORDS.iter().copied().collect());
+static AUX_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(FINITE.iter().chain(AUX_EXTRA).copied()));
+static DETERMINERS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(DETERMINERS.iter().copied()));
+static EVALUATIVE_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EVALUATIVE.iter().copied()));
+static IMPERATIVE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(IMPERATIVE_VERBS.iter().copied()));
+static IRREGULAR_PAST_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(IRREGULAR_PAST.iter().copied()));
+static VERB_STEMS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(VERB_STEMS.iter().copied()));
+static NUMBER_WORDS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(NUMBER_WORDS.iter().copied()));
 
-/// A set of short words probed once or more per word of every sentence:
-/// SipHash (the std default, built against flooding, which constant word
-/// lists do not need) was 4% of extraction; a multiply-rotate hash is a
-/// few instructions per word. Only `contains` is used, so the hash never
-/// shows in any output.
-type WordSet<T> = HashSet<T, std::hash::BuildHasherDefault<WordHasher>>;
+/// A set of short words probed once or more per word of every sentence.
+/// Two layers: a bit per (first byte, length) that the set's words take,
+/// which answers most probes with one load (a word of 1-8 letters
+/// starting with a letter the set has no word of that length for), then a
+/// hash set. SipHash (the std default, built against flooding, which
+/// constant word lists do not need) was 4% of extraction; a multiply-rotate
+/// hash is a few instructions per word. Only membership is asked, so
+/// neither layer shows in any output.
+struct WordSet {
+    /// Bit `min(len, 63)` of `shapes[first byte]`: some word has that
+    /// first byte and length.
+    shapes: Box<[u64; 256]>,
+    /// The empty word is a member (never, for these lists; kept exact).
+    empty: bool,
+    set: HashSet<Box<str>, std::hash::BuildHasherDefault<WordHasher>>,
+}
+
+impl WordSet {
+    fn new<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> WordSet {
+        let mut ws = WordSet { shapes: Box::new([0u64; 256]), empty: false, set: HashSet::default() };
+        for w in words {
+            ws.insert(w.as_ref());
+        }
+        ws
+    }
+
+    fn insert(&mut self, w: &str) {
+        match w.as_bytes().first() {
+            Some(&b) => self.shapes[usize::from(b)] |= 1 << w.len().min(63),
+            None => self.empty = true,
+        }
+        self.set.insert(w.into());
+    }
+
+    fn contains(&self, w: &str) -> bool {
+        match w.as_bytes().first() {
+            Some(&b) => self.shapes[usize::from(b)] >> w.len().min(63) & 1 == 1 && self.set.contains(w),
+            None => self.empty,
+        }
+    }
+}
 
 /// FxHash-style hasher (multiply-rotate, eight bytes at a time).
 #[derive(Default)]
@@ -974,8 +1009,8 @@ impl std::hash::Hasher for WordHasher {
 
 /// Unit and scale words of the gate's number scanner, read from its data
 /// files so the lists live in one place.
-static UNITS: LazyLock<WordSet<String>> = LazyLock::new(|| {
-    let mut set = WordSet::default();
+static UNITS: LazyLock<WordSet> = LazyLock::new(|| {
+    let mut set = WordSet::new(None::<&str>);
     for (name, body) in amem_gate::LEXICON_FILES {
         if *name != "units" && *name != "scales" {
             continue;
@@ -987,7 +1022,7 @@ static UNITS: LazyLock<WordSet<String>> = LazyLock::new(|| {
                 let f = f.trim().to_lowercase();
                 // Single letters ("m", "b", "k") are only units glued to a number.
                 if f.chars().count() > 1 {
-                    set.insert(f);
+                    set.insert(&f);
                 }
             }
         }
@@ -1273,7 +1308,8 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     if normalised.trim().is_empty() {
         return ClaimKind::Logistics;
     }
-    if !body.chars().any(char::is_alphabetic) {
+    // (an ASCII letter settles it without decoding; else any alphabetic char)
+    if !body.bytes().any(|b| b.is_ascii_alphabetic()) && !body.chars().any(char::is_alphabetic) {
         return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
     }
     let ws = words_lowered(&cased, &body);
@@ -1348,7 +1384,6 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hi
     if REACTIONS.contains(&lower_trim) {
         return true;
     }
-    let no_digits = !body.chars().any(|c| c.is_ascii_digit());
     let opener = body.trim_start_matches(['-', ' ']);
     if let Some(p) = GREETING_PREFIXES.iter().find(|p| starts_with_phrase(opener, p)) {
         // A salutation is a greeting only with at most a name after it:
@@ -1359,7 +1394,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hi
             if rest_words <= 3 {
                 return true;
             }
-        } else if no_digits && ws.len() <= 25 {
+        } else if ws.len() <= 25 && !body.bytes().any(|c| c.is_ascii_digit()) {
             // "Thanks to the storm, prices rose" is causal, not thanks.
             return !body.starts_with("thanks to ");
         }
@@ -1627,7 +1662,7 @@ fn has_quantity(ws: &[Word<'_>], cues: &[Cue]) -> bool {
             let next = ws.get(i + 1);
             let money_or_pct = w.raw.contains(['$', '%', '€', '£']);
             let glued = w.raw.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
-            let unit_next = next.is_some_and(|n| UNITS.contains(&*n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
+            let unit_next = next.is_some_and(|n| UNITS.contains(&n.lower) || n.raw.chars().next().is_some_and(char::is_lowercase));
             let prev_label = i > 0 && ws[i - 1].raw.chars().any(char::is_alphabetic) && !DETERMINERS_SET.contains(ws[i - 1].lower.as_ref());
             if money_or_pct || glued || unit_next || prev_label {
                 return true;
