@@ -1959,4 +1959,97 @@ mod tests {
         assert_eq!(kind("hey, the server in Houston is down again"), ClaimKind::Fact);
         assert_eq!(kind("Hi John, the deal closed at $5 a share."), ClaimKind::Quantity);
     }
+
+    // The fast paths against the plain forms they replaced (the rules as
+    // first written): same answers on any text.
+
+    fn normalise_reference(s: &str) -> String {
+        let mut t = s.replace('’', "'").replace("[IMAGE]", " ").replace('\u{FFFC}', " ");
+        let trimmed = t.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("<@").or_else(|| trimmed.strip_prefix('@'))
+            && let Some(colon) = rest.find(':')
+            && !rest[..colon].contains(' ')
+        {
+            t = rest[colon + 1..].to_string();
+        }
+        t.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn url_reference(w: &str) -> bool {
+        let l = w.to_ascii_lowercase();
+        l.starts_with("http")
+            || l.starts_with("www.")
+            || l.contains("://")
+            || (l.contains('@') && l.contains('.'))
+            || l.starts_with("mailto:")
+    }
+
+    /// Every occurrence of every phrase of a list, overlapping, on word
+    /// boundaries (what one aho-corasick automaton per list answered).
+    fn list_hits_reference(text: &str, list: &[&str]) -> bool {
+        list.iter().any(|p| {
+            (0..text.len()).any(|i| text.is_char_boundary(i) && text[i..].starts_with(p) && is_word_match(text, i, i + p.len(), p))
+        })
+    }
+
+    fn check_fast_paths(text: &str) {
+        assert_eq!(normalise(text), normalise_reference(text), "{text:?}");
+        let lower = text.to_lowercase();
+        let fast: Vec<(&str, String)> = words_lowered(text, &lower).into_iter().map(|w| (w.raw, w.lower.into_owned())).collect();
+        let slow: Vec<(&str, String)> = words(text).into_iter().map(|w| (w.raw, w.raw.to_lowercase().replace('’', "'"))).collect();
+        assert_eq!(fast, slow, "{text:?}");
+        for w in text.split_whitespace() {
+            assert_eq!(is_url_like(w), url_reference(w), "{w:?}");
+            let l = w.to_lowercase();
+            assert_eq!(AUX_SET.contains(&l), FINITE.contains(&l.as_str()) || AUX_EXTRA.contains(&l.as_str()), "{l:?}");
+            assert_eq!(EVALUATIVE_SET.contains(&l), EVALUATIVE.contains(&l.as_str()), "{l:?}");
+        }
+        let after_lead = without_discourse_lead(&lower);
+        let lead = lower.len() - after_lead.len();
+        let h = phrase_hits(&lower, lead);
+        for (list, bit) in [(LOGISTICS_PHRASES, P_LOGISTICS), (CAUSAL, P_CAUSAL), (COMPARISON, P_COMPARISON), (FUTURE, P_FUTURE)] {
+            assert_eq!(h.all & bit != 0, list_hits_reference(&lower, list), "{bit} in {lower:?}");
+            assert_eq!(h.after_lead & bit != 0, list_hits_reference(after_lead, list), "{bit} after lead in {lower:?}");
+        }
+        let joke = JOKE_MARKS.iter().any(|j| contains_phrase(&lower, j) || lower.contains(j) && j.starts_with([':', ';', '(']));
+        assert_eq!(h.all & P_JOKE != 0, joke, "{lower:?}");
+    }
+
+    #[test]
+    fn fast_paths_agree_on_hard_cases() {
+        for t in [
+            "",
+            " ",
+            "Also, because of the storm we'll see higher prices next week.",
+            "so that's it lol :) hahaha",
+            "lolol rofl,(that was a joke)",
+            "İSTANBUL Straße ΣΊΣΥΦΟΣ K-rated ﬁle",
+            "a\u{b}b\u{c}c\rd\te\n\nf  g",
+            "<@U0BMYT2FL>: [IMAGE] it’s http://X.com/A WWW.y.org me@x.org MAILTO:z",
+            "In addition, thanks to the team, results in rescheduling vs. reschedule",
+            "\u{a0}non-breaking\u{2003}em space\u{3000}ideographic",
+        ] {
+            check_fast_paths(t);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, .. proptest::prelude::ProptestConfig::default() })]
+        #[test]
+        fn fast_paths_agree_on_word_soup(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "also", "and", "so", "because", "due to", "than", "more", "will", "lol", "haha", ":)", ";-)", "(that",
+                "please", "let me know", "meeting", "reschedul", "vs.", "The", "PRICE", "rose", "5%", "$3", "it’s", "I'll",
+                "http://a.b", "x@y.z", "İ", "ß", "[IMAGE]", "@U1:", "\u{a0}", "\u{b}", "\t", "\n", " ", "", ",", ".", "-", "Also,",
+            ]), 0..16)
+        ) {
+            check_fast_paths(&words.concat());
+            check_fast_paths(&words.join(" "));
+        }
+
+        #[test]
+        fn fast_paths_agree_on_any_text(text in "\\PC{0,80}") {
+            check_fast_paths(&text);
+        }
+    }
 }

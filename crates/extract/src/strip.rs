@@ -177,4 +177,36 @@ mod tests {
         assert!(is_sign_off_line("Thanks, John"));
         assert!(!is_sign_off_line("Thanks for the numbers, they look right"));
     }
+
+    /// The sign-off test as first written (no length shortcut).
+    fn sign_off_reference(line: &str) -> bool {
+        let l = line.trim().trim_end_matches(['.', ',', '!', '-', ' ']).to_lowercase();
+        if SIGN_OFFS.contains(&l.as_str()) {
+            return true;
+        }
+        if let Some((head, tail)) = l.split_once([',', '-']) {
+            let tail = tail.trim();
+            return SIGN_OFFS.contains(&head.trim()) && !tail.is_empty() && tail.split_whitespace().count() <= 3;
+        }
+        false
+    }
+
+    #[test]
+    fn sign_off_shortcut_agrees() {
+        for t in [
+            "Thanks in advance",
+            "Thanks in advance!!!",
+            "THANKS IN ADVANCE.",
+            "thanks in advance for the numbers",
+            "Sincerely yours",
+            "Regards - Rick Buy",
+            "Best regards,      John Smith",
+            "Kind regards from all of us here",
+            "TAKE CARE",
+            "Thanks,",
+            "",
+        ] {
+            assert_eq!(is_sign_off_line(t), sign_off_reference(t), "{t:?}");
+        }
+    }
 }
