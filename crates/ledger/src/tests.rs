@@ -489,3 +489,58 @@ fn sigkill_mid_run_then_resume_has_no_duplicates() {
     assert_eq!(a.len(), 5 * upto as usize);
     assert_eq!(a, b);
 }
+
+/// Records `batches` batches of padded messages while another connection
+/// reads the file back to back (as the audit's workers do), and returns the
+/// largest size the write-ahead log reached after a batch.
+fn wal_peak_under_readers(dir: &Path, wal_limit: u64, batches: u32) -> u64 {
+    let path = dir.join("ledger.sqlite");
+    let opts = LedgerOptions { batch_messages: 20, max_batch_age: Duration::from_secs(3600), wal_limit, ..LedgerOptions::default() };
+    let mut l = Ledger::open_with(&path, opts).unwrap();
+    l.begin_run(&run_info("wal")).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (path, stop) = (path.clone(), std::sync::Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let r = Connection::open(&path).unwrap();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _: i64 = r.query_row("SELECT count(*) FROM messages_seen", [], |row| row.get(0)).unwrap_or(0);
+            }
+        })
+    };
+    let wal = dir.join("ledger.sqlite-wal");
+    let mut peak = 0;
+    let pad = "x".repeat(2_000);
+    for b in 0..batches {
+        for i in 0..20 {
+            let mut m = message(b * 20 + i);
+            m.text = format!("{} {pad}", m.text);
+            let c = claim(&m);
+            let a = assessment(&c, Status::Supported, vec![evidence("notes", b"rev1")], "2024-02-01T00:00:00Z");
+            l.record(&MessageOutcome {
+                message: &m,
+                claims: std::slice::from_ref(&c),
+                assessments: std::slice::from_ref(&a),
+                skipped: &[],
+            })
+            .unwrap();
+        }
+        peak = peak.max(std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    reader.join().unwrap();
+    assert_eq!(count(&l, "messages_seen"), i64::from(batches * 20), "nothing lost to the checkpoints");
+    peak
+}
+
+#[test]
+fn wal_stays_bounded_while_readers_keep_reading() {
+    let limit = 1 << 20;
+    let bounded = tempfile::tempdir().unwrap();
+    // 120 batches write about 11 MB of log. Without the limit (u64::MAX)
+    // the log reached 7.3 MB in this test: the reader kept SQLite's own
+    // checkpoints from restarting it.
+    let with_limit = wal_peak_under_readers(bounded.path(), limit, 120);
+    // One batch past the limit at most: the checkpoint runs after each batch.
+    assert!(with_limit < 3 * limit, "WAL reached {with_limit} bytes with a {limit}-byte limit");
+}
