@@ -82,6 +82,8 @@ struct Sentence<'a> {
     /// Stems of the item's title when the sentence opens with a pronoun: the pronoun stands for
     /// the subject the document is about ("She has appeared on ..." in the page "Ashley Graham").
     subject: &'a [String],
+    /// For each claim content word, the index of the first word of the sentence it matches.
+    firsts: Vec<Option<usize>>,
 }
 
 impl<'a> Sentence<'a> {
@@ -148,7 +150,7 @@ fn read_claim(text: &str) -> ClaimView<'_> {
     let mut content = Vec::new();
     let mut names = BTreeSet::new();
     let mut optional = Vec::new();
-    let (stance_words, stance) = cues::claim_stance(text, &words);
+    let cues::ClaimStance { negations, hedges, stance_words, stance } = cues::claim_stance(text, &words);
     for (i, w) in words.iter().enumerate() {
         let in_value = quantities.iter().any(|q| q.range.start <= w.range.start && w.range.end <= q.range.end);
         let is_stance = stance_words.binary_search(&i).is_ok();
@@ -176,7 +178,6 @@ fn read_claim(text: &str) -> ClaimView<'_> {
         content.push(i);
         optional.push(false);
     }
-    let (negations, hedges) = cues::stance(text, &words);
     let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
     let hearsay = !cues::hearsay(&words).is_empty();
@@ -213,15 +214,16 @@ fn read_sentences<'a>(
     subjects: &'a mut [Vec<String>],
 ) -> Vec<Sentence<'a>> {
     let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
-    let mut on_topic: Vec<(usize, &'a SentenceAnalysis)> = Vec::new();
+    let mut on_topic: Vec<(usize, &'a SentenceAnalysis, Vec<Option<usize>>)> = Vec::new();
     for (item, a) in analyses.iter().enumerate() {
-        for sa in &a.sentences {
-            if a.shares_a_stem(sa, &content) && !a.is_instruction(sa) {
-                on_topic.push((item, sa));
+        for (at, firsts) in a.first_matches(&content) {
+            let Some(sa) = a.sentences.get(at) else { continue };
+            if !a.is_instruction(sa) {
+                on_topic.push((item, sa, firsts));
             }
         }
     }
-    for &(item, sa) in &on_topic {
+    for &(item, sa, _) in &on_topic {
         if let (Some(t), true, Some(slot)) = (&evidence[item].title, sa.opens_with_pronoun, subjects.get_mut(item))
             && slot.is_empty()
         {
@@ -231,13 +233,14 @@ fn read_sentences<'a>(
     let subjects: &'a [Vec<String>] = subjects;
     on_topic
         .into_iter()
-        .map(|(item, sa)| Sentence {
+        .map(|(item, sa, firsts)| Sentence {
             item,
             range: sa.range.clone(),
             text: analyses[item].sentence_text(sa),
             analysis: analyses[item],
             sentence: sa,
             subject: if sa.opens_with_pronoun && evidence[item].title.is_some() { &subjects[item] } else { &[] },
+            firsts,
         })
         .collect()
 }
@@ -248,11 +251,10 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
     claim
         .content
         .iter()
-        .map(|&ci| {
+        .zip(&s.firsts)
+        .map(|(&ci, first)| {
             let stem = &claim.words[ci].stem;
-            s.analysis
-                .first_match(s.sentence, claim.words[ci].key, stem)
-                .or_else(|| s.subject.iter().any(|t| text::stems_match(stem, t)).then_some(VIA_TITLE))
+            first.or_else(|| s.subject.iter().any(|t| text::stems_match(stem, t)).then_some(VIA_TITLE))
         })
         .collect()
 }
@@ -367,16 +369,12 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     let mut candidates: Vec<Vec<usize>> = vec![vec![best]];
     let mut current = vec![best];
     while current.len() < MAX_JOINT {
-        let now = joint_cov(&matches, &values, &current, &claim.optional);
+        let now = joint_cov(&matches, &values, &current, None, &claim.optional);
         let next = order
             .iter()
             .copied()
             .filter(|j| !current.contains(j) && on_topic(*j))
-            .map(|j| {
-                let mut with = current.clone();
-                with.push(j);
-                (joint_cov(&matches, &values, &with, &claim.optional), j)
-            })
+            .map(|j| (joint_cov(&matches, &values, &current, Some(j), &claim.optional), j))
             .filter(|(c, _)| *c > now)
             .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let Some((_, j)) = next else { break };
@@ -464,11 +462,26 @@ fn stance_reason(claim: &ClaimView<'_>) -> Option<Reason> {
     ))
 }
 
-fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize], optional: &[bool]) -> f64 {
-    let Some(&first) = set.first() else { return 0.0 };
-    let m: Vec<Option<usize>> = (0..matches[first].len()).map(|k| set.iter().find_map(|&i| matches[i][k])).collect();
-    let v: Vec<bool> = (0..values[first].len()).map(|k| set.iter().any(|&i| values[i][k])).collect();
-    coverage(&m, &v, optional)
+/// [`coverage`] of the sentences `set` (and `extra`) taken together: a unit counts as matched
+/// when any of them matches it. Counted in place, as this runs for every candidate of every
+/// greedy step.
+fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize], extra: Option<usize>, optional: &[bool]) -> f64 {
+    let Some(first) = set.first().copied().or(extra) else { return 0.0 };
+    let members = || set.iter().copied().chain(extra);
+    let (mut matched, mut skipped) = (0usize, 0usize);
+    for (k, _) in matches[first].iter().enumerate() {
+        if members().any(|i| matches[i][k].is_some()) {
+            matched += 1;
+        } else if optional.get(k) == Some(&true) {
+            skipped += 1;
+        }
+    }
+    let stated = (0..values[first].len()).filter(|&k| members().any(|i| values[i][k])).count();
+    let total = matches[first].len() + values[first].len() - skipped;
+    if total == 0 {
+        return 0.0;
+    }
+    (matched + stated) as f64 / total as f64
 }
 
 enum Facets {

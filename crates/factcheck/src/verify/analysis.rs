@@ -33,6 +33,11 @@ pub(crate) struct EvidenceAnalysis {
     pub sentences: Vec<SentenceAnalysis>,
     /// The stems of every word of the text, one after another; [`Stem::range`] points in here.
     stems: String,
+    /// Every word's stem, in text order.
+    words: Vec<Stem>,
+    /// `key << 64 | position in words` of every word, sorted: the words a claim word can match
+    /// (the same key) are found without reading the others, in text order.
+    index: Vec<u128>,
 }
 
 /// One sentence of an evidence text. Past its stems, each fact is read on first use: a claim
@@ -42,8 +47,6 @@ pub(crate) struct EvidenceAnalysis {
 pub(crate) struct SentenceAnalysis {
     /// Byte range in the evidence text.
     pub range: Range<usize>,
-    /// The stem of each word, in order (the order of [`text::words`]).
-    stems: Vec<Stem>,
     /// True when the first word is one of [`SUBJECT_PRONOUNS`].
     pub opens_with_pronoun: bool,
     instruction: OnceLock<bool>,
@@ -56,42 +59,54 @@ pub(crate) struct SentenceAnalysis {
     hearsay: OnceLock<Vec<Cue>>,
 }
 
-/// A word's stem, as a key and a range of [`EvidenceAnalysis::stems`].
+/// A word's stem: where the word is (sentence, then word index within the sentence, the order
+/// of [`text::words`]) and its range in [`EvidenceAnalysis::stems`].
 #[derive(Debug)]
 struct Stem {
-    key: u64,
-    range: Range<u32>,
+    sentence: usize,
+    word: usize,
+    range: Range<usize>,
 }
 
 impl EvidenceAnalysis {
     /// Split `text` into sentences and read the stems of their words.
     pub(super) fn new(text: &str) -> Self {
-        let mut all = String::new();
+        let mut all = String::with_capacity(text.len() + 16);
         let (mut lower, mut stem) = (String::new(), String::new());
-        let sentences = text::sentences(text)
+        let mut words = Vec::with_capacity(text.len() / 5 + 1);
+        let mut index: Vec<u128> = Vec::with_capacity(text.len() / 5 + 1);
+        let mut lowered = String::new();
+        let sentences: Vec<SentenceAnalysis> = text::sentences(text)
             .into_iter()
-            .map(|range| {
+            .enumerate()
+            .map(|(at_sentence, range)| {
                 let sentence = &text[range.clone()];
-                let mut stems = Vec::new();
+                // An ASCII sentence is lower-cased once; a word of it is then a slice.
+                let ascii = sentence.is_ascii();
+                if ascii {
+                    lowered.clear();
+                    lowered.push_str(sentence);
+                    lowered.make_ascii_lowercase();
+                }
                 let mut opens_with_pronoun = false;
-                for w in text::word_ranges(sentence) {
-                    text::lower_into(&sentence[w], &mut lower);
-                    if stems.is_empty() {
-                        opens_with_pronoun = SUBJECT_PRONOUNS.contains(&lower.as_str());
+                for (at_word, w) in text::word_ranges(sentence).enumerate() {
+                    let lower = if ascii {
+                        &lowered[w]
+                    } else {
+                        text::lower_into(&sentence[w], &mut lower);
+                        lower.as_str()
+                    };
+                    if at_word == 0 {
+                        opens_with_pronoun = SUBJECT_PRONOUNS.contains(&lower);
                     }
-                    text::stem_into(&lower, &mut stem);
+                    text::stem_into(lower, &mut stem);
                     let at = all.len();
                     all.push_str(&stem);
-                    // Offsets past 4 GiB do not fit: such a word gets a key no claim word has.
-                    let (Ok(a), Ok(b)) = (u32::try_from(at), u32::try_from(all.len())) else {
-                        stems.push(Stem { key: u64::MAX, range: 0..0 });
-                        continue;
-                    };
-                    stems.push(Stem { key: text::stem_key(&stem), range: a..b });
+                    index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    words.push(Stem { sentence: at_sentence, word: at_word, range: at..all.len() });
                 }
                 SentenceAnalysis {
                     range,
-                    stems,
                     opens_with_pronoun,
                     instruction: OnceLock::new(),
                     words: OnceLock::new(),
@@ -103,22 +118,40 @@ impl EvidenceAnalysis {
                 }
             })
             .collect();
-        EvidenceAnalysis { text: text.into(), sentences, stems: all }
+        index.sort_unstable();
+        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index }
     }
 
-    fn stem<'a>(&'a self, w: &Stem) -> &'a str {
-        self.stems.get(w.range.start as usize..w.range.end as usize).unwrap_or("")
-    }
-
-    /// Index of the first word of sentence `s` whose stem matches `stem` (whose
-    /// [`text::stem_key`] is `key`) by [`text::stems_match`].
-    pub(super) fn first_match(&self, s: &SentenceAnalysis, key: u64, stem: &str) -> Option<usize> {
-        s.stems.iter().position(|w| w.key == key && text::stems_match(stem, self.stem(w)))
-    }
-
-    /// True when a word of sentence `s` matches one of `stems` (each with its key).
-    pub(super) fn shares_a_stem(&self, s: &SentenceAnalysis, stems: &[(u64, &str)]) -> bool {
-        s.stems.iter().any(|w| stems.iter().any(|&(key, stem)| key == w.key && text::stems_match(stem, self.stem(w))))
+    /// For each sentence that has a word matching one of `stems` (each a claim word's stem
+    /// with its [`text::stem_key`]) by [`text::stems_match`], in sentence order: the sentence
+    /// index and, for each of `stems`, the index of the first word of the sentence matching it.
+    pub(super) fn first_matches(&self, stems: &[(u64, &str)]) -> Vec<(usize, Vec<Option<usize>>)> {
+        let mut found: Vec<(usize, Vec<Option<usize>>)> = Vec::new();
+        for (k, &(key, stem)) in stems.iter().enumerate() {
+            let key = u128::from(key) << 64;
+            let start = self.index.partition_point(|&e| e < key);
+            for &e in self.index[start..].iter().take_while(|&&e| e >> 64 == key >> 64) {
+                let Some(w) = usize::try_from(e & u128::from(u64::MAX)).ok().and_then(|i| self.words.get(i)) else { continue };
+                let (sentence, word) = (w.sentence, w.word);
+                // Entries of one sentence come in word order: the first match is the earliest.
+                let at = found.binary_search_by_key(&sentence, |f| f.0);
+                if at.is_ok_and(|i| found[i].1[k].is_some()) {
+                    continue;
+                }
+                if !text::stems_match(stem, self.stems.get(w.range.clone()).unwrap_or("")) {
+                    continue;
+                }
+                match at {
+                    Ok(i) => found[i].1[k] = Some(word),
+                    Err(i) => {
+                        let mut firsts = vec![None; stems.len()];
+                        firsts[k] = Some(word);
+                        found.insert(i, (sentence, firsts));
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// The text of sentence `s`.

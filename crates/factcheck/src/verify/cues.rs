@@ -156,9 +156,14 @@ fn word_at(words: &[Word], byte: usize) -> usize {
 /// one source of truth for the word lists and their false-friend exclusions),
 /// plus the [`DENIAL`] words read here.
 pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
+    stance_of(text, words, &amem_gate::cues::detect_cues(text))
+}
+
+/// [`stance`] from the gate's cues of `text` (`amem_gate::cues::detect_cues`), read by the caller.
+fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>, Vec<Cue>) {
     let mut negations = Vec::new();
     let mut hedges = Vec::new();
-    for c in amem_gate::cues::detect_cues(text) {
+    for c in found {
         let range = c.span.start..c.span.end;
         let cue = Cue { word: word_at(words, c.span.end.saturating_sub(1)), range, entry: "gate" };
         match c.class {
@@ -207,24 +212,44 @@ const DEIXIS: &[&str] = &["now", "nowadays"];
 /// `words`): hedges ("I think", "probably"), time deixis ("now", "currently", "these days"
 /// from the gate's temporal cues; a capitalised one such as "Monday" is a date, kept), and
 /// attributions with their source ("according to Maria, ...", "Maria said that ...",
-/// "..., Maria said", "reportedly"). Returns the indices and the cue ranges, for the report.
+/// "..., Maria said", "reportedly"). Returns the indices and the cue ranges, for the report,
+/// with the claim's negation and hedge cues (what [`stance`] gives).
 ///
 /// A reporting verb that is the claim's own predicate ("Apple announced the iPhone") is
 /// content: only a verb that introduces a clause ("said that", after a comma at the end)
 /// or "according to" is stance.
-pub(crate) fn claim_stance(text: &str, words: &[Word]) -> (Vec<usize>, Vec<Range<usize>>) {
+pub(crate) fn claim_stance(text: &str, words: &[Word]) -> ClaimStance {
+    // The gate's cues are read once and serve both the stance cues and the stance words.
+    let found = amem_gate::cues::detect_cues(text);
+    let (negations, hedges) = stance_of(text, words, &found);
+    let (stance_words, stance) = stance_words(text, words, &found, &hedges);
+    ClaimStance { negations, hedges, stance_words, stance }
+}
+
+/// What [`claim_stance`] reads in a claim.
+pub(crate) struct ClaimStance {
+    /// Negation cues, as [`stance`] gives them.
+    pub negations: Vec<Cue>,
+    /// Hedge cues, as [`stance`] gives them.
+    pub hedges: Vec<Cue>,
+    /// Indices of the words that carry the speaker's stance, ascending.
+    pub stance_words: Vec<usize>,
+    /// Byte ranges of the stance cues, sorted.
+    pub stance: Vec<Range<usize>>,
+}
+
+fn stance_words(text: &str, words: &[Word], found: &[amem_model::Cue], hedges: &[Cue]) -> (Vec<usize>, Vec<Range<usize>>) {
     let mut idx: Vec<usize> = Vec::new();
     let mut ranges: Vec<Range<usize>> = Vec::new();
     let overlapping = |r: &Range<usize>| -> Vec<usize> {
         words.iter().enumerate().filter(|(_, w)| w.range.start < r.end && r.start < w.range.end).map(|(i, _)| i).collect()
     };
     let punct_between = |a: usize, b: usize| text.get(a..b).is_some_and(|g| g.contains([',', ';', ':', '.', '!', '?']));
-    let (_, hedges) = stance(text, words);
     for h in hedges {
         idx.extend(overlapping(&h.range));
-        ranges.push(h.range);
+        ranges.push(h.range.clone());
     }
-    for c in amem_gate::cues::detect_cues(text) {
+    for c in found {
         let r = c.span.start..c.span.end;
         let ws = overlapping(&r);
         let (Some(&first), Some(&last)) = (ws.first(), ws.last()) else { continue };

@@ -95,17 +95,21 @@ fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Range<usize>
 /// True when the word ending at byte `dot` (a full stop) is an abbreviation or a single initial.
 fn is_abbreviation(text: &str, sentence_start: usize, dot: usize) -> bool {
     let before = &text[sentence_start..dot];
-    let word: String =
-        before.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '.').collect::<Vec<_>>().into_iter().rev().collect();
+    // The run of letters, digits and dots that ends at the full stop.
+    let start = before.char_indices().rev().find(|(_, c)| !(c.is_alphanumeric() || *c == '.')).map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &before[start..];
     if word.is_empty() {
         return false;
     }
-    let lower = word.to_lowercase();
     // A single upper-case initial ("J. Smith") or a dotted acronym ("U.S.").
     if word.chars().count() == 1 && word.chars().all(|c| c.is_uppercase()) {
         return true;
     }
-    ABBREVIATIONS.contains(&lower.as_str())
+    if word.is_ascii() {
+        // The list is lower-case ASCII: comparing without case is comparing the lower-cased word.
+        return ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word));
+    }
+    ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
 /// Function words the verifier and the search key ([`crate::terms`]) both drop.
@@ -182,6 +186,21 @@ pub(crate) fn is_stopword(lower: &str) -> bool {
 }
 
 fn irregular(lower: &str) -> Option<&'static str> {
+    // Most words can be ruled out by their first byte and length before any hashing.
+    static SHAPES: OnceLock<[u16; 256]> = OnceLock::new();
+    let shapes = SHAPES.get_or_init(|| {
+        let mut t = [0u16; 256];
+        for (w, _) in IRREGULAR {
+            if let Some(&b) = w.as_bytes().first() {
+                t[usize::from(b)] |= 1 << w.len().min(15);
+            }
+        }
+        t
+    });
+    let &first = lower.as_bytes().first()?;
+    if lower.len() > 15 || shapes[usize::from(first)] & (1 << lower.len()) == 0 {
+        return None;
+    }
     static MAP: OnceLock<HashMap<&'static str, &'static str, FastHash>> = OnceLock::new();
     MAP.get_or_init(|| IRREGULAR.iter().copied().collect()).get(lower).copied()
 }
@@ -283,26 +302,31 @@ pub(crate) fn stem_into(lower: &str, w: &mut String) {
         return;
     }
     w.push_str(lower);
-    if w.chars().count() <= 3 || !w.is_ascii() {
+    // For ASCII the byte length is the character count.
+    if !w.is_ascii() || w.len() <= 3 {
         return;
     }
-    for (suffix, repl, min) in [
-        ("ies", "y", 5),
-        ("sses", "ss", 5),
-        ("ations", "ate", 8),
-        ("ation", "ate", 7),
-        ("ions", "", 7),
-        ("ion", "", 6),
-        ("ings", "", 7),
-        ("ing", "", 6),
-        ("edly", "", 7),
-        ("ed", "", 5),
-        ("ly", "", 6),
-        ("ments", "", 8),
-        ("ment", "", 7),
-        ("ness", "", 7),
-        ("s", "", 4),
-    ] {
+    // The suffix rules, first applicable wins; a rule can only apply to a word ending in its
+    // suffix's last letter, so only those are tried (in the same order).
+    let rules: &[(&str, &str, usize)] = match w.as_bytes()[w.len() - 1] {
+        b's' => &[
+            ("ies", "y", 5),
+            ("sses", "ss", 5),
+            ("ations", "ate", 8),
+            ("ions", "", 7),
+            ("ings", "", 7),
+            ("ments", "", 8),
+            ("ness", "", 7),
+            ("s", "", 4),
+        ],
+        b'n' => &[("ation", "ate", 7), ("ion", "", 6)],
+        b'g' => &[("ing", "", 6)],
+        b'y' => &[("edly", "", 7), ("ly", "", 6)],
+        b'd' => &[("ed", "", 5)],
+        b't' => &[("ment", "", 7)],
+        _ => &[],
+    };
+    for &(suffix, repl, min) in rules {
         if w.len() >= min && w.ends_with(suffix) {
             if suffix == "s" && (w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")) {
                 continue;
