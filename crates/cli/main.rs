@@ -6,8 +6,10 @@
 //! - `1` the run failed (I/O, ledger, configuration invalid at run time)
 //! - `2` usage error (clap's own code, and bad inputs found before any work)
 //! - `3` `--fail-on contradicted` and a contradicted claim was found
-//! - `130` interrupted by Ctrl-C (the default signal action: a run stopped
-//!   this way resumes without duplicates on the next start)
+//! - `130` interrupted by Ctrl-C. `amem audit` stops reading, records what
+//!   it has read, says so and exits 130 (a second Ctrl-C stops at once);
+//!   the same command resumes the run without duplicates. Other commands
+//!   take the default signal action.
 
 mod cmd;
 mod home;
@@ -79,6 +81,8 @@ pub(crate) enum Exit {
     Usage,
     /// 3
     Contradicted,
+    /// 130
+    Interrupted,
 }
 
 impl From<Exit> for ExitCode {
@@ -88,6 +92,7 @@ impl From<Exit> for ExitCode {
             Exit::Failure => 1,
             Exit::Usage => 2,
             Exit::Contradicted => 3,
+            Exit::Interrupted => 130,
         })
     }
 }

@@ -73,6 +73,11 @@ impl Ctx {
         }
     }
 
+    /// True with `-q` (notes are not shown).
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.quiet > 0
+    }
+
     /// Locked, buffered stdout for results.
     pub(crate) fn stdout(&self) -> std::io::BufWriter<std::io::StdoutLock<'static>> {
         std::io::BufWriter::new(std::io::stdout().lock())

@@ -240,10 +240,11 @@ fn report_rows(home: &Path, t: &TestDir, mbox: &Path) -> (String, serde_json::Va
     (md, s["data"]["summary"].clone())
 }
 
-/// A run killed with SIGKILL and started again ends with the same report
-/// and counts as an uninterrupted run, and no duplicate rows.
+/// A run killed with SIGKILL, or stopped with Ctrl-C, and started again
+/// ends with the same report and counts as an uninterrupted run, and no
+/// duplicate rows.
 #[test]
-fn sigkill_mid_run_then_resume_matches_uninterrupted() {
+fn killed_or_interrupted_run_resumes_to_the_uninterrupted_report() {
     let t = TestDir::new();
     let mbox = t.path().join("big.mbox");
     big_mbox(&mbox, 3000);
@@ -278,6 +279,31 @@ fn sigkill_mid_run_then_resume_matches_uninterrupted() {
         assert_eq!(sum_a[k], sum_b[k], "{k}");
     }
     assert_eq!(ledger_messages(&a), ledger_messages(&b), "no duplicate messages");
+
+    // Ctrl-C (SIGINT): the run stops reading, records what it read, says
+    // how to resume and exits 130 without writing a report; the same
+    // command then resumes it to the same report.
+    let c_home = t.path().join("home-c");
+    std::fs::create_dir_all(c_home.join("wiki")).unwrap();
+    std::fs::write(c_home.join("wiki").join("notes.md"), wiki_note).unwrap();
+    let mut c = audit_mbox(&t, &c_home, &mbox);
+    let child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    while ledger_messages(&c_home) == 0 && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = Command::new("kill").arg("-INT").arg(child.id().to_string()).status();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "exit code after Ctrl-C; stderr: {err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    let recorded = ledger_messages(&c_home);
+    assert!(recorded > 0 && recorded < ledger_messages(&a), "stopped part way: {recorded} recorded");
+    assert!(!c_home.join("reports").exists(), "no report for an interrupted run");
+    let (md_c, sum_c) = report_rows(&c_home, &t, &mbox);
+    assert_eq!(md_c, ra, "the resumed report is the uninterrupted one");
+    assert_eq!(sum_a["assessed"], sum_c["assessed"]);
+    assert_eq!(ledger_messages(&a), ledger_messages(&c_home), "no duplicate messages");
 }
 
 /// The Arrow report opens in pyarrow unchanged (CI installs pyarrow).

@@ -166,12 +166,22 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             pb.finish_and_clear();
         })
     });
+    on_ctrl_c(Arc::clone(&counters), ctx);
     let result = run_audit(&params, Arc::clone(&counters), grounder);
     stop.store(true, Ordering::Relaxed);
     for h in [drawer, counting].into_iter().flatten() {
         let _ = h.join();
     }
-    let outcome = result?;
+    let outcome = match result {
+        Ok(o) => o,
+        Err(e) => {
+            if let Some(i) = e.downcast_ref::<amem_audit::Interrupted>() {
+                ctx.warn(i.to_string());
+                return Ok(Exit::Interrupted);
+            }
+            return Err(e);
+        }
+    };
     let s = &outcome.summary;
 
     if a.json {
@@ -216,6 +226,32 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     } else {
         Exit::Success
     })
+}
+
+/// The first Ctrl-C asks the run to stop after recording what it has read
+/// (a long run keeps its work, and the next start resumes it); a second one
+/// ends the process at once, exit 130, which the ledger also survives (a
+/// batch not yet committed is redone on resume).
+fn on_ctrl_c(counters: Arc<Counters>, ctx: &Ctx) {
+    let quiet = ctx.is_quiet();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+        rt.block_on(async {
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            counters.interrupt();
+            if !quiet {
+                #[allow(clippy::print_stderr)]
+                {
+                    eprintln!("\ninterrupted: recording the messages already read (Ctrl-C again to stop at once)");
+                }
+            }
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        });
+    });
 }
 
 fn fmt_secs(s: f64) -> String {

@@ -17,4 +17,4 @@ pub mod run;
 pub mod sources;
 pub mod unverified;
 
-pub use run::{AuditOutcome, AuditParams, Formats, policy_version, run_audit};
+pub use run::{AuditOutcome, AuditParams, Formats, Interrupted, policy_version, run_audit};

@@ -27,9 +27,25 @@ pub struct Counters {
     pub skipped: AtomicU64,
     /// Messages recorded in the ledger.
     pub recorded: AtomicU64,
+    /// Set by [`Counters::interrupt`] (the CLI's Ctrl-C handler).
+    interrupted: AtomicBool,
 }
 
 impl Counters {
+    /// Ask the run to stop early: the importers read no further, the
+    /// messages already read are assessed and recorded, and
+    /// [`crate::run_audit`] returns [`crate::run::Interrupted`] without
+    /// writing reports. The run stays open in the ledger, so the same command
+    /// resumes it.
+    pub fn interrupt(&self) {
+        self.interrupted.store(true, Ordering::SeqCst);
+    }
+
+    /// True once [`Counters::interrupt`] was called.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::SeqCst)
+    }
+
     /// Add to a counter.
     pub fn add(c: &AtomicU64, n: u64) {
         c.fetch_add(n, Ordering::Relaxed);

@@ -115,6 +115,24 @@ pub struct AuditOutcome {
     pub resumed: bool,
 }
 
+/// The run stopped early on request ([`Counters::interrupt`]): what was
+/// read is recorded, no report was written, and the same command resumes.
+#[derive(Debug)]
+pub struct Interrupted {
+    /// The run left open.
+    pub run_id: RunId,
+    /// Messages recorded in the ledger by this process before it stopped.
+    pub recorded: u64,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted: run {} stopped after recording {} messages; run the same command to resume it", self.run_id, self.recorded)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// The policy version verdicts are made under: the extractor and the
 /// verifier together. A new version of either reassesses on the next run.
 pub fn policy_version() -> String {
@@ -186,7 +204,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         // Importers, one after the other, on their own thread.
         let srcs = params.sources.clone();
         let opts = ImportOptions { window };
-        scope.spawn(move || import_all(&srcs, &opts, msg_tx));
+        let c = Arc::clone(&counters);
+        scope.spawn(move || import_all(&srcs, &opts, msg_tx, &c));
 
         let grounding = grounder.filter(|_| !params.offline);
         let (miss_tx, regrade_handle) = match &grounding {
@@ -237,6 +256,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     })?;
 
     ledger.flush()?;
+    if counters.is_interrupted() {
+        return Err(Interrupted { run_id: run.run_id, recorded: Counters::get(&counters.recorded) }.into());
+    }
     let summary = summarise(&ledger, &run, &counters)?;
     ledger.finish_run(&summary)?;
 
@@ -295,12 +317,21 @@ fn resolve_run(
     Ok((RunInfo { run_id, started_at, params: rp }, false))
 }
 
-fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Result<Message, amem_model::ImportError>>) {
+fn import_all(
+    sources: &[(SourceKind, PathBuf)],
+    opts: &ImportOptions,
+    tx: SyncSender<Result<Message, amem_model::ImportError>>,
+    c: &Counters,
+) {
     for (kind, path) in sources {
+        if c.is_interrupted() {
+            return;
+        }
         match open_source(*kind, path, opts) {
             Ok(stream) => {
                 for item in stream {
-                    if tx.send(item).is_err() {
+                    // Stop reading; what was sent is assessed and recorded.
+                    if c.is_interrupted() || tx.send(item).is_err() {
                         return;
                     }
                 }
