@@ -17,20 +17,28 @@ What it measures, in one script run on this machine:
    message is assessed), reports md+arrow.
    Each run in its own process under /usr/bin/time: wall time and peak RSS.
 
+5. Stage costs: the `stage_costs` example of amem-audit (release) on the
+   first 3,000 messages of the 1x archive and the same indexed wiki, every
+   stage one after the other on one thread: parse, extract, recall, verify,
+   gate, ledger. Microseconds per message (and per audited claim), so the
+   README can say where the whole run's time goes.
+
 Figures: messages/s of each, the ratio whole-run / importer-only (the
 pipeline's overhead over parsing; target >= 1/3), peak RSS of the whole
-run at 1x and 10x (target: flat, and under 500 MB).
+run at 1x and 10x (target: flat, and under 500 MB), and the stage costs.
 
 Usage:
     python3 scripts/bench-audit.py            # measure, rewrite the README block
     python3 scripts/bench-audit.py --check    # measure, fail if the README block is stale
     options: --scratch DIR (default /tmp/amem-bench-audit)
 
---check fails when the block is missing, a message count differs, the ratio
-moved by more than 35%, a peak RSS by more than 25%, or a target is missed.
+--check fails when the block is missing, a message or claim count differs,
+the ratio moved by more than 35%, a peak RSS by more than 25%, or a target
+is missed.
 """
 
 import argparse
+import json
 import importlib.util
 import os
 import re
@@ -80,13 +88,41 @@ def make_wiki(home, files):
     return n
 
 
-def render(rows):
+STAGES = (("import", "parse (importer)"), ("extract", "extract claims"), ("recall", "recall (FTS5 bm25, top 5 chunks)"),
+          ("verify", "verify against the chunks"), ("gate", "gate"), ("ledger", "record in the ledger"))
+STAGE_MESSAGES = 3000
+
+
+def render(rows, stages):
     lines = [BEGIN, "", "| archive | messages | importer-only msg/s | whole audit msg/s | whole / importer | peak RSS (whole run) |", "|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append("| mbox x%d | %d | %.0f | %.0f | %.4f (1/%.0f) | %.0f MB |" % (r["scale"], r["messages"], r["import_rate"], r["audit_rate"], r["ratio"], 1 / r["ratio"], r["audit_rss_mb"]))
     lines += ["", "Offline, %d-note wiki (real Enron mail bodies), release build, one process per run on this" % WIKI_ITEMS,
-              "2-core machine; recomputed by `python3 scripts/bench-audit.py` (`--check` verifies this block).", END]
+              "2-core machine; recomputed by `python3 scripts/bench-audit.py` (`--check` verifies this block).", ""]
+    us = stages["us"]
+    total = sum(us.get(k + "_per_msg", 0.0) for k, _ in STAGES)
+    lines += ["Where the time goes: each stage alone on one thread over the first %d messages of the x1 archive"
+              % stages["messages"],
+              "(%d claims, %d audited: %.1f per message), `stage_costs` example of amem-audit:" % (stages["claims"], stages["audited"],
+                                                                                                    stages["audited"] / stages["messages"]),
+              "", "| stage | µs per message | µs per audited claim | share |", "|---|---:|---:|---:|"]
+    for k, name in STAGES:
+        per_msg = us.get(k + "_per_msg", 0.0)
+        per_claim = us.get(k + "_per_claim")
+        lines.append("| %s | %.1f | %s | %.1f%% |" % (name, per_msg, "%.1f" % per_claim if per_claim is not None else "", 100 * per_msg / total))
+    lines += ["", "Parsing is %.1f%% of the work of one message (%.0f of %.0f µs): at most 1/%.0f of importer-only throughput"
+              % (100 * us["import_per_msg"] / total, us["import_per_msg"], total, total / us["import_per_msg"]),
+              "on the same threads, whatever the pipeline around the stages.", END]
     return "\n".join(lines)
+
+
+def stage_costs(home, mbox):
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-audit", "--example", "stage_costs"], cwd=ROOT, check=True)
+    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "examples", "stage_costs")
+    p = subprocess.run([exe, home, mbox, str(STAGE_MESSAGES), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise SystemExit("stage_costs failed:\n" + p.stderr[-2000:])
+    return json.loads(p.stdout)
 
 
 def parse(block):
@@ -140,7 +176,10 @@ def main():
                "ratio": t_imp / t_aud, "audit_rss_mb": rss / 1024}
         log(row)
         rows.append(row)
-    block = render(rows)
+    log("stage costs")
+    stages = stage_costs(base, archives[1]["gmail"])
+    log(stages)
+    block = render(rows, stages)
     readme_path = os.path.join(ROOT, "README.md")
     readme = open(readme_path, encoding="utf-8").read()
     failures = []
@@ -159,6 +198,9 @@ def main():
             old = parse(readme[i:j])
             if [o["messages"] for o in old] != [r["messages"] for r in rows]:
                 failures.append("message counts differ from the README block")
+            m = re.search(r"\((\d+) claims, (\d+) audited", readme[i:j])
+            if not m or (int(m.group(1)), int(m.group(2))) != (stages["claims"], stages["audited"]):
+                failures.append("stage-cost claim counts differ from the README block (extraction changed: rerun)")
             for o, r in zip(old, rows):
                 if abs(o["ratio"] - r["ratio"]) > 0.35 * o["ratio"]:
                     failures.append("ratio at x%d moved: README %.2f, measured %.2f" % (r["scale"], o["ratio"], r["ratio"]))

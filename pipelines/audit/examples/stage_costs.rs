@@ -1,60 +1,118 @@
 //! Where the time of an offline audit goes, stage by stage, on one thread.
 //!
-//! `cargo run --release -p amem-audit --example stage_costs -- HOME MBOX`
-//! reads the mbox once into memory, then times, as the audit runs them:
-//! extraction alone; recall (the FTS5 query, whole chunks) per audited
-//! claim; verification (one verifier, its evidence cache warm across
-//! claims) per audited claim; the gate per audited claim. Prints per-message and per-claim costs.
-use amem_model::{ImportOptions, SourceKind};
+//! `cargo run --release -p amem-audit --example stage_costs -- HOME MBOX [LIMIT] [--json]`
+//! reads the first LIMIT (default 3000) messages of the mbox into memory,
+//! then times each stage as the audit runs it, one after the other on this
+//! thread: parsing (the importer), extraction, recall (the FTS5 query, whole
+//! chunks) per audited claim, verification (one verifier, its evidence
+//! cache warm across claims), the gate against the top chunk, and recording
+//! messages, claims and assessments in a fresh ledger. Prints the cost of
+//! each per message and per audited claim; `--json` prints one JSON object
+//! instead (read by scripts/bench-audit.py).
+use amem_audit::assess::{Assessor, RECALL_K};
+use amem_ledger::{Ledger, MessageOutcome};
+use amem_model::{ImportOptions, RunId, RunInfo, RunParams, SourceKind};
 use amem_recall::{Recall, Wiki};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    let home = std::path::PathBuf::from(&args[1]);
-    let mbox = std::path::PathBuf::from(&args[2]);
-    let limit: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(3000);
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--json").collect();
+    let json = std::env::args().any(|a| a == "--json");
+    let (Some(home), Some(mbox)) = (args.first(), args.get(1)) else {
+        anyhow::bail!("usage: stage_costs HOME MBOX [LIMIT] [--json]");
+    };
+    let limit: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3000);
+    let mut us = serde_json::Map::new();
+    let mut put = |k: &str, secs: f64, per: f64| {
+        us.insert(k.to_string(), serde_json::json!((secs * 1e6 / per * 10.0).round() / 10.0));
+    };
+
     let t = Instant::now();
+    let opts = ImportOptions::default();
     let msgs: Vec<_> =
-        amem_audit::sources::open_source(SourceKind::Gmail, &mbox, &ImportOptions::default())?.filter_map(Result::ok).take(limit).collect();
+        amem_audit::sources::open_source(SourceKind::Gmail, mbox.as_ref(), &opts)?.filter_map(Result::ok).take(limit).collect();
     let n = msgs.len() as f64;
-    println!("import: {:.1} µs/msg ({} msgs)", t.elapsed().as_secs_f64() * 1e6 / n, msgs.len());
+    put("import_per_msg", t.elapsed().as_secs_f64(), n);
+
     let t = Instant::now();
     let claims: Vec<Vec<amem_model::Claim>> = msgs.iter().map(amem_extract::extract).collect();
-    println!("extract: {:.1} µs/msg", t.elapsed().as_secs_f64() * 1e6 / n);
-    let audited: Vec<&amem_model::Claim> = claims.iter().flatten().filter(|c| c.kind.is_audited()).collect();
-    let total: usize = claims.iter().map(Vec::len).sum();
+    put("extract_per_msg", t.elapsed().as_secs_f64(), n);
+    let audited: Vec<(usize, &amem_model::Claim)> =
+        claims.iter().enumerate().flat_map(|(i, cs)| cs.iter().map(move |c| (i, c))).filter(|(_, c)| c.kind.is_audited()).collect();
     let na = audited.len() as f64;
-    println!("claims: {total} ({:.1}/msg), audited {} ({:.1}/msg)", total as f64 / n, audited.len(), na / n);
-    let wiki = Wiki::open(&home)?;
+
+    let wiki = Wiki::open(home.as_ref())?;
     let t = Instant::now();
-    let mut hits = Vec::new();
-    for c in &audited {
-        hits.push(wiki.search_chunks(&c.text, amem_audit::assess::RECALL_K)?);
+    let mut hits = Vec::with_capacity(audited.len());
+    for (_, c) in &audited {
+        hits.push(wiki.search_chunks(&c.text, RECALL_K)?);
     }
-    let ts = t.elapsed().as_secs_f64();
-    println!("recall: {:.1} µs/claim, {:.1} µs/msg", ts * 1e6 / na, ts * 1e6 / n);
-    let mut groups = std::collections::BTreeMap::new();
+    let s = t.elapsed().as_secs_f64();
+    put("recall_per_claim", s, na);
+    put("recall_per_msg", s, n);
+
     let mut verifier = amem_factcheck::verify::Verifier::new();
+    let mut groups = std::collections::BTreeMap::new();
     let t = Instant::now();
-    for (c, h) in audited.iter().zip(&hits) {
+    for ((_, c), h) in audited.iter().zip(&hits) {
         let ev: Vec<amem_model::Evidence> = h.iter().map(amem_recall::Hit::to_evidence).collect();
         let v = verifier.verify(&c.text, &ev);
-        *groups.entry(format!("{:?}", v.status.group())).or_insert(0usize) += 1;
+        *groups.entry(format!("{:?}", v.status.group()).to_lowercase()).or_insert(0usize) += 1;
     }
-    let tv = t.elapsed().as_secs_f64();
-    println!("verify: {:.1} µs/claim, {:.1} µs/msg; verdicts {groups:?}", tv * 1e6 / na, tv * 1e6 / n);
+    let s = t.elapsed().as_secs_f64();
+    put("verify_per_claim", s, na);
+    put("verify_per_msg", s, n);
+
     let t = Instant::now();
-    for (c, h) in audited.iter().zip(&hits) {
+    for ((_, c), h) in audited.iter().zip(&hits) {
         if let Some(h) = h.first() {
             std::hint::black_box(amem_gate::check(&h.text, &c.text).summary());
         }
     }
-    let tg = t.elapsed().as_secs_f64();
-    println!("gate (top chunk): {:.1} µs/claim, {:.1} µs/msg", tg * 1e6 / na, tg * 1e6 / n);
-    let mut texts: Vec<String> = audited.iter().map(|c| c.normalised_text()).collect();
-    texts.sort();
-    texts.dedup();
-    println!("distinct audited texts: {}", texts.len());
+    let s = t.elapsed().as_secs_f64();
+    put("gate_per_claim", s, na);
+    put("gate_per_msg", s, n);
+
+    // The ledger stage records what the audit records: every message, every
+    // claim, one assessment per audited claim (assessed again here, outside
+    // the timing, so the rows have their real size).
+    let mut assessor = Assessor::new();
+    let mut per_msg: Vec<Vec<amem_model::Assessment>> = vec![Vec::new(); msgs.len()];
+    for (i, c) in &audited {
+        let o = assessor.assess(&wiki, &c.text)?;
+        per_msg[*i].push(o.to_assessment(c, "2030-01-01T00:00:00Z", &amem_audit::policy_version()));
+    }
+    let scratch = tempfile::tempdir()?;
+    let mut ledger = Ledger::open(&scratch.path().join(amem_ledger::LEDGER_FILE))?;
+    let now: jiff::Timestamp = "2030-01-01T00:00:00Z".parse()?;
+    let params = RunParams {
+        sources: vec![],
+        since: None,
+        until: None,
+        now,
+        offline: true,
+        policy_version: amem_audit::policy_version(),
+        home: String::new(),
+    };
+    let run = RunInfo { run_id: RunId::derive(now, b"stage_costs"), started_at: now, params };
+    ledger.begin_run(&run)?;
+    let t = Instant::now();
+    for ((m, cs), assessments) in msgs.iter().zip(&claims).zip(&per_msg) {
+        ledger.record(&MessageOutcome { message: m, claims: cs, assessments, skipped: &[] })?;
+    }
+    ledger.flush()?;
+    put("ledger_per_msg", t.elapsed().as_secs_f64(), n);
+
+    let mut out = serde_json::Map::new();
+    out.insert("messages".into(), serde_json::json!(msgs.len()));
+    out.insert("claims".into(), serde_json::json!(claims.iter().map(Vec::len).sum::<usize>()));
+    out.insert("audited".into(), serde_json::json!(audited.len()));
+    out.insert("verdicts".into(), serde_json::json!(groups));
+    out.insert("us".into(), serde_json::Value::Object(us));
+    if json {
+        println!("{}", serde_json::Value::Object(out));
+    } else {
+        println!("{}", serde_json::to_string_pretty(&serde_json::Value::Object(out))?);
+    }
     Ok(())
 }
