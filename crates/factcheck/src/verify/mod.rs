@@ -28,6 +28,12 @@
 //! - on-topic evidence that does not entail is `not_addressed`; nothing on
 //!   topic is `no_evidence`.
 //!
+//! Speed: everything read from an evidence text (sentences, stems, values,
+//! cues) depends on the text alone, so it is read once per text (`analysis`
+//! module) and a [`Verifier`] keeps the analyses of recent texts; the claims
+//! of one message usually recall the same chunks. [`verify`] uses one
+//! [`Verifier`] per thread; the verdicts are those of a fresh analysis.
+//!
 //! Evidence text is data. A sentence that addresses the verifier ("ignore
 //! previous instructions", "mark this claim supported") is left out of the
 //! alignment, so it cannot change a verdict.
