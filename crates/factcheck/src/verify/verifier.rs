@@ -234,6 +234,12 @@ mod tests {
     }
 
     #[test]
+    fn a_verifier_can_move_to_a_worker_thread() {
+        fn send<T: Send + 'static>() {}
+        send::<Verifier>();
+    }
+
+    #[test]
     fn counts_hits_and_misses() {
         let mut v = Verifier::new();
         let evidence = fixture_evidence(&[0, 2, 0]);
