@@ -141,22 +141,25 @@ impl Lexicon {
         }
         // Leftmost-longest for the pass itself; a standard automaton over
         // the same patterns for the rare fallback (see `scan`).
-        // A DFA, not the contiguous NFA the builder picks for this many
-        // patterns: one table look-up per byte instead of a walk of the
-        // state's transitions. The scan runs on every claim the extractor
-        // makes (a tenth of extraction with the NFA); the DFA costs some
-        // memory once. Same matches either way.
-        let build = |kind| {
-            AhoCorasickBuilder::new()
-                .ascii_case_insensitive(true)
-                .match_kind(kind)
-                .kind(Some(AhoCorasickKind::DFA))
-                .build(&patterns)
+        // The pass itself is a DFA, not the contiguous NFA the builder picks
+        // for this many patterns: one table look-up per byte instead of a
+        // walk of the state's transitions. The scan runs on every claim the
+        // extractor makes (a tenth of extraction with the NFA); the DFA
+        // costs some memory and ~3 ms to build, once. The fallback
+        // automaton runs on a few bytes now and then: the builder's choice.
+        // Same matches either way.
+        let build = |kind, dfa: bool| {
+            let mut b = AhoCorasickBuilder::new();
+            b.ascii_case_insensitive(true).match_kind(kind);
+            if dfa {
+                b.kind(Some(AhoCorasickKind::DFA));
+            }
+            b.build(&patterns)
                 .or_else(|_| AhoCorasickBuilder::new().ascii_case_insensitive(true).match_kind(kind).build(&patterns))
                 .expect("invariant: lexicon patterns are plain non-empty strings")
         };
-        let ac = build(MatchKind::LeftmostLongest);
-        let ac_all = build(MatchKind::Standard);
+        let ac = build(MatchKind::LeftmostLongest, true);
+        let ac_all = build(MatchKind::Standard, false);
         let mut units = HashMap::new();
         for (forms, canon) in parse_mapped(file("units")) {
             for f in forms {
