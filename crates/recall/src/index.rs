@@ -104,9 +104,14 @@ pub(crate) struct FtsIndex {
     /// Cleared when a write begins; a write by another process can leave it
     /// stale, which only shifts which common terms a query drops.
     df_cache: RefCell<BTreeMap<String, i64>>,
-    /// Document frequency by lowercased query term (the result of stemming
-    /// and `df_cache`), so a word seen before costs no SQL at all.
-    term_df_cache: RefCell<BTreeMap<String, i64>>,
+    /// Document frequency and stems by lowercased query term (the result of
+    /// stemming and `df_cache`), so a word seen before costs no SQL at all.
+    term_df_cache: RefCell<BTreeMap<String, TermInfo>>,
+    /// Postings by stem, for ranking (see [`FtsIndex::postings`]); cleared
+    /// like `df_cache`.
+    postings_cache: RefCell<PostingsCache>,
+    /// Every chunk's length in tokens, for ranking; cleared like `df_cache`.
+    lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
     /// Chunk count, cached like `df_cache`.
     chunk_count: std::cell::Cell<Option<u64>>,
 }
@@ -114,12 +119,82 @@ pub(crate) struct FtsIndex {
 /// Per-connection tables (in SQLite's `temp` schema, never in the file):
 /// [`T_QTERMS`] holds one query's terms so SQLite's own tokenizer stems them
 /// exactly as it stemmed the chunks; [`T_QTERMS_I`] lists those stems per
-/// term; [`T_FTS_ROW`] gives each stem's document frequency in [`T_FTS`].
+/// term; [`T_FTS_ROW`] gives each stem's document frequency in [`T_FTS`]
+/// and [`T_FTS_INST`] its occurrences.
 pub const T_QTERMS: &str = "wiki_qterms";
 /// Stems of the query terms, one row per (term, stem) (fts5vocab `instance`).
 pub const T_QTERMS_I: &str = "wiki_qterms_i";
 /// Document frequency per stem of the index (fts5vocab `row`).
 pub const T_FTS_ROW: &str = "wiki_fts_row";
+/// Every occurrence of every stem in the index (fts5vocab `instance`).
+pub const T_FTS_INST: &str = "wiki_fts_inst";
+/// What the index knows of one query term.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TermInfo {
+    /// Chunks holding it: the smallest document frequency of its stems.
+    pub(crate) df: i64,
+    /// The stems SQLite's tokenizer makes of it, in order.
+    pub(crate) stems: Vec<String>,
+}
+
+/// One stem's postings: `(chunk row id, occurrences in text and title)`,
+/// ascending by row id.
+pub(crate) type Postings = std::sync::Arc<[(i64, u32)]>;
+
+/// Postings by stem, bounded by the number of entries held.
+#[derive(Default)]
+struct PostingsCache {
+    map: std::collections::HashMap<String, Postings>,
+    held: usize,
+}
+
+/// The postings cache is dropped past this many entries (about 16 MB).
+const POSTINGS_CACHE_MAX: usize = 1_000_000;
+
+/// Token counts of the chunks (text and title together), as FTS5 keeps them
+/// for its own bm25: per row in its `docsize` table.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkLengths {
+    by_row: std::collections::HashMap<i64, u32>,
+    /// Rows.
+    pub(crate) rows: u64,
+    /// Tokens in all rows.
+    pub(crate) tokens: u64,
+}
+
+impl ChunkLengths {
+    /// Tokens in one chunk.
+    pub(crate) fn of(&self, row: i64) -> u32 {
+        self.by_row.get(&row).copied().unwrap_or(0)
+    }
+}
+
+/// The sum of the SQLite varints of a `docsize` blob (one per column), or
+/// `None` when the blob is malformed.
+fn docsize_tokens(blob: &[u8]) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut i = 0;
+    while i < blob.len() {
+        let mut v: u64 = 0;
+        let mut n = 0;
+        loop {
+            let b = *blob.get(i)?;
+            i += 1;
+            n += 1;
+            if n == 9 {
+                v = (v << 8) | u64::from(b);
+                break;
+            }
+            v = (v << 7) | u64::from(b & 0x7f);
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        total = total.checked_add(v)?;
+    }
+    Some(total)
+}
+
 /// The df cache is dropped past this many stems (bounded memory).
 const DF_CACHE_MAX: usize = 100_000;
 
@@ -172,6 +247,13 @@ impl FtsIndex {
         // 32 MiB of page cache (default 2 MiB): FTS5 segment merges during a
         // large index build re-read their pages otherwise.
         conn.pragma_update(None, "cache_size", -32_768).map_err(sql_err(&path, "configure"))?;
+        // The query planner stability guarantee: a statement's plan never
+        // depends on the values bound to it. Without it SQLite re-prepares a
+        // statement whenever a bound value switches between 0/1 and any
+        // other integer (its `x = ?` estimates treat 0 and 1 apart), which
+        // FTS5's own segment reads did on almost every search: 15% of a
+        // search's time went to re-parsing SQL.
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
@@ -216,7 +298,8 @@ impl FtsIndex {
         conn.execute_batch(&format!(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS} USING fts5(t, tokenize='{TOKENIZER}');
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS_I} USING fts5vocab(temp, {T_QTERMS}, instance);
-             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_ROW} USING fts5vocab(main, {T_FTS}, row);"
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_ROW} USING fts5vocab(main, {T_FTS}, row);
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_INST} USING fts5vocab(main, {T_FTS}, instance);"
         ))
         .map_err(sql_err(&path, "create query tables"))?;
         Ok(FtsIndex {
@@ -224,6 +307,8 @@ impl FtsIndex {
             path,
             df_cache: RefCell::new(BTreeMap::new()),
             term_df_cache: RefCell::new(BTreeMap::new()),
+            postings_cache: RefCell::new(PostingsCache::default()),
+            lengths: RefCell::new(None),
             chunk_count: std::cell::Cell::new(None),
         })
     }
@@ -252,6 +337,8 @@ impl FtsIndex {
     pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
         self.df_cache.borrow_mut().clear();
         self.term_df_cache.borrow_mut().clear();
+        *self.postings_cache.borrow_mut() = PostingsCache::default();
+        *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
         let path = self.path.as_path();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
@@ -280,21 +367,21 @@ impl FtsIndex {
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
     }
 
-    /// For each query term, how many chunks contain it: the smallest
-    /// document frequency of the stems SQLite's tokenizer makes of it (a
-    /// phrase cannot occur in more chunks than its rarest word), 0 when one of
-    /// its stems is in no chunk (the term cannot match) or it has no token.
-    pub(crate) fn term_doc_freqs(&self, terms: &[&str]) -> Result<Vec<i64>> {
+    /// For each query term, its stems and how many chunks contain it: the
+    /// smallest document frequency of its stems (a phrase cannot occur in
+    /// more chunks than its rarest word), 0 when one of its stems is in no
+    /// chunk (the term cannot match) or it has no token.
+    pub(crate) fn term_info(&self, terms: &[&str]) -> Result<Vec<TermInfo>> {
         let err = sql_err(&self.path, "look up term frequencies");
         let mut term_cache = self.term_df_cache.borrow_mut();
         if term_cache.len() > DF_CACHE_MAX {
             term_cache.clear();
         }
         let keys: Vec<String> = terms.iter().map(|t| t.to_lowercase()).collect();
-        let mut out: Vec<Option<i64>> = keys.iter().map(|k| term_cache.get(k).copied()).collect();
+        let mut out: Vec<Option<TermInfo>> = keys.iter().map(|k| term_cache.get(k).cloned()).collect();
         let misses: Vec<usize> = (0..terms.len()).filter(|&i| out[i].is_none()).collect();
         if misses.is_empty() {
-            return Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect());
+            return Ok(out.into_iter().map(Option::unwrap_or_default).collect());
         }
         self.conn.prepare_cached(&format!("DELETE FROM temp.{T_QTERMS}")).map_err(&err)?.execute([]).map_err(&err)?;
         {
@@ -303,34 +390,116 @@ impl FtsIndex {
                 ins.execute(params![i as i64, terms[i]]).map_err(&err)?;
             }
         }
-        let mut st = self.conn.prepare_cached(&format!("SELECT doc, term FROM temp.{T_QTERMS_I}")).map_err(&err)?;
+        let mut st = self.conn.prepare_cached(&format!("SELECT doc, term FROM temp.{T_QTERMS_I} ORDER BY doc, offset")).map_err(&err)?;
         let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
         let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
         let mut cache = self.df_cache.borrow_mut();
         if cache.len() > DF_CACHE_MAX {
             cache.clear();
         }
-        let mut found: Vec<Option<i64>> = vec![None; terms.len()];
+        let mut found: Vec<Option<TermInfo>> = vec![None; terms.len()];
         for row in stems {
             let (i, stem) = row.map_err(&err)?;
             let df = match cache.get(&stem) {
                 Some(&df) => df,
                 None => {
                     let df: i64 = df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0);
-                    cache.insert(stem, df);
+                    cache.insert(stem.clone(), df);
                     df
                 }
             };
             if let Some(slot) = usize::try_from(i).ok().and_then(|i| found.get_mut(i)) {
-                *slot = Some(slot.map_or(df, |d| d.min(df)));
+                let info = slot.get_or_insert_with(|| TermInfo { df, stems: Vec::new() });
+                info.df = info.df.min(df);
+                info.stems.push(stem);
             }
         }
         for &i in &misses {
-            let df = found[i].unwrap_or(0);
-            term_cache.insert(keys[i].clone(), df);
-            out[i] = Some(df);
+            let info = found[i].take().unwrap_or_default();
+            term_cache.insert(keys[i].clone(), info.clone());
+            out[i] = Some(info);
         }
-        Ok(out.into_iter().map(|d| d.unwrap_or(0)).collect())
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+
+    /// Where one stem occurs: each chunk row holding it with its number of
+    /// occurrences in the chunk's text and title, read from FTS5's own index
+    /// (its `instance` vocabulary), ascending by row. Cached per stem until
+    /// the next write through this handle.
+    pub(crate) fn postings(&self, stem: &str) -> Result<Postings> {
+        if let Some(p) = self.postings_cache.borrow().map.get(stem) {
+            return Ok(std::sync::Arc::clone(p));
+        }
+        let err = sql_err(&self.path, "read postings");
+        let mut st = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_INST} WHERE term = ?1")).map_err(&err)?;
+        let mut rows = st.query([stem]).map_err(&err)?;
+        let mut list: Vec<(i64, u32)> = Vec::new();
+        while let Some(r) = rows.next().map_err(&err)? {
+            let doc: i64 = r.get(0).map_err(&err)?;
+            match list.last_mut() {
+                Some((d, n)) if *d == doc => *n += 1,
+                _ => list.push((doc, 1)),
+            }
+        }
+        // FTS5 lists a stem's instances by row; sort anyway (and merge) so
+        // the order is a fact here, not an assumption.
+        if !list.is_sorted_by_key(|p| p.0) {
+            list.sort_by_key(|p| p.0);
+            list.dedup_by(|b, a| {
+                if a.0 == b.0 {
+                    a.1 += b.1;
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+        let p: Postings = list.into();
+        let mut cache = self.postings_cache.borrow_mut();
+        if cache.held + p.len() > POSTINGS_CACHE_MAX {
+            *cache = PostingsCache::default();
+        }
+        cache.held += p.len();
+        cache.map.insert(stem.to_string(), std::sync::Arc::clone(&p));
+        Ok(p)
+    }
+
+    /// Every chunk's length in tokens (text and title), read once per
+    /// connection and write from FTS5's `docsize` table: the lengths its
+    /// bm25 normalises by.
+    pub(crate) fn chunk_lengths(&self) -> Result<std::sync::Arc<ChunkLengths>> {
+        if let Some(l) = self.lengths.borrow().as_ref() {
+            return Ok(std::sync::Arc::clone(l));
+        }
+        let err = sql_err(&self.path, "read chunk lengths");
+        let mut st = self.conn.prepare(&format!("SELECT id, sz FROM {T_FTS}_docsize")).map_err(&err)?;
+        let mut rows = st.query([]).map_err(&err)?;
+        let mut l = ChunkLengths::default();
+        while let Some(r) = rows.next().map_err(&err)? {
+            let id: i64 = r.get(0).map_err(&err)?;
+            let blob: Vec<u8> = r.get(1).map_err(&err)?;
+            let n = docsize_tokens(&blob).ok_or_else(|| Error::Corrupt {
+                path: self.path.clone(),
+                reason: format!("the FTS5 size record of chunk row {id} is malformed"),
+            })?;
+            l.rows += 1;
+            l.tokens += n;
+            l.by_row.insert(id, u32::try_from(n).unwrap_or(u32::MAX));
+        }
+        let l = std::sync::Arc::new(l);
+        *self.lengths.borrow_mut() = Some(std::sync::Arc::clone(&l));
+        Ok(l)
+    }
+
+    /// One chunk with its item, by row id.
+    pub(crate) fn chunk_by_row(&self, id: i64) -> Result<Option<ChunkRow>> {
+        let err = sql_err(&self.path, "look up chunk");
+        let sql =
+            format!("SELECT {ITEM_COLS}, c.chunk_no, c.text FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id WHERE c.id = ?1");
+        let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
+        st.query_row([id], |r| Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
+            .optional()
+            .map_err(&err)
     }
 
     /// One item by id.
@@ -484,6 +653,17 @@ impl Writer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn docsize_blobs_are_sums_of_sqlite_varints() {
+        assert_eq!(docsize_tokens(&[]), Some(0));
+        assert_eq!(docsize_tokens(&[5, 0]), Some(5), "text 5 tokens, empty title");
+        assert_eq!(docsize_tokens(&[0x81, 0x00, 0x02]), Some(130), "128 as two bytes, then 2");
+        assert_eq!(docsize_tokens(&[0x83, 0xff, 0x7f]), Some((3 << 14) | (0x7f << 7) | 0x7f));
+        let nine: Vec<u8> = [0xff; 8].into_iter().chain([0x01]).collect();
+        assert_eq!(docsize_tokens(&nine), Some((((1u64 << 56) - 1) << 8) | 1), "the ninth byte carries 8 bits");
+        assert_eq!(docsize_tokens(&[0x81]), None, "a varint cut short");
+    }
 
     fn item(id: &str, chunks: i64) -> ItemRow {
         ItemRow {
