@@ -100,21 +100,29 @@ pub struct IndexStats {
 pub(crate) struct FtsIndex {
     conn: Connection,
     path: PathBuf,
-    /// Document frequency by stem, as of the last write through this handle.
-    /// Cleared when a write begins; a write by another process can leave it
-    /// stale, which only shifts which common terms a query drops.
+    /// Document frequency by stem. This and the caches below are cleared
+    /// when a write begins through this handle, and by
+    /// [`FtsIndex::refresh`] when another handle has committed one.
     df_cache: RefCell<BTreeMap<String, i64>>,
     /// Document frequency and stems by lowercased query term (the result of
     /// stemming and `df_cache`), so a word seen before costs no SQL at all.
     term_df_cache: RefCell<BTreeMap<String, TermInfo>>,
-    /// Postings by stem, for ranking (see [`FtsIndex::postings`]); cleared
-    /// like `df_cache`.
+    /// Postings by stem, for ranking (see [`FtsIndex::postings`]).
     postings_cache: RefCell<PostingsCache>,
-    /// Every chunk's length in tokens, for ranking; cleared like `df_cache`.
+    /// Every chunk's length in tokens, for ranking.
     lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
-    /// Chunk count, cached like `df_cache`.
+    /// Chunk count.
     chunk_count: std::cell::Cell<Option<u64>>,
+    /// The index generation the caches above were filled at
+    /// ([`FtsIndex::refresh`]).
+    generation: std::cell::Cell<Option<String>>,
 }
+
+/// The `wiki_meta` key of the index generation: a number every committed
+/// index write raises, so a handle knows when another one (another thread
+/// capturing a fetched source, another process indexing) changed the index
+/// under its caches.
+pub const GENERATION_KEY: &str = "generation";
 
 /// Per-connection tables (in SQLite's `temp` schema, never in the file):
 /// [`T_QTERMS`] holds one query's terms so SQLite's own tokenizer stems them
@@ -148,14 +156,20 @@ struct PostingsCache {
     held: usize,
 }
 
+/// Chunk row ids above this are refused as corrupt (the flat per-row arrays
+/// of ranking would be too large): 2^28 chunks ever written.
+const MAX_ROW_ID: usize = 1 << 28;
+
 /// The postings cache is dropped past this many entries (about 16 MB).
 const POSTINGS_CACHE_MAX: usize = 1_000_000;
 
 /// Token counts of the chunks (text and title together), as FTS5 keeps them
-/// for its own bm25: per row in its `docsize` table.
+/// for its own bm25: per row in its `docsize` table. Indexed by row id in a
+/// flat array (row ids are the chunk table's, dense from 1), which ranking
+/// reads once per posting.
 #[derive(Debug, Default)]
 pub(crate) struct ChunkLengths {
-    by_row: std::collections::HashMap<i64, u32>,
+    by_row: Vec<u32>,
     /// Rows.
     pub(crate) rows: u64,
     /// Tokens in all rows.
@@ -163,9 +177,14 @@ pub(crate) struct ChunkLengths {
 }
 
 impl ChunkLengths {
-    /// Tokens in one chunk.
+    /// Tokens in one chunk (0 for a row id it does not know).
     pub(crate) fn of(&self, row: i64) -> u32 {
-        self.by_row.get(&row).copied().unwrap_or(0)
+        usize::try_from(row).ok().and_then(|r| self.by_row.get(r)).copied().unwrap_or(0)
+    }
+
+    /// One past the largest row id.
+    pub(crate) fn row_bound(&self) -> usize {
+        self.by_row.len()
     }
 }
 
@@ -309,6 +328,7 @@ impl FtsIndex {
             term_df_cache: RefCell::new(BTreeMap::new()),
             postings_cache: RefCell::new(PostingsCache::default()),
             lengths: RefCell::new(None),
+            generation: std::cell::Cell::new(None),
             chunk_count: std::cell::Cell::new(None),
         })
     }
@@ -333,13 +353,37 @@ impl FtsIndex {
         Ok(out)
     }
 
-    /// Start the one transaction an index run writes in.
-    pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
+    /// Drop every cache filled from the index when another handle has
+    /// committed a change since (its generation moved). One indexed lookup;
+    /// searches call it first.
+    pub(crate) fn refresh(&self) -> Result<()> {
+        let now: String = self
+            .conn
+            .prepare_cached(&format!("SELECT value FROM {T_META} WHERE key = '{GENERATION_KEY}'"))
+            .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
+            .map_err(sql_err(&self.path, "read the index generation"))?
+            // An index no write has given a generation yet.
+            .unwrap_or_else(|| "0".to_string());
+        let seen = self.generation.take();
+        if seen.as_deref() != Some(now.as_str()) {
+            self.clear_caches();
+        }
+        self.generation.set(Some(now));
+        Ok(())
+    }
+
+    fn clear_caches(&self) {
         self.df_cache.borrow_mut().clear();
         self.term_df_cache.borrow_mut().clear();
         *self.postings_cache.borrow_mut() = PostingsCache::default();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
+    }
+
+    /// Start the one transaction an index run writes in.
+    pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
+        self.clear_caches();
+        self.generation.set(None);
         let path = self.path.as_path();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
         Ok(Writer { tx, path })
@@ -482,9 +526,19 @@ impl FtsIndex {
                 path: self.path.clone(),
                 reason: format!("the FTS5 size record of chunk row {id} is malformed"),
             })?;
+            // Row ids come from the chunk table's INTEGER PRIMARY KEY: dense,
+            // growing by one per chunk ever written. A negative or absurd one
+            // would mean a corrupt index, not a big wiki.
+            let at = usize::try_from(id)
+                .ok()
+                .filter(|&i| i < MAX_ROW_ID)
+                .ok_or_else(|| Error::Corrupt { path: self.path.clone(), reason: format!("chunk row id {id} is out of range") })?;
+            if l.by_row.len() <= at {
+                l.by_row.resize(at + 1, 0);
+            }
             l.rows += 1;
             l.tokens += n;
-            l.by_row.insert(id, u32::try_from(n).unwrap_or(u32::MAX));
+            l.by_row[at] = u32::try_from(n).unwrap_or(u32::MAX);
         }
         let l = std::sync::Arc::new(l);
         *self.lengths.borrow_mut() = Some(std::sync::Arc::clone(&l));
@@ -644,8 +698,18 @@ impl Writer<'_> {
             .map_err(sql_err(self.path, "record run"))
     }
 
-    /// Commit everything written in this run at once.
+    /// Commit everything written in this run at once, with a new
+    /// generation number: other handles see it and drop what they cached.
     pub(crate) fn commit(self) -> Result<()> {
+        self.tx
+            .execute(
+                &format!(
+                    "INSERT INTO {T_META}(key, value) VALUES ('{GENERATION_KEY}', '1')
+                     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+                ),
+                [],
+            )
+            .map_err(sql_err(self.path, "commit"))?;
         self.tx.commit().map_err(sql_err(self.path, "commit"))
     }
 }

@@ -132,6 +132,9 @@ struct FoundFile {
 pub struct Wiki {
     dir: PathBuf,
     index: FtsIndex,
+    /// Per-row score sums for ranking, reused across searches (zeroed
+    /// where touched), so a search allocates nothing per matching chunk.
+    scores: std::cell::RefCell<Vec<f64>>,
 }
 
 impl Wiki {
@@ -146,7 +149,7 @@ impl Wiki {
         let captured = dir.join("captured");
         std::fs::create_dir_all(&captured).map_err(|source| Error::Io { what: "create folder", path: captured, source })?;
         let index = FtsIndex::open(&home.join("ledger.sqlite"))?;
-        Ok(Wiki { dir, index })
+        Ok(Wiki { dir, index, scores: std::cell::RefCell::new(Vec::new()) })
     }
 
     /// The wiki folder.
@@ -329,6 +332,8 @@ impl Wiki {
         if k == 0 || q.terms.is_empty() {
             return Ok(Vec::new());
         }
+        // What another handle committed (a capture, an index run) is seen.
+        self.index.refresh()?;
         let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
         let infos = self.index.term_info(&texts)?;
         let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
@@ -394,7 +399,11 @@ impl Wiki {
         }
         let n_row = i64::try_from(lengths.rows).unwrap_or(i64::MAX);
         let avgdl = lengths.tokens as f64 / lengths.rows as f64;
-        let mut scores: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
+        let mut sums = self.scores.borrow_mut();
+        if sums.len() < lengths.row_bound() {
+            sums.resize(lengths.row_bound(), 0.0);
+        }
+        let mut touched: Vec<i64> = Vec::new();
         for stem in stems {
             let postings = self.index.postings(stem)?;
             let n_hit = i64::try_from(postings.len()).unwrap_or(i64::MAX);
@@ -403,12 +412,23 @@ impl Wiki {
                 idf = 1e-6;
             }
             for &(row, f) in postings.iter() {
+                let Some(sum) = usize::try_from(row).ok().and_then(|r| sums.get_mut(r)) else { continue };
                 let f = f64::from(f);
                 let d = f64::from(lengths.of(row));
-                *scores.entry(row).or_insert(0.0) += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
+                if *sum == 0.0 {
+                    touched.push(row);
+                }
+                *sum += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
             }
         }
-        let mut ranked: Vec<(f64, i64)> = scores.into_iter().map(|(row, s)| (s, row)).collect();
+        let mut ranked: Vec<(f64, i64)> = Vec::with_capacity(touched.len());
+        for row in touched {
+            if let Some(sum) = usize::try_from(row).ok().and_then(|r| sums.get_mut(r)) {
+                ranked.push((*sum, row));
+                *sum = 0.0;
+            }
+        }
+        drop(sums);
         let order = |a: &(f64, i64), b: &(f64, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if ranked.len() > k {
             ranked.select_nth_unstable_by(k - 1, order);
