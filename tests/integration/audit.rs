@@ -371,6 +371,14 @@ fn unverified_queue_list_reject_capture() {
     assert!(!list(&t).iter().any(|v| v["id"] == other.as_str()));
     let log = std::fs::read_to_string(home.join("unverified/rejected.jsonl")).unwrap();
     assert!(log.contains("a joke, not a claim"));
+    // Reassessing everything files the other unverified claims again, never the rejected one.
+    let before = list(&t).len();
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--rerun", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--home"]).arg(&home);
+    ok(&mut c);
+    let after = list(&t);
+    assert!(!after.iter().any(|v| v["id"] == other.as_str()), "a rejected claim stays off the queue");
+    assert_eq!(after.len(), before);
 
     // Capture a source for the other and reassess: supported, off the queue, in the ledger.
     let src = t.write("bakery.txt", "Boulangerie notice: the new bakery on Rue Cler opens next Tuesday, 3 June 2025.\n");

@@ -9,22 +9,26 @@ use amem_report_arrow::{ArrowSink, JsonlSink};
 use amem_report_markdown::MarkdownSink;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Render every chosen report of `run` into `dir` and file its unverified
-/// claims under `home`. Returns the paths written.
+/// claims under `home`, in one pass over the run's rows, each also given to
+/// `count` to complete `summary` before the sinks finish with it. Returns
+/// the paths written.
 ///
 /// # Errors
 /// The ledger cannot be read, or a report cannot be written.
 pub fn write_reports(
     ledger: &Ledger,
     run: &RunInfo,
-    summary: &RunSummary,
+    summary: &mut RunSummary,
+    count: fn(&mut RunSummary, &AuditRecord),
     dir: &Path,
     formats: Formats,
     home: &Path,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create the report folder {}", dir.display()))?;
-    let mut sinks: Vec<(PathBuf, Box<dyn ReportSink>)> = Vec::new();
+    let mut sinks: Vec<(PathBuf, Box<dyn ReportSink + Send>)> = Vec::new();
     if formats.markdown {
         let s = MarkdownSink::new(dir);
         sinks.push((s.path(), Box::new(s)));
@@ -40,16 +44,66 @@ pub fn write_reports(
     for (p, s) in &mut sinks {
         s.begin(run).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
     }
-    ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
-        for (p, s) in &mut sinks {
-            s.write(&rec).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+    let mut filer = crate::unverified::Filer::open(home)?;
+    // Each sink, and the unverified queue, consumes the rows on a thread of
+    // its own (bounded channels, rows shared, not copied), while this thread
+    // reads and decodes them from the ledger and counts them: a report pass
+    // over a large run is otherwise one core's work while the others idle.
+    type Rows = std::sync::mpsc::Receiver<Arc<AuditRecord>>;
+    let finished = std::thread::scope(|scope| -> anyhow::Result<Vec<(PathBuf, Box<dyn ReportSink + Send>)>> {
+        let mut senders = Vec::new();
+        let mut handles = Vec::new();
+        for (p, mut s) in sinks {
+            let (tx, rx): (_, Rows) = std::sync::mpsc::sync_channel(1024);
+            senders.push(tx);
+            handles.push(scope.spawn(move || -> anyhow::Result<(PathBuf, Box<dyn ReportSink + Send>)> {
+                for rec in rx {
+                    s.write(&rec).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                }
+                Ok((p, s))
+            }));
         }
-        crate::unverified::file(home, &rec)
+        let (tx, rx): (_, Rows) = std::sync::mpsc::sync_channel(1024);
+        senders.push(tx);
+        let filing = scope.spawn(move || -> anyhow::Result<()> {
+            for rec in rx {
+                filer.file(&rec)?;
+            }
+            Ok(())
+        });
+        let read = ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
+            count(summary, &rec);
+            let rec = Arc::new(rec);
+            for tx in &senders {
+                // A closed channel means its consumer failed: its error is
+                // reported when it is joined below.
+                if tx.send(Arc::clone(&rec)).is_err() {
+                    return Ok(());
+                }
+            }
+            Ok(())
+        });
+        drop(senders);
+        let mut out = Vec::new();
+        for h in handles {
+            out.push(h.join().map_err(|_| anyhow::anyhow!("a report writer panicked"))??);
+        }
+        filing.join().map_err(|_| anyhow::anyhow!("the unverified queue writer panicked"))??;
+        read?;
+        Ok(out)
     })?;
-    let mut written = Vec::new();
-    for (p, s) in &mut sinks {
-        s.finish(summary).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-        written.push(p.clone());
-    }
-    Ok(written)
+    // The counts are complete now: every sink renders its file, at once.
+    let summary: &RunSummary = summary;
+    std::thread::scope(|scope| -> anyhow::Result<Vec<PathBuf>> {
+        let handles: Vec<_> = finished
+            .into_iter()
+            .map(|(p, mut s)| {
+                scope.spawn(move || -> anyhow::Result<PathBuf> {
+                    s.finish(summary).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                    Ok(p)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().map_err(|_| anyhow::anyhow!("a report writer panicked"))?).collect()
+    })
 }

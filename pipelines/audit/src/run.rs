@@ -20,7 +20,7 @@ use crate::assess::{Assessor, Outcome, OutcomeCache};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
-use amem_ledger::{HomeLock, Ledger, MessageOutcome, Scope};
+use amem_ledger::{HomeLock, Ledger, MessageOutcome};
 use amem_model::{
     Assessment, AuditRecord, Claim, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped, SourceKind,
     TimeWindow,
@@ -183,7 +183,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     // Bring the index up to date with the wiki before anything is assessed.
     let mut wiki = Wiki::open(&params.home).context("cannot open the wiki index")?;
+    let phase = std::time::Instant::now();
     let report = wiki.index_wiki(IndexOptions { rehash: false, now: Some(now) }, &mut |_| ControlFlow::Continue(()))?;
+    tracing::info!("wiki index brought up to date in {:.2?}", phase.elapsed());
     let mut ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
 
     let sources: Vec<RunSource> = params.sources.iter().map(|(k, p)| RunSource { kind: *k, path: p.display().to_string() }).collect();
@@ -254,16 +256,22 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
         record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy)
     })?;
+    tracing::info!("messages assessed and recorded in {:.2?}", phase.elapsed());
 
     ledger.flush()?;
     if counters.is_interrupted() {
         return Err(Interrupted { run_id: run.run_id, recorded: Counters::get(&counters.recorded) }.into());
     }
-    let summary = summarise(&ledger, &run, &counters)?;
-    ledger.finish_run(&summary)?;
-
+    let phase = std::time::Instant::now();
+    // The counts come from the ledger, in the same pass over the run's rows
+    // that writes the reports (the sinks take the summary when they finish),
+    // so a resumed run and an uninterrupted one give the same figures. The
+    // run is marked finished once its reports exist.
+    let mut summary = summary_totals(&ledger, &run, &counters)?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
-    let files = crate::report::write_reports(&ledger, &run, &summary, &report_dir, params.formats, &params.home)?;
+    let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
+    ledger.finish_run(&summary)?;
+    tracing::info!("reports written in {:.2?}", phase.elapsed());
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
 }
 
@@ -561,9 +569,10 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, p
     Ok(())
 }
 
-/// Counts of the run, read back from the ledger so that a resumed run and
-/// an uninterrupted one give the same figures.
-fn summarise(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Result<RunSummary> {
+/// The counts of the run that do not depend on its rows, read back from the
+/// ledger so that a resumed run and an uninterrupted one give the same
+/// figures; [`count_row`] adds each row's.
+fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Result<RunSummary> {
     let mut s = RunSummary { messages_read: Counters::get(&c.messages), ..RunSummary::default() };
     let totals = ledger.run_totals(&run.run_id)?;
     // Messages recorded under this run id (by this process or by the
@@ -575,17 +584,18 @@ fn summarise(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Result<Run
     for sk in ledger.skipped(&run.run_id)? {
         s.count_skipped(&sk);
     }
-    ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
-        s.count_record(&rec);
-        if rec.assessment.reasons.iter().any(|r| r.rule == "factcheck.source_unavailable") {
-            *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
-        }
-        if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
-            s.local_hits += 1;
-        }
-        Ok(())
-    })?;
     s.fetches = Counters::get(&c.fetches);
     s.finished_at = Some(run.params.now);
     Ok(s)
+}
+
+/// Count one report row (the latest assessment of one claim in the run).
+fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
+    s.count_record(rec);
+    if rec.assessment.reasons.iter().any(|r| r.rule == "factcheck.source_unavailable") {
+        *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
+    }
+    if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
+        s.local_hits += 1;
+    }
 }

@@ -27,29 +27,67 @@ pub fn short_id(rec: &AuditRecord) -> String {
     rec.claim.id.0.short(16)
 }
 
-/// File a report row when it is unverified; take it off the queue when a
-/// later assessment moved it to supported or contradicted.
-///
-/// # Errors
-/// The queue folder cannot be written.
-pub fn file(home: &Path, rec: &AuditRecord) -> anyhow::Result<()> {
-    let d = dir(home);
-    let path = d.join(format!("{}.json", short_id(rec)));
-    if rec.group() != Group::Unverified {
-        if path.exists() {
-            std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+/// The queue as a report pass files into it: the rejected ids and the files
+/// already filed are read once, not once per row (a run files tens of
+/// thousands of rows; reading the rejection log for each was quadratic).
+pub struct Filer {
+    dir: PathBuf,
+    rejected: std::collections::HashSet<String>,
+    filed: std::collections::HashSet<String>,
+    dir_made: bool,
+}
+
+impl Filer {
+    /// Read the queue of a home.
+    ///
+    /// # Errors
+    /// The queue folder exists but cannot be listed.
+    pub fn open(home: &Path) -> anyhow::Result<Filer> {
+        let d = dir(home);
+        let mut filed = std::collections::HashSet::new();
+        if d.is_dir() {
+            for entry in std::fs::read_dir(&d).with_context(|| format!("cannot read {}", d.display()))? {
+                let name = entry.with_context(|| format!("cannot read {}", d.display()))?.file_name();
+                if let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".json")) {
+                    filed.insert(id.to_string());
+                }
+            }
         }
-        return Ok(());
+        let rejected = match std::fs::read_to_string(rejected_log(home)) {
+            Ok(text) => text.lines().filter_map(|l| serde_json::from_str::<Rejection>(l).ok()).map(|r| r.id).collect(),
+            Err(_) => std::collections::HashSet::new(),
+        };
+        Ok(Filer { dir_made: d.is_dir(), dir: d, rejected, filed })
     }
-    if is_rejected(home, &short_id(rec))? {
-        return Ok(());
+
+    /// File a report row when it is unverified; take it off the queue when a
+    /// later assessment moved it to supported or contradicted.
+    ///
+    /// # Errors
+    /// The queue folder cannot be written.
+    pub fn file(&mut self, rec: &AuditRecord) -> anyhow::Result<()> {
+        let id = short_id(rec);
+        let path = self.dir.join(format!("{id}.json"));
+        if rec.group() != Group::Unverified {
+            if self.filed.remove(&id) {
+                std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+            }
+            return Ok(());
+        }
+        if self.rejected.contains(&id) {
+            return Ok(());
+        }
+        if !self.dir_made {
+            std::fs::create_dir_all(&self.dir).with_context(|| format!("cannot create {}", self.dir.display()))?;
+            self.dir_made = true;
+        }
+        let json = serde_json::to_vec_pretty(rec).context("encoding an unverified claim")?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, json).with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
+        self.filed.insert(id);
+        Ok(())
     }
-    std::fs::create_dir_all(&d).with_context(|| format!("cannot create {}", d.display()))?;
-    let json = serde_json::to_vec_pretty(rec).context("encoding an unverified claim")?;
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, json).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 /// Every filed claim, sorted by id.
@@ -102,14 +140,6 @@ pub struct Rejection {
 
 fn rejected_log(home: &Path) -> PathBuf {
     dir(home).join("rejected.jsonl")
-}
-
-fn is_rejected(home: &Path, id: &str) -> anyhow::Result<bool> {
-    let p = rejected_log(home);
-    let Ok(text) = std::fs::read_to_string(&p) else {
-        return Ok(false);
-    };
-    Ok(text.lines().filter_map(|l| serde_json::from_str::<Rejection>(l).ok()).any(|r| r.id == id))
 }
 
 /// Reject a filed claim: append the rejection and take it off the queue.
@@ -171,6 +201,6 @@ pub fn capture_and_reassess(
     ledger.append_assessment(&rec.assessment)?;
     rec.run_id = run.run_id.clone();
     ledger.finish_run(&RunSummary { assessed: 1, finished_at: Some(now), ..RunSummary::default() })?;
-    self::file(home, &rec)?;
+    Filer::open(home)?.file(&rec)?;
     Ok(rec)
 }
