@@ -145,9 +145,10 @@ pub(crate) struct TermInfo {
     pub(crate) stems: Vec<String>,
 }
 
-/// One stem's postings: `(chunk row id, occurrences in text and title)`,
-/// ascending by row id.
-pub(crate) type Postings = std::sync::Arc<[(i64, u32)]>;
+/// One stem's postings: `(chunk row id, weighted occurrences)`, ascending by
+/// row id. An occurrence in the text counts 1, one in the title
+/// [`TITLE_WEIGHT`], as in the `bm25()` call of [`FtsIndex::search`].
+pub(crate) type Postings = std::sync::Arc<[(i64, f64)]>;
 
 /// Postings by stem, bounded by the number of entries held.
 #[derive(Default)]
@@ -466,23 +467,25 @@ impl FtsIndex {
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
     }
 
-    /// Where one stem occurs: each chunk row holding it with its number of
-    /// occurrences in the chunk's text and title, read from FTS5's own index
-    /// (its `instance` vocabulary), ascending by row. Cached per stem until
-    /// the next write through this handle.
+    /// Where one stem occurs: each chunk row holding it with its weighted
+    /// number of occurrences ([`Postings`]), read from FTS5's own index (its
+    /// `instance` vocabulary), ascending by row. Cached per stem until the
+    /// index changes ([`FtsIndex::refresh`]).
     pub(crate) fn postings(&self, stem: &str) -> Result<Postings> {
         if let Some(p) = self.postings_cache.borrow().map.get(stem) {
             return Ok(std::sync::Arc::clone(p));
         }
         let err = sql_err(&self.path, "read postings");
-        let mut st = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_INST} WHERE term = ?1")).map_err(&err)?;
+        let mut st = self.conn.prepare_cached(&format!("SELECT doc, col FROM temp.{T_FTS_INST} WHERE term = ?1")).map_err(&err)?;
         let mut rows = st.query([stem]).map_err(&err)?;
-        let mut list: Vec<(i64, u32)> = Vec::new();
+        let mut list: Vec<(i64, f64)> = Vec::new();
         while let Some(r) = rows.next().map_err(&err)? {
             let doc: i64 = r.get(0).map_err(&err)?;
+            let col = r.get_ref(1).map_err(&err)?;
+            let w = if col.as_str().is_ok_and(|c| c == "title") { TITLE_WEIGHT } else { 1.0 };
             match list.last_mut() {
-                Some((d, n)) if *d == doc => *n += 1,
-                _ => list.push((doc, 1)),
+                Some((d, n)) if *d == doc => *n += w,
+                _ => list.push((doc, w)),
             }
         }
         // FTS5 lists a stem's instances by row; sort anyway (and merge) so

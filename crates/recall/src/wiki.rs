@@ -413,7 +413,6 @@ impl Wiki {
             }
             for &(row, f) in postings.iter() {
                 let Some(sum) = usize::try_from(row).ok().and_then(|r| sums.get_mut(r)) else { continue };
-                let f = f64::from(f);
                 let d = f64::from(lengths.of(row));
                 if *sum == 0.0 {
                     touched.push(row);
