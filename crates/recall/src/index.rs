@@ -109,6 +109,9 @@ pub(crate) struct FtsIndex {
     term_df_cache: RefCell<BTreeMap<String, TermInfo>>,
     /// Postings by stem, for ranking (see [`FtsIndex::postings`]).
     postings_cache: RefCell<PostingsCache>,
+    /// Occurrences (with offsets) of the stems of phrases, for matching
+    /// phrases (see [`FtsIndex::postings`]).
+    occurrences_cache: RefCell<PostingsCache<u64>>,
     /// Every chunk's length in tokens, for ranking.
     lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
     /// Chunk count.
@@ -145,24 +148,23 @@ pub(crate) struct TermInfo {
     pub(crate) stems: Vec<String>,
 }
 
-/// One stem's postings: `(chunk row id, weighted occurrences)`, ascending by
-/// row id. An occurrence in the text counts 1, one in the title
-/// [`TITLE_WEIGHT`], as in the `bm25()` call of [`FtsIndex::search`].
-pub(crate) type Postings = std::sync::Arc<[(i64, f64)]>;
+pub(crate) use crate::postings::Postings;
+use crate::postings::{PostingsCache, pack, phrase_starts, postings_of};
 
-/// Postings by stem, bounded by the number of entries held.
-#[derive(Default)]
-struct PostingsCache {
-    map: std::collections::HashMap<String, Postings>,
-    held: usize,
-}
+/// What the postings cache of one index handle may hold, in bytes (its own
+/// accounting: 8 bytes per posting plus each entry's key and overhead). The
+/// audit keeps one handle per worker; on the Enron bench wiki (35,152
+/// chunks) every stem a 6,000-mail run asks for fits in well under this, so
+/// a run reads each stem from SQLite once.
+pub(crate) const POSTINGS_CACHE_BYTES: usize = 32 << 20;
+/// What the cache of phrase stems' occurrences may hold, in bytes (8 per
+/// occurrence). The stems of Enron's phrases (numbers' parts, `com`, `enron`)
+/// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
+pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 16 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
 const MAX_ROW_ID: usize = 1 << 28;
-
-/// The postings cache is dropped past this many entries (about 16 MB).
-const POSTINGS_CACHE_MAX: usize = 1_000_000;
 
 /// Token counts of the chunks (text and title together), as FTS5 keeps them
 /// for its own bm25: per row in its `docsize` table. Indexed by row id in a
@@ -327,7 +329,8 @@ impl FtsIndex {
             path,
             df_cache: RefCell::new(BTreeMap::new()),
             term_df_cache: RefCell::new(BTreeMap::new()),
-            postings_cache: RefCell::new(PostingsCache::default()),
+            postings_cache: RefCell::new(PostingsCache::new(POSTINGS_CACHE_BYTES)),
+            occurrences_cache: RefCell::new(PostingsCache::new(OCCURRENCES_CACHE_BYTES)),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
             chunk_count: std::cell::Cell::new(None),
@@ -376,9 +379,18 @@ impl FtsIndex {
     fn clear_caches(&self) {
         self.df_cache.borrow_mut().clear();
         self.term_df_cache.borrow_mut().clear();
-        *self.postings_cache.borrow_mut() = PostingsCache::default();
+        self.postings_cache.borrow_mut().clear();
+        self.occurrences_cache.borrow_mut().clear();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
+    }
+
+    /// Replace the postings cache by an empty one of another budget (tests:
+    /// a tiny cache evicts all the time).
+    #[cfg(test)]
+    pub(crate) fn set_postings_cache_bytes(&self, bytes: usize) {
+        *self.postings_cache.borrow_mut() = PostingsCache::new(bytes);
+        *self.occurrences_cache.borrow_mut() = PostingsCache::new(bytes);
     }
 
     /// Start the one transaction an index run writes in.
@@ -467,48 +479,81 @@ impl FtsIndex {
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
     }
 
-    /// Where one stem occurs: each chunk row holding it with its weighted
-    /// number of occurrences ([`Postings`]), read from FTS5's own index (its
-    /// `instance` vocabulary), ascending by row. Cached per stem until the
-    /// index changes ([`FtsIndex::refresh`]).
-    pub(crate) fn postings(&self, stem: &str) -> Result<Postings> {
-        if let Some(p) = self.postings_cache.borrow().map.get(stem) {
-            return Ok(std::sync::Arc::clone(p));
+    /// Where a query term occurs: each chunk row holding it with its
+    /// occurrences per column ([`Postings`]), ascending by row, read from
+    /// FTS5's own index (its `instance` vocabulary). `stems` are the term's
+    /// stems in order ([`TermInfo::stems`]): one for a word, several for a
+    /// phrase, which occurs where its stems follow each other in one column
+    /// ([`crate::postings::phrase_starts`], FTS5's own phrase match).
+    /// Cached per term until the index changes ([`FtsIndex::refresh`]).
+    /// `None` when a count does not fit the compact form (see
+    /// [`crate::postings::postings_of`]): the caller then asks FTS5.
+    pub(crate) fn postings(&self, stems: &[&str]) -> Result<Option<Postings>> {
+        let key = stems.join(" ");
+        if let Some(p) = self.postings_cache.borrow_mut().get(&key) {
+            return Ok(Some(p));
         }
+        let list = match stems {
+            [] => Some(Vec::new()),
+            [one] => postings_of(&self.occurrences(one, false)?),
+            _ => {
+                let mut occ: Vec<std::sync::Arc<[u64]>> = Vec::with_capacity(stems.len());
+                for stem in stems {
+                    let cached = self.occurrences_cache.borrow_mut().get(stem);
+                    let list = match cached {
+                        Some(l) => l,
+                        None => {
+                            let l: std::sync::Arc<[u64]> = self.occurrences(stem, true)?.into();
+                            self.occurrences_cache.borrow_mut().insert(stem, &l);
+                            l
+                        }
+                    };
+                    occ.push(list);
+                }
+                let lists: Vec<&[u64]> = occ.iter().map(|l| &l[..]).collect();
+                postings_of(&phrase_starts(&lists))
+            }
+        };
+        let Some(list) = list else { return Ok(None) };
+        let p: Postings = list.into();
+        self.postings_cache.borrow_mut().insert(&key, &p);
+        Ok(Some(p))
+    }
+
+    /// Every occurrence of one stem, packed by [`crate::postings::pack`]
+    /// and ascending; offsets only when asked for (0 otherwise).
+    fn occurrences(&self, stem: &str, offsets: bool) -> Result<Vec<u64>> {
         let err = sql_err(&self.path, "read postings");
-        let mut st = self.conn.prepare_cached(&format!("SELECT doc, col FROM temp.{T_FTS_INST} WHERE term = ?1")).map_err(&err)?;
+        let sql = if offsets {
+            format!("SELECT doc, col, offset FROM temp.{T_FTS_INST} WHERE term = ?1")
+        } else {
+            format!("SELECT doc, col FROM temp.{T_FTS_INST} WHERE term = ?1")
+        };
+        let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
         let mut rows = st.query([stem]).map_err(&err)?;
-        let mut list: Vec<(i64, f64)> = Vec::new();
+        let mut list: Vec<u64> = Vec::new();
         while let Some(r) = rows.next().map_err(&err)? {
             let doc: i64 = r.get(0).map_err(&err)?;
-            let col = r.get_ref(1).map_err(&err)?;
-            let w = if col.as_str().is_ok_and(|c| c == "title") { TITLE_WEIGHT } else { 1.0 };
-            match list.last_mut() {
-                Some((d, n)) if *d == doc => *n += w,
-                _ => list.push((doc, w)),
-            }
+            let row = u32::try_from(doc)
+                .ok()
+                .filter(|&d| (d as usize) < MAX_ROW_ID)
+                .ok_or_else(|| Error::Corrupt { path: self.path.clone(), reason: format!("chunk row id {doc} is out of range") })?;
+            let col = u32::from(r.get_ref(1).map_err(&err)?.as_str().is_ok_and(|c| c == "title"));
+            let offset = if offsets {
+                let o: i64 = r.get(2).map_err(&err)?;
+                u32::try_from(o)
+                    .map_err(|_| Error::Corrupt { path: self.path.clone(), reason: format!("token offset {o} is out of range") })?
+            } else {
+                0
+            };
+            list.push(pack(row, col, offset));
         }
-        // FTS5 lists a stem's instances by row; sort anyway (and merge) so
-        // the order is a fact here, not an assumption.
-        if !list.is_sorted_by_key(|p| p.0) {
-            list.sort_by_key(|p| p.0);
-            list.dedup_by(|b, a| {
-                if a.0 == b.0 {
-                    a.1 += b.1;
-                    true
-                } else {
-                    false
-                }
-            });
+        // FTS5 lists a stem's instances by row, column and offset; sort
+        // anyway so the order is a fact here, not an assumption.
+        if !list.is_sorted() {
+            list.sort_unstable();
         }
-        let p: Postings = list.into();
-        let mut cache = self.postings_cache.borrow_mut();
-        if cache.held + p.len() > POSTINGS_CACHE_MAX {
-            *cache = PostingsCache::default();
-        }
-        cache.held += p.len();
-        cache.map.insert(stem.to_string(), std::sync::Arc::clone(&p));
-        Ok(p)
+        Ok(list)
     }
 
     /// Every chunk's length in tokens (text and title), read once per
@@ -548,15 +593,32 @@ impl FtsIndex {
         Ok(l)
     }
 
-    /// One chunk with its item, by row id.
-    pub(crate) fn chunk_by_row(&self, id: i64) -> Result<Option<ChunkRow>> {
+    /// Chunks with their items, by row id, in the order asked for (a row
+    /// id not in the index is left out), each with its row id: one
+    /// statement for all of a search's hits instead of one per hit.
+    pub(crate) fn chunks_by_rows(&self, ids: &[i64]) -> Result<Vec<(i64, ChunkRow)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
         let err = sql_err(&self.path, "look up chunk");
-        let sql =
-            format!("SELECT {ITEM_COLS}, c.chunk_no, c.text FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id WHERE c.id = ?1");
+        let marks = vec!["?"; ids.len()].join(", ");
+        let sql = format!(
+            "SELECT {ITEM_COLS}, c.chunk_no, c.text, c.id FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id WHERE c.id IN ({marks})"
+        );
         let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
-        st.query_row([id], |r| Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
-            .optional()
-            .map_err(&err)
+        let rows = st
+            .query_map(rusqlite::params_from_iter(ids), |r| {
+                Ok((r.get::<_, i64>(12)?, ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
+            })
+            .map_err(&err)?;
+        let mut found: Vec<Option<(i64, ChunkRow)>> = vec![None; ids.len()];
+        for row in rows {
+            let (id, c) = row.map_err(&err)?;
+            if let Some(at) = ids.iter().position(|&i| i == id) {
+                found[at] = Some((id, c));
+            }
+        }
+        Ok(found.into_iter().flatten().collect())
     }
 
     /// One item by id.

@@ -39,6 +39,7 @@ mod hit;
 mod html;
 pub mod index;
 mod item;
+mod postings;
 pub mod presence;
 pub mod query;
 pub mod value;

@@ -339,19 +339,23 @@ impl Wiki {
         let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
         let plan = q.plan(&dfs, self.index.chunk_count()?);
         let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
-        let stems: Vec<&str> = plan
+        // Each planned term's stems: one for a word, several for a phrase.
+        let terms: Vec<Vec<&str>> = plan
             .terms
             .iter()
             .filter_map(|t| q.terms.iter().position(|x| x.key == t.key))
-            .filter_map(|i| match infos[i].stems.as_slice() {
-                [one] => Some(one.as_str()),
-                _ => None,
-            })
+            .map(|i| infos[i].stems.iter().map(String::as_str).collect())
             .collect();
-        // One stem per term (almost every query): bm25 from postings. A
-        // term of several tokens is a phrase, whose occurrences only FTS5's
-        // own matcher counts: then the whole query goes to FTS5.
-        let rows = if stems.len() == plan.terms.len() { self.rank_by_postings(&stems, k)? } else { self.index.search(&expr, k)? };
+        // bm25 from postings, words and phrases alike. FTS5 ranks the query
+        // itself only when a term's postings do not fit their compact form
+        // (a count past 65,535 in one chunk's column, see
+        // `postings::postings_of`): that chunk's frequency could not be
+        // carried exactly, and FTS5's own bm25 is the definition.
+        let ranked = if terms.len() == plan.terms.len() { self.rank_by_postings(&terms, k)? } else { None };
+        let rows = match ranked {
+            Some(rows) => rows,
+            None => self.index.search(&expr, k)?,
+        };
         let mut hits = Vec::with_capacity(rows.len());
         for row in rows {
             let item_digest = self.digest_of(&row.item)?;
@@ -380,22 +384,35 @@ impl Wiki {
         Ok(hits)
     }
 
-    /// The `k` chunks with the best bm25 for the OR of one-stem terms, best
+    /// The `k` chunks with the best bm25 for the OR of the query's terms
+    /// (each given by its stems: a word, or a phrase of several), best
     /// first, ties to the lower row id: the same chunks, scores and order
-    /// as FTS5's `ORDER BY bm25(wiki_fts, 1.0, 1.0), rowid` for that query
-    /// (the formula is FTS5's, term by term in query order), computed from
-    /// each stem's postings and the chunks' lengths instead of by FTS5 for
-    /// every matching chunk, which reads each chunk's size from SQLite:
-    /// about a microsecond per matching chunk, and the queries of Enron
-    /// mail match hundreds to thousands. Postings are cached per stem, so
-    /// the claims of a message (which share terms) read each once.
-    fn rank_by_postings(&self, stems: &[&str], k: usize) -> Result<Vec<crate::index::ChunkRow>> {
+    /// as FTS5's `ORDER BY bm25(wiki_fts, 1.0, TITLE_WEIGHT), rowid` for
+    /// that query. The formula is FTS5's (`fts5Bm25Function`), term by term
+    /// in query order: idf from the number of rows the term matches, the
+    /// term's frequency in a row the weighted count of its instances
+    /// ([`crate::postings::Posting::freq`]), the row's length from FTS5's
+    /// `docsize`. It is computed from each term's postings and the chunks'
+    /// lengths instead of by FTS5 for every matching chunk, which reads each
+    /// chunk's size from SQLite: about a microsecond per matching chunk, and
+    /// the queries of Enron mail match hundreds to thousands. Postings are
+    /// cached per term, so the claims of a message (which share terms) read
+    /// each once. `None` when a term's postings do not fit their compact
+    /// form (see [`crate::index::FtsIndex::postings`]).
+    fn rank_by_postings(&self, terms: &[Vec<&str>], k: usize) -> Result<Option<Vec<crate::index::ChunkRow>>> {
         /// bm25's constants, as FTS5 sets them.
         const K1: f64 = 1.2;
         const B: f64 = 0.75;
         let lengths = self.index.chunk_lengths()?;
         if lengths.rows == 0 || lengths.tokens == 0 {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
+        }
+        let mut all = Vec::with_capacity(terms.len());
+        for stems in terms {
+            match self.index.postings(stems)? {
+                Some(p) => all.push(p),
+                None => return Ok(None),
+            }
         }
         let n_row = i64::try_from(lengths.rows).unwrap_or(i64::MAX);
         let avgdl = lengths.tokens as f64 / lengths.rows as f64;
@@ -403,27 +420,27 @@ impl Wiki {
         if sums.len() < lengths.row_bound() {
             sums.resize(lengths.row_bound(), 0.0);
         }
-        let mut touched: Vec<i64> = Vec::new();
-        for stem in stems {
-            let postings = self.index.postings(stem)?;
+        let mut touched: Vec<u32> = Vec::new();
+        for postings in &all {
             let n_hit = i64::try_from(postings.len()).unwrap_or(i64::MAX);
             let mut idf = (((n_row - n_hit) as f64 + 0.5) / (n_hit as f64 + 0.5)).ln();
             if idf <= 0.0 {
                 idf = 1e-6;
             }
-            for &(row, f) in postings.iter() {
-                let Some(sum) = usize::try_from(row).ok().and_then(|r| sums.get_mut(r)) else { continue };
-                let d = f64::from(lengths.of(row));
+            for p in postings.iter() {
+                let Some(sum) = sums.get_mut(p.row as usize) else { continue };
+                let d = f64::from(lengths.of(i64::from(p.row)));
                 if *sum == 0.0 {
-                    touched.push(row);
+                    touched.push(p.row);
                 }
+                let f = p.freq();
                 *sum += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
             }
         }
         let mut ranked: Vec<(f64, i64)> = Vec::with_capacity(touched.len());
         for row in touched {
-            if let Some(sum) = usize::try_from(row).ok().and_then(|r| sums.get_mut(r)) {
-                ranked.push((*sum, row));
+            if let Some(sum) = sums.get_mut(row as usize) {
+                ranked.push((*sum, i64::from(row)));
                 *sum = 0.0;
             }
         }
@@ -434,14 +451,15 @@ impl Wiki {
             ranked.truncate(k);
         }
         ranked.sort_unstable_by(order);
-        let mut rows = Vec::with_capacity(ranked.len());
-        for (score, row) in ranked {
-            if let Some(mut r) = self.index.chunk_by_row(row)? {
+        let ids: Vec<i64> = ranked.iter().map(|r| r.1).collect();
+        let mut rows = Vec::with_capacity(ids.len());
+        for (id, mut r) in self.index.chunks_by_rows(&ids)? {
+            if let Some(&(score, _)) = ranked.iter().find(|x| x.1 == id) {
                 r.bm25 = -score;
                 rows.push(r);
             }
         }
-        Ok(rows)
+        Ok(Some(rows))
     }
 
     fn digest_of(&self, item: &ItemRow) -> Result<Digest> {
@@ -622,16 +640,28 @@ mod tests {
         *state >> 33
     }
 
+    /// Numbers that FTS5 reads as phrases of two or three stems ("3.5" is
+    /// "3" then "5"), with near misses ("5.3", a lone "3") and repeats
+    /// ("3.3.3" holds "3 3" twice, overlapping).
+    const NUMBERS: &[&str] = &["3.5", "5.3", "3", "5", "1,200", "200", "3.3", "3.3.3", "12.5", "1.200", "2.5.3", "5.5"];
+
     /// The postings ranking gives exactly FTS5's `ORDER BY bm25()`: the same
-    /// chunks in the same order with the same scores, over generated notes
-    /// whose words follow a skewed frequency (common and rare terms, repeats
-    /// within a chunk, chunks of very different lengths, titles).
+    /// chunks in the same order with bit-identical scores, over generated
+    /// notes whose words follow a skewed frequency (common and rare terms,
+    /// repeats within a chunk, chunks of very different lengths, titles),
+    /// with numbers that are phrases to FTS5 in texts, titles and claims.
+    /// Half the claims run with a postings cache of a few kilobytes, so
+    /// entries are evicted and read again all the time.
     #[test]
     fn postings_ranking_equals_fts5_bm25() {
         let vocab: Vec<String> =
             (0..400).map(|i| format!("{}{}", ["glac", "mel", "ri", "pol", "ocea", "ba", "tur", "vol"][i % 8], i)).collect();
         let pick = |st: &mut u64| {
-            // Skewed: low indexes are far more frequent.
+            // Skewed: low indexes are far more frequent; one word in twelve
+            // is a number.
+            if lcg(st).is_multiple_of(12) {
+                return NUMBERS[usize::try_from(lcg(st) % NUMBERS.len() as u64).unwrap()].to_string();
+            }
             let a = lcg(st) % 400;
             let b = lcg(st) % (a + 1);
             vocab[usize::try_from(b).unwrap()].clone()
@@ -649,33 +679,57 @@ mod tests {
                     body.push_str("\n\n");
                 }
             }
-            let title = pick(&mut st);
+            // Titles hold numbers more often, so phrases hit them.
+            let title: Vec<String> = (0..(1 + lcg(&mut st) % 3))
+                .map(|_| if lcg(&mut st).is_multiple_of(3) { NUMBERS[(lcg(&mut st) % 12) as usize].to_string() } else { pick(&mut st) })
+                .collect();
+            let title = title.join(" ");
             std::fs::write(d.path().join("wiki").join(format!("n{n}.md")), format!("---\ntitle: {title}\n---\n{body}\n")).unwrap();
         }
         let mut w = Wiki::open(d.path()).unwrap();
         w.index_wiki(at(), &mut go()).unwrap();
         let chunks = w.index.chunk_count().unwrap();
-        let mut compared = 0;
-        for _ in 0..400 {
-            let claim: Vec<String> = (0..(2 + lcg(&mut st) % 8)).map(|_| pick(&mut st)).collect();
+        let (mut compared, mut with_phrase, mut phrase_in_title) = (0, 0, 0);
+        for n in 0..600 {
+            if n == 300 {
+                w.index.set_postings_cache_bytes(4096);
+            }
+            let mut claim: Vec<String> = (0..(2 + lcg(&mut st) % 8)).map(|_| pick(&mut st)).collect();
+            if n % 2 == 0 {
+                claim.push(NUMBERS[n / 2 % NUMBERS.len()].to_string());
+            }
             let q = Query::from_claim(&claim.join(" "));
             let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
             let infos = w.index.term_info(&texts).unwrap();
             let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
             let plan = q.plan(&dfs, chunks);
             let Some(expr) = plan.fts_expression() else { continue };
-            let stems: Vec<&str> =
-                plan.terms.iter().map(|t| infos[q.terms.iter().position(|x| x.key == t.key).unwrap()].stems[0].as_str()).collect();
-            let ours = w.rank_by_postings(&stems, 5).unwrap();
+            let terms: Vec<Vec<&str>> = plan
+                .terms
+                .iter()
+                .map(|t| infos[q.terms.iter().position(|x| x.key == t.key).unwrap()].stems.iter().map(String::as_str).collect())
+                .collect();
+            let ours = w.rank_by_postings(&terms, 5).unwrap().expect("small counts fit the compact postings");
             let fts5 = w.index.search(&expr, 5).unwrap();
-            let key = |rows: &[crate::index::ChunkRow]| rows.iter().map(|r| (r.item.id.clone(), r.chunk_no, r.bm25)).collect::<Vec<_>>();
+            let key = |rows: &[crate::index::ChunkRow]| {
+                rows.iter().map(|r| (r.item.id.clone(), r.chunk_no, r.bm25.to_bits())).collect::<Vec<_>>()
+            };
             assert_eq!(key(&ours), key(&fts5), "claim {claim:?}");
             compared += 1;
+            // Phrase terms as written ("3.5"), to see what the ranking met.
+            let phrases: Vec<&str> = plan.terms.iter().zip(&terms).filter(|(_, s)| s.len() > 1).map(|(t, _)| t.text.as_str()).collect();
+            if phrases.iter().any(|p| ours.iter().any(|r| r.text.contains(p))) {
+                with_phrase += 1;
+            }
+            if phrases.iter().any(|p| ours.iter().any(|r| r.item.title.as_deref().is_some_and(|t| t.contains(p)))) {
+                phrase_in_title += 1;
+            }
         }
-        assert!(compared > 300, "{compared} claims compared");
-        // A term of several tokens is a phrase: the search falls back to FTS5.
+        assert!(compared > 500, "{compared} claims compared");
+        assert!(with_phrase > 50, "{with_phrase} claims ranked a chunk holding a phrase term");
+        assert!(phrase_in_title > 10, "{phrase_in_title} claims ranked a chunk whose title holds a phrase term");
         let infos = w.index.term_info(&["U.S."]).unwrap();
-        assert_eq!(infos[0].stems.len(), 2);
+        assert_eq!(infos[0].stems.len(), 2, "a term of several tokens is a phrase");
     }
 
     #[test]
