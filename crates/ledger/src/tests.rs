@@ -295,6 +295,30 @@ fn latest_per_claim_is_a_query() {
 }
 
 #[test]
+fn run_assessment_is_the_runs_latest_written_one() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let (m, c, a) = record_one(&mut l, 1, Status::NoEvidence);
+    // Still in the unwritten batch: not seen yet.
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap(), None);
+    l.flush().unwrap();
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap(), Some(a));
+    l.finish_run(&RunSummary::default()).unwrap();
+    // Another run's view: only its own assessments, latest first.
+    l.begin_run(&run_info("r2")).unwrap();
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.id).unwrap(), None);
+    let later = assessment(&c, Status::Supported, vec![], "2024-03-01T00:00:00Z");
+    let latest = assessment(&c, Status::Contradicted, vec![], "2024-03-02T00:00:00Z");
+    for x in [&later, &latest] {
+        l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&c), assessments: std::slice::from_ref(x), skipped: &[] })
+            .unwrap();
+    }
+    l.flush().unwrap();
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.id).unwrap(), Some(latest));
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap().map(|a| a.status), Some(Status::NoEvidence));
+}
+
+#[test]
 fn mark_stale_adds_observations_once() {
     let mut l = Ledger::open_in_memory().unwrap();
     l.begin_run(&run_info("r1")).unwrap();
