@@ -2,9 +2,14 @@
 //!
 //! A plain synchronous function shape (STYLE.md §5): given a claim, search
 //! the wiki, verify against what was found, and gate the claim against the
-//! evidence its verdict rests on. Identical claims (normalised text) are
-//! assessed once per run and the outcome is fanned out to every message
-//! that made them.
+//! evidence its verdict rests on. Identical claims are assessed once per
+//! run and the outcome is fanned out to every message that made them.
+//! "Identical" is the exact text, not the normalised one (case, spacing and
+//! trailing punctuation folded): an outcome's reasons cite spans of the
+//! claim text and the verifier reads names by their case, so reusing the
+//! outcome of "The plant makes 40 MW." for "the plant  makes 40 MW" would
+//! cite characters that are not there, and which of the two variants was
+//! assessed first (the workers race) would decide the report.
 
 use amem_model::{Assessment, Claim, Evidence, GateSummary, Reason, Status};
 use amem_recall::{Hit, Recall};
@@ -116,20 +121,82 @@ pub fn assess_text(recall: &dyn Recall, text: &str) -> amem_recall::Result<Outco
 /// quotes: about 100 MB of the audit's peak RSS on the Enron bench.
 pub const CACHE_BYTES: usize = 32 << 20;
 
-/// Outcomes already computed in this run, by the digest of the normalised
-/// claim text, shared by the worker threads (a claim one worker assessed is
+/// How many claim texts the run remembers as assessed after their outcomes
+/// have left the byte-bounded cache: the digest of the claim text (first
+/// 16 bytes) and the id of the claim whose assessment the ledger
+/// holds, 48 bytes an entry, about 25 MB at most with the map's slack. Past
+/// it the memory starts afresh, as the outcome cache does.
+pub const EARLIER_MAX: usize = 400_000;
+
+/// Outcomes already computed in this run, by the digest of the claim text, shared by the worker threads (a claim one worker assessed is
 /// not assessed again by another).
-#[derive(Default)]
+///
+/// Two levels, so that "assessed once per run" holds far beyond what fits
+/// in memory: whole outcomes for the most recent texts (bounded at
+/// [`CACHE_BYTES`]), and for up to [`EARLIER_MAX`] texts only which claim
+/// carried them, whose assessment the caller reads back from the ledger
+/// ([`Lookup::Earlier`]). On the 10x Enron bench, where every mail comes
+/// back 11,238 messages later, the outcomes alone (about 120 MB per pass)
+/// were long evicted by then.
 pub struct OutcomeCache {
     inner: std::sync::Mutex<CacheInner>,
     /// Claims answered from the cache.
     pub reused: std::sync::atomic::AtomicU64,
+    cache_bytes: usize,
+    earlier_max: usize,
+}
+
+impl Default for OutcomeCache {
+    fn default() -> Self {
+        OutcomeCache {
+            inner: std::sync::Mutex::default(),
+            reused: std::sync::atomic::AtomicU64::new(0),
+            cache_bytes: CACHE_BYTES,
+            earlier_max: EARLIER_MAX,
+        }
+    }
 }
 
 #[derive(Default)]
 struct CacheInner {
     map: HashMap<amem_model::Digest, std::sync::Arc<Outcome>>,
     bytes: usize,
+    earlier: HashMap<u128, amem_model::ClaimId>,
+}
+
+/// What [`OutcomeCache::lookup`] knows about a claim text.
+#[derive(Debug, PartialEq)]
+pub enum Lookup {
+    /// Assessed in this run, outcome at hand.
+    Outcome(Outcome),
+    /// Assessed in this run as this claim: its assessment is in the ledger
+    /// once its batch is written (until then, assess it again: same inputs,
+    /// same outcome).
+    Earlier(amem_model::ClaimId),
+    /// Not seen in this run (or forgotten).
+    Miss,
+}
+
+impl Outcome {
+    /// The outcome an assessment recorded: what [`OutcomeCache`] gives back
+    /// for a claim text assessed earlier in the run. A verdict that needed
+    /// the trust list (its method ends in [`TRUST_LIST_SUFFIX`]) was not a
+    /// local hit, as the run's summary counts it.
+    pub fn from_assessment(a: Assessment) -> Outcome {
+        let local_hit = !a.method.ends_with(TRUST_LIST_SUFFIX)
+            && matches!(a.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+        Outcome { status: a.status, reasons: a.reasons, gate: a.gate, method: a.method, local_hit }
+    }
+}
+
+fn cache_key(claim: &Claim) -> amem_model::Digest {
+    amem_model::Digest::of(claim.text.as_bytes())
+}
+
+fn short_key(d: &amem_model::Digest) -> u128 {
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d.0[..16]);
+    u128::from_le_bytes(b)
 }
 
 /// A rough size of an outcome in memory: its strings plus fixed overheads.
@@ -155,28 +222,59 @@ fn outcome_bytes(o: &Outcome) -> usize {
 }
 
 impl OutcomeCache {
-    /// The cached outcome for a claim, if its normalised text was seen.
-    pub fn get(&self, claim: &Claim) -> Option<Outcome> {
-        let key = amem_model::Digest::of(claim.normalised_text().as_bytes());
-        let hit = self.inner.lock().ok()?.map.get(&key).cloned();
-        if hit.is_some() {
-            self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
-        hit.map(|o| (*o).clone())
+    /// A cache with other bounds than [`CACHE_BYTES`] and [`EARLIER_MAX`].
+    pub fn with_limits(cache_bytes: usize, earlier_max: usize) -> OutcomeCache {
+        OutcomeCache { cache_bytes, earlier_max, ..OutcomeCache::default() }
     }
 
-    /// Remember an outcome.
+    /// The cached outcome for a claim, if its text was seen and
+    /// the outcome is still in memory.
+    pub fn get(&self, claim: &Claim) -> Option<Outcome> {
+        match self.lookup(claim) {
+            Lookup::Outcome(o) => Some(o),
+            Lookup::Earlier(_) | Lookup::Miss => None,
+        }
+    }
+
+    /// What the run knows about a claim's text: its outcome, the
+    /// claim whose recorded assessment holds it, or nothing.
+    pub fn lookup(&self, claim: &Claim) -> Lookup {
+        let key = cache_key(claim);
+        let Ok(inner) = self.inner.lock() else { return Lookup::Miss };
+        if let Some(o) = inner.map.get(&key).cloned() {
+            drop(inner);
+            self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Lookup::Outcome((*o).clone());
+        }
+        match inner.earlier.get(&short_key(&key)) {
+            // The claim itself (a restarted run reading back its own row)
+            // or another one with the same text.
+            Some(&id) => Lookup::Earlier(id),
+            None => Lookup::Miss,
+        }
+    }
+
+    /// Count a claim answered from the ledger through [`Lookup::Earlier`].
+    pub fn count_reuse(&self) {
+        self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Remember an outcome, and that `claim` carries it.
     pub fn put(&self, claim: &Claim, outcome: &Outcome) {
-        let key = amem_model::Digest::of(claim.normalised_text().as_bytes());
+        let key = cache_key(claim);
         let size = outcome_bytes(outcome);
         let Ok(mut inner) = self.inner.lock() else { return };
-        if inner.bytes + size > CACHE_BYTES {
+        if inner.bytes + size > self.cache_bytes {
             inner.map = HashMap::new();
             inner.bytes = 0;
         }
         if inner.map.insert(key, std::sync::Arc::new(outcome.clone())).is_none() {
             inner.bytes += size;
         }
+        if inner.earlier.len() >= self.earlier_max {
+            inner.earlier = HashMap::new();
+        }
+        inner.earlier.entry(short_key(&key)).or_insert(claim.id);
     }
 
     /// Bytes held now (estimated).
@@ -215,15 +313,29 @@ mod tests {
         }
     }
 
+    /// The same text in another message: another claim id.
+    fn claim_in(message: &[u8], text: &str) -> Claim {
+        let message_digest = Digest::of(message);
+        let span = Span::new(0, text.len());
+        Claim { id: Claim::id_for(&message_digest, span, text), message_digest, ..claim(text) }
+    }
+
     #[test]
-    fn cache_is_shared_keyed_on_normalised_text_and_bounded_in_bytes() {
+    fn cache_is_shared_keyed_on_exact_text_and_bounded_in_bytes() {
         let cache = OutcomeCache::default();
         let a = claim("The plant makes 40 MW.");
         assert_eq!(cache.get(&a), None);
         cache.put(&a, &outcome("x"));
-        // Same normalised text from another message or thread: reused.
-        assert_eq!(cache.get(&claim("the plant  makes 40 mw")), Some(outcome("x")));
+        // The same text from another message or thread: reused.
+        let again = claim_in(b"other message", "The plant makes 40 MW.");
+        assert_ne!(again.id, a.id);
+        assert_eq!(cache.get(&again), Some(outcome("x")));
         assert_eq!(cache.get(&a), Some(outcome("x")));
+        // Only the same text: another case, spacing or final stop is
+        // assessed on its own (the outcome's spans cite the exact text).
+        for variant in ["the plant makes 40 mw", "The plant  makes 40 MW.", "The plant makes 40 MW"] {
+            assert_eq!(cache.lookup(&claim(variant)), Lookup::Miss, "{variant:?}");
+        }
         // Filling past the byte budget starts afresh: memory never exceeds it.
         let big = "y".repeat(1 << 20);
         for i in 0..40 {
@@ -232,5 +344,36 @@ mod tests {
         }
         assert_eq!(cache.get(&a), None, "evicted when the budget was reached");
         assert!(cache.reused.load(std::sync::atomic::Ordering::Relaxed) >= 1);
+        // Its text is still known as assessed, by the claim that carried it.
+        assert_eq!(cache.lookup(&again), Lookup::Earlier(a.id));
+        assert_eq!(cache.lookup(&claim("The plant makes 41 MW.")), Lookup::Miss);
+    }
+
+    #[test]
+    fn earlier_texts_are_bounded_in_number() {
+        let cache = OutcomeCache::with_limits(CACHE_BYTES, 1000);
+        let first = claim("claim 0");
+        for i in 0..1001 {
+            cache.put(&claim(&format!("claim {i}")), &outcome("x"));
+            assert!(cache.inner.lock().unwrap().earlier.len() <= 1000);
+        }
+        let inner = cache.inner.lock().unwrap();
+        // The memory started afresh: the first text is forgotten, the last kept.
+        assert!(!inner.earlier.contains_key(&short_key(&cache_key(&first))));
+        assert!(inner.earlier.contains_key(&short_key(&cache_key(&claim("claim 1000")))));
+    }
+
+    #[test]
+    fn outcome_from_assessment_keeps_the_verdict_and_counts_local_hits() {
+        let c = claim("The plant makes 40 MW.");
+        let mut o = outcome("x");
+        o.status = Status::Supported;
+        o.local_hit = true;
+        let back = Outcome::from_assessment(o.to_assessment(&c, "2030-01-01T00:00:00Z", "p"));
+        assert_eq!(back, o);
+        o.method.push_str(TRUST_LIST_SUFFIX);
+        assert!(!Outcome::from_assessment(o.to_assessment(&c, "t", "p")).local_hit, "grounded by the trust list");
+        let miss = outcome("y");
+        assert!(!Outcome::from_assessment(miss.to_assessment(&c, "t", "p")).local_hit);
     }
 }

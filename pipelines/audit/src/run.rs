@@ -16,7 +16,7 @@
 //! duplicates. Reports are rendered from the ledger at the end, not from
 //! the stream, for that reason.
 
-use crate::assess::{Assessor, Outcome, OutcomeCache};
+use crate::assess::{Assessor, Lookup, Outcome, OutcomeCache};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
@@ -248,7 +248,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let misses = miss_tx.clone();
             let rx = Arc::clone(&shared_rx);
             let cache = Arc::clone(&cache);
-            scope.spawn(move || assess_stage(wiki, seen, &policy, rerun, &rx, done, misses, c, &cache));
+            let run_id = run.run_id.clone();
+            scope.spawn(move || assess_stage(wiki, seen, &run_id, &policy, rerun, &rx, done, misses, c, &cache));
         }
         drop(done_tx);
         drop(miss_tx);
@@ -357,6 +358,7 @@ fn import_all(
 fn assess_stage(
     wiki: Wiki,
     seen: Ledger,
+    run_id: &amem_model::RunId,
     policy: &str,
     rerun: bool,
     rx: &std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
@@ -412,15 +414,9 @@ fn assess_stage(
                 continue;
             }
             Counters::add(&c.audited, 1);
-            let outcome = match cache.get(claim) {
-                Some(o) => o,
-                None => match assessor.assess(&wiki, &claim.text) {
-                    Ok(o) => {
-                        cache.put(claim, &o);
-                        o
-                    }
-                    Err(e) => return fatal(&done, format!("cannot search the wiki index: {e}")),
-                },
+            let outcome = match outcome_for(claim, cache, &seen, run_id, &mut assessor, &wiki) {
+                Ok(o) => o,
+                Err(e) => return fatal(&done, e),
             };
             if outcome.local_hit {
                 Counters::add(&c.local_hits, 1);
@@ -443,6 +439,39 @@ fn assess_stage(
                     return;
                 }
             }
+        }
+    }
+}
+
+/// The outcome for one claim: from this run's memory of its text (in memory,
+/// or the assessment an earlier claim with that text got, read back from
+/// the ledger), else assessed now and remembered. The error is the message
+/// the run stops with.
+fn outcome_for(
+    claim: &amem_model::Claim,
+    cache: &OutcomeCache,
+    seen: &Ledger,
+    run_id: &amem_model::RunId,
+    assessor: &mut Assessor,
+    wiki: &Wiki,
+) -> Result<Outcome, String> {
+    let earlier = match cache.lookup(claim) {
+        Lookup::Outcome(o) => Some(o),
+        Lookup::Earlier(id) => match seen.run_assessment(run_id, &id) {
+            Ok(a) => a.map(|a| {
+                cache.count_reuse();
+                Outcome::from_assessment(a)
+            }),
+            Err(e) => return Err(format!("cannot read the ledger: {e}")),
+        },
+        Lookup::Miss => None,
+    };
+    match earlier {
+        Some(o) => Ok(o),
+        None => {
+            let o = assessor.assess(wiki, &claim.text).map_err(|e| format!("cannot search the wiki index: {e}"))?;
+            cache.put(claim, &o);
+            Ok(o)
         }
     }
 }
@@ -597,5 +626,110 @@ fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     }
     if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
         s.local_hits += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amem_model::{Claim, ClaimKind, MessageId, Reason, RunParams, Span, Status};
+    use std::collections::BTreeMap;
+
+    fn message(n: u32, text: &str) -> Message {
+        Message {
+            source: SourceKind::Gmail,
+            archive: "mail.mbox".into(),
+            conversation: "thread".into(),
+            id: MessageId(format!("<m{n}@example.org>")),
+            author: "Alice <alice@example.org>".into(),
+            recipients: vec![],
+            sent_at: "2024-01-01T10:00:00Z".parse().unwrap(),
+            subject: None,
+            text: text.into(),
+            quoted: vec![],
+            locator: format!("mail.mbox:byte {n}"),
+            meta: BTreeMap::new(),
+            not_claims: None,
+        }
+    }
+
+    fn claim_of(m: &Message) -> Claim {
+        let d = m.digest();
+        let span = Span::new(0, m.text.len());
+        Claim {
+            id: Claim::id_for(&d, span, &m.text),
+            message: m.id.clone(),
+            message_digest: d,
+            span,
+            text: m.text.clone(),
+            kind: ClaimKind::Fact,
+            cues: vec![],
+            extractor: "test".into(),
+        }
+    }
+
+    fn run_info(id: &str) -> RunInfo {
+        let t: Timestamp = "2030-01-01T00:00:00Z".parse().unwrap();
+        let params = RunParams {
+            sources: vec![],
+            since: None,
+            until: None,
+            now: t,
+            offline: true,
+            policy_version: "p@1".into(),
+            home: String::new(),
+        };
+        RunInfo { run_id: RunId(id.into()), started_at: t, params }
+    }
+
+    /// A claim text assessed earlier in the run, whose outcome has left the
+    /// in-memory cache, is answered from the assessment the ledger recorded
+    /// for it, not assessed again; in another run it is assessed afresh.
+    #[test]
+    fn an_evicted_claim_text_is_answered_from_the_runs_ledger_rows() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join("wiki")).unwrap();
+        let wiki = open_wiki(home.path()).unwrap();
+        let path = home.path().join(amem_ledger::LEDGER_FILE);
+        let mut writer = Ledger::open(&path).unwrap();
+        let run = run_info("r1");
+        writer.begin_run(&run).unwrap();
+        // The first message's claim, with a verdict the (empty) wiki could
+        // never give: only reading it back can produce it.
+        let first = message(1, "The plant makes 40 MW.");
+        let c1 = claim_of(&first);
+        let recorded = Outcome {
+            status: Status::Supported,
+            reasons: vec![Reason {
+                facet: "topic".into(),
+                detail: "from the ledger".into(),
+                claim_span: None,
+                evidence: vec![],
+                rule: "r".into(),
+            }],
+            gate: None,
+            method: "deterministic@2".into(),
+            local_hit: true,
+        };
+        let a1 = recorded.to_assessment(&c1, "2030-01-01T00:00:00Z", "p@1");
+        writer.record(&MessageOutcome { message: &first, claims: std::slice::from_ref(&c1), assessments: &[a1], skipped: &[] }).unwrap();
+        writer.flush().unwrap();
+
+        // No outcome stays in memory: every put evicts the one before.
+        let cache = OutcomeCache::with_limits(0, crate::assess::EARLIER_MAX);
+        cache.put(&c1, &recorded);
+        cache.put(&claim_of(&message(2, "Something else entirely.")), &recorded);
+        let later = claim_of(&message(3, "The plant makes 40 MW."));
+        assert_eq!(cache.get(&later), None);
+
+        let seen = Ledger::open(&path).unwrap();
+        let mut assessor = Assessor::new();
+        let got = outcome_for(&later, &cache, &seen, &run.run_id, &mut assessor, &wiki).unwrap();
+        assert_eq!(got, recorded);
+        assert_eq!(cache.reused.load(std::sync::atomic::Ordering::Relaxed), 1);
+
+        // Another run has no row for it: assessed now (nothing in the wiki).
+        let other = outcome_for(&later, &cache, &seen, &RunId("r2".into()), &mut assessor, &wiki).unwrap();
+        assert_eq!(other.status, Status::NoEvidence);
     }
 }
