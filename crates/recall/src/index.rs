@@ -317,6 +317,10 @@ impl FtsIndex {
         ))
         .map_err(sql_err(&path, "create schema"))?;
         tx.commit().map_err(sql_err(&path, "create schema"))?;
+        // The per-connection query tables live in memory: on a temporary
+        // file (SQLite's default), every query term lookup wrote and synced
+        // journal pages of it.
+        conn.pragma_update(None, "temp_store", "MEMORY").map_err(sql_err(&path, "configure"))?;
         conn.execute_batch(&format!(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS} USING fts5(t, tokenize='{TOKENIZER}');
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS_I} USING fts5vocab(temp, {T_QTERMS}, instance);
@@ -393,6 +397,15 @@ impl FtsIndex {
         *self.occurrences_cache.borrow_mut() = PostingsCache::new(bytes);
     }
 
+    /// Begin the read transaction of one search (see [`ReadTxn`]).
+    pub(crate) fn read_txn(&self) -> Result<ReadTxn<'_>> {
+        if !self.conn.is_autocommit() {
+            return Ok(ReadTxn { conn: None });
+        }
+        self.conn.prepare_cached("BEGIN").and_then(|mut s| s.execute([])).map_err(sql_err(&self.path, "begin a search"))?;
+        Ok(ReadTxn { conn: Some(&self.conn) })
+    }
+
     /// Start the one transaction an index run writes in.
     pub(crate) fn writer(&mut self) -> Result<Writer<'_>> {
         self.clear_caches();
@@ -440,7 +453,12 @@ impl FtsIndex {
         if misses.is_empty() {
             return Ok(out.into_iter().map(Option::unwrap_or_default).collect());
         }
-        self.conn.prepare_cached(&format!("DELETE FROM temp.{T_QTERMS}")).map_err(&err)?.execute([]).map_err(&err)?;
+        // The terms go into the temporary FTS5 table inside a savepoint that
+        // is rolled back once their stems are read: the table is empty at
+        // rest, and FTS5 never writes the terms out of its in-memory pending
+        // list (a DELETE and autocommitted INSERTs made it write and merge
+        // segments for every claim).
+        let _undo = Undo::begin(&self.conn, "wiki_qterms").map_err(&err)?;
         {
             let mut ins = self.conn.prepare_cached(&format!("INSERT INTO temp.{T_QTERMS}(rowid, t) VALUES (?1, ?2)")).map_err(&err)?;
             for &i in &misses {
@@ -665,6 +683,49 @@ impl FtsIndex {
             .execute(&format!("INSERT INTO {T_FTS}({T_FTS}, rank) VALUES ('integrity-check', 1)"), [])
             .map(|_| ())
             .map_err(sql_err(&self.path, "integrity check"))
+    }
+}
+
+/// A savepoint rolled back (and released) when dropped: what is written
+/// under it is scratch work that never reaches the database.
+struct Undo<'c> {
+    conn: &'c Connection,
+    name: &'static str,
+}
+
+impl<'c> Undo<'c> {
+    fn begin(conn: &'c Connection, name: &'static str) -> rusqlite::Result<Undo<'c>> {
+        conn.prepare_cached(&format!("SAVEPOINT {name}"))?.execute([])?;
+        Ok(Undo { conn, name })
+    }
+}
+
+impl Drop for Undo<'_> {
+    fn drop(&mut self) {
+        let undo = self.conn.prepare_cached(&format!("ROLLBACK TO {}", self.name)).and_then(|mut s| s.execute([]));
+        let release = self.conn.prepare_cached(&format!("RELEASE {}", self.name)).and_then(|mut s| s.execute([]));
+        if let Err(e) = undo.and(release) {
+            // Nothing a caller could do; the next savepoint or transaction
+            // reports the connection's state if it is wrong.
+            tracing::warn!(error = %e, savepoint = self.name, "could not roll back a scratch savepoint");
+        }
+    }
+}
+
+/// A read transaction over one search, so its statements share one
+/// snapshot and one lock (each statement otherwise begins and ends its own);
+/// rolled back when dropped. Inside a transaction already, it does nothing.
+pub(crate) struct ReadTxn<'c> {
+    conn: Option<&'c Connection>,
+}
+
+impl Drop for ReadTxn<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.conn
+            && let Err(e) = c.prepare_cached("ROLLBACK").and_then(|mut s| s.execute([]))
+        {
+            tracing::warn!(error = %e, "could not end a search's read transaction");
+        }
     }
 }
 

@@ -332,6 +332,9 @@ impl Wiki {
         if k == 0 || q.terms.is_empty() {
             return Ok(Vec::new());
         }
+        // One snapshot for the whole search, from the generation check to
+        // the chunks' texts.
+        let txn = self.index.read_txn()?;
         // What another handle committed (a capture, an index run) is seen.
         self.index.refresh()?;
         let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
@@ -356,6 +359,7 @@ impl Wiki {
             Some(rows) => rows,
             None => self.index.search(&expr, k)?,
         };
+        drop(txn);
         let mut hits = Vec::with_capacity(rows.len());
         for row in rows {
             let item_digest = self.digest_of(&row.item)?;
