@@ -107,18 +107,17 @@ pub(crate) struct FtsIndex {
     /// Document frequency and stems by lowercased query term (the result of
     /// stemming and `df_cache`), so a word seen before costs no SQL at all.
     term_df_cache: RefCell<BTreeMap<String, TermInfo>>,
-    /// Postings by stem, for ranking (see [`FtsIndex::postings`]).
-    postings_cache: RefCell<PostingsCache>,
-    /// Occurrences (with offsets) of the stems of phrases, for matching
-    /// phrases (see [`FtsIndex::postings`]).
-    occurrences_cache: RefCell<PostingsCache<u64>>,
+    /// Postings by term, and occurrences of phrases' stems, for ranking
+    /// (see [`FtsIndex::postings`]): shared by the handles on one file in
+    /// this process ([`crate::postings::Shared`]).
+    caches: SharedCaches,
     /// Every chunk's length in tokens, for ranking.
     lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
     /// Chunk count.
     chunk_count: std::cell::Cell<Option<u64>>,
     /// The index generation the caches above were filled at
     /// ([`FtsIndex::refresh`]).
-    generation: std::cell::Cell<Option<String>>,
+    generation: std::cell::Cell<Option<i64>>,
 }
 
 /// The `wiki_meta` key of the index generation: a number every committed
@@ -149,13 +148,15 @@ pub(crate) struct TermInfo {
 }
 
 pub(crate) use crate::postings::Postings;
-use crate::postings::{PostingsCache, pack, phrase_starts, postings_of};
+use crate::postings::{SharedCaches, pack, phrase_starts, postings_of, shared_caches, with_shared};
 
-/// What the postings cache of one index handle may hold, in bytes (its own
-/// accounting: 8 bytes per posting plus each entry's key and overhead). The
-/// audit keeps one handle per worker; on the Enron bench wiki (35,152
-/// chunks) every stem a 6,000-mail run asks for fits in well under this, so
-/// a run reads each stem from SQLite once.
+/// What the postings cache may hold, in bytes (its own accounting: 8 bytes
+/// per posting plus each entry's key and overhead). One cache serves every
+/// handle on the same file in a process ([`crate::postings::Shared`]): the
+/// audit's workers share it. All the postings of the Enron bench wiki
+/// (35,152 chunks, 58,040 stems, 4.3 million occurrences) take about 25 MB
+/// in this form (27 MiB by this accounting), so a run reads each stem from
+/// SQLite once.
 pub(crate) const POSTINGS_CACHE_BYTES: usize = 32 << 20;
 /// What the cache of phrase stems' occurrences may hold, in bytes (8 per
 /// occurrence). The stems of Enron's phrases (numbers' parts, `com`, `enron`)
@@ -330,11 +331,10 @@ impl FtsIndex {
         .map_err(sql_err(&path, "create query tables"))?;
         Ok(FtsIndex {
             conn,
+            caches: shared_caches(&path, POSTINGS_CACHE_BYTES, OCCURRENCES_CACHE_BYTES),
             path,
             df_cache: RefCell::new(BTreeMap::new()),
             term_df_cache: RefCell::new(BTreeMap::new()),
-            postings_cache: RefCell::new(PostingsCache::new(POSTINGS_CACHE_BYTES)),
-            occurrences_cache: RefCell::new(PostingsCache::new(OCCURRENCES_CACHE_BYTES)),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
             chunk_count: std::cell::Cell::new(None),
@@ -365,36 +365,41 @@ impl FtsIndex {
     /// committed a change since (its generation moved). One indexed lookup;
     /// searches call it first.
     pub(crate) fn refresh(&self) -> Result<()> {
-        let now: String = self
+        let now: Option<String> = self
             .conn
             .prepare_cached(&format!("SELECT value FROM {T_META} WHERE key = '{GENERATION_KEY}'"))
             .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
-            .map_err(sql_err(&self.path, "read the index generation"))?
-            // An index no write has given a generation yet.
-            .unwrap_or_else(|| "0".to_string());
-        let seen = self.generation.take();
-        if seen.as_deref() != Some(now.as_str()) {
+            .map_err(sql_err(&self.path, "read the index generation"))?;
+        // An index no write has given a generation yet is at 0; a value
+        // that is not a number (hand edits) leaves nothing cached.
+        let now: Option<i64> = now.map_or(Some(0), |v| v.parse().ok());
+        if now.is_none() || self.generation.get() != now {
             self.clear_caches();
         }
-        self.generation.set(Some(now));
+        self.generation.set(now);
         Ok(())
     }
 
+    /// Drop what this handle cached (the shared postings caches follow the
+    /// generation on their own: [`crate::postings::Shared`]).
     fn clear_caches(&self) {
         self.df_cache.borrow_mut().clear();
         self.term_df_cache.borrow_mut().clear();
-        self.postings_cache.borrow_mut().clear();
-        self.occurrences_cache.borrow_mut().clear();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
     }
 
-    /// Replace the postings cache by an empty one of another budget (tests:
+    /// Give this handle private postings caches of another budget (tests:
     /// a tiny cache evicts all the time).
     #[cfg(test)]
-    pub(crate) fn set_postings_cache_bytes(&self, bytes: usize) {
-        *self.postings_cache.borrow_mut() = PostingsCache::new(bytes);
-        *self.occurrences_cache.borrow_mut() = PostingsCache::new(bytes);
+    pub(crate) fn set_postings_cache_bytes(&mut self, bytes: usize) {
+        self.caches = shared_caches(Path::new(":memory:"), bytes, bytes);
+    }
+
+    /// Whether two handles share their postings caches.
+    #[cfg(test)]
+    pub(crate) fn shares_caches_with(&self, other: &FtsIndex) -> bool {
+        std::sync::Arc::ptr_eq(&self.caches, &other.caches)
     }
 
     /// Begin the read transaction of one search (see [`ReadTxn`]).
@@ -508,7 +513,8 @@ impl FtsIndex {
     /// [`crate::postings::postings_of`]): the caller then asks FTS5.
     pub(crate) fn postings(&self, stems: &[&str]) -> Result<Option<Postings>> {
         let key = stems.join(" ");
-        if let Some(p) = self.postings_cache.borrow_mut().get(&key) {
+        let generation = self.generation.get();
+        if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(&key)).flatten() {
             return Ok(Some(p));
         }
         let list = match stems {
@@ -517,12 +523,12 @@ impl FtsIndex {
             _ => {
                 let mut occ: Vec<std::sync::Arc<[u64]>> = Vec::with_capacity(stems.len());
                 for stem in stems {
-                    let cached = self.occurrences_cache.borrow_mut().get(stem);
+                    let cached = with_shared(&self.caches, generation, |c| c.occurrences.get(stem)).flatten();
                     let list = match cached {
                         Some(l) => l,
                         None => {
                             let l: std::sync::Arc<[u64]> = self.occurrences(stem, true)?.into();
-                            self.occurrences_cache.borrow_mut().insert(stem, &l);
+                            with_shared(&self.caches, generation, |c| c.occurrences.insert(stem, &l));
                             l
                         }
                     };
@@ -534,7 +540,7 @@ impl FtsIndex {
         };
         let Some(list) = list else { return Ok(None) };
         let p: Postings = list.into();
-        self.postings_cache.borrow_mut().insert(&key, &p);
+        with_shared(&self.caches, generation, |c| c.postings.insert(&key, &p));
         Ok(Some(p))
     }
 

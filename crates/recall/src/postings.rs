@@ -205,6 +205,74 @@ impl<T> PostingsCache<T> {
     }
 }
 
+/// The postings caches of every index handle on one SQLite file in this
+/// process. The audit searches from one handle per worker; each used to
+/// read (through FTS5's vocabulary, ~150 ns an occurrence) and hold its own
+/// copy of the same stems. Shared, a stem is read once per process and held
+/// once.
+///
+/// Coherence: the caches hold the index as of one generation (the
+/// `wiki_meta` number every committed write raises). A handle whose
+/// snapshot is at a newer generation empties them and takes them over; one
+/// at an older generation (it began reading before another handle saw a
+/// commit) neither reads nor fills them.
+pub(crate) struct Shared {
+    generation: Option<i64>,
+    pub(crate) postings: PostingsCache<Posting>,
+    pub(crate) occurrences: PostingsCache<u64>,
+}
+
+/// A handle's share of [`Shared`].
+pub(crate) type SharedCaches = Arc<std::sync::Mutex<Shared>>;
+
+impl Shared {
+    fn new(postings_bytes: usize, occurrences_bytes: usize) -> Shared {
+        Shared { generation: None, postings: PostingsCache::new(postings_bytes), occurrences: PostingsCache::new(occurrences_bytes) }
+    }
+
+    /// Move to `generation` if it is newer than what is held (emptying
+    /// both caches); whether the caches are now at `generation`.
+    pub(crate) fn at(&mut self, generation: i64) -> bool {
+        if self.generation.is_none_or(|g| g < generation) {
+            self.postings.clear();
+            self.occurrences.clear();
+            self.generation = Some(generation);
+        }
+        self.generation == Some(generation)
+    }
+}
+
+/// Run `f` on the shared caches when they are at `generation` (see
+/// [`Shared`]); `None` when they are not, or the lock is poisoned by a
+/// panic elsewhere (the caches are then bypassed, not trusted).
+pub(crate) fn with_shared<R>(caches: &SharedCaches, generation: Option<i64>, f: impl FnOnce(&mut Shared) -> R) -> Option<R> {
+    let generation = generation?;
+    let mut s = caches.lock().ok()?;
+    if s.at(generation) { Some(f(&mut s)) } else { None }
+}
+
+/// The shared caches of the SQLite file at `path` (canonical path as the
+/// key), created with these budgets when no live handle holds them. An
+/// in-memory database (`:memory:`) is never shared.
+pub(crate) fn shared_caches(path: &std::path::Path, postings_bytes: usize, occurrences_bytes: usize) -> SharedCaches {
+    use std::sync::{Mutex, OnceLock, Weak};
+    static ALL: OnceLock<Mutex<HashMap<std::path::PathBuf, Weak<Mutex<Shared>>>>> = OnceLock::new();
+    let fresh = || Arc::new(Mutex::new(Shared::new(postings_bytes, occurrences_bytes)));
+    if path.as_os_str() == ":memory:" {
+        return fresh();
+    }
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let Ok(mut all) = ALL.get_or_init(|| Mutex::new(HashMap::new())).lock() else { return fresh() };
+    // Files no handle has open any more.
+    all.retain(|_, w| w.strong_count() > 0);
+    if let Some(c) = all.get(&key).and_then(Weak::upgrade) {
+        return c;
+    }
+    let c = fresh();
+    all.insert(key, Arc::downgrade(&c));
+    c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

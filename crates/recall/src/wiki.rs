@@ -692,6 +692,8 @@ mod tests {
         }
         let mut w = Wiki::open(d.path()).unwrap();
         w.index_wiki(at(), &mut go()).unwrap();
+        // At a known generation, so the postings caches are used.
+        w.index.refresh().unwrap();
         let chunks = w.index.chunk_count().unwrap();
         let (mut compared, mut with_phrase, mut phrase_in_title) = (0, 0, 0);
         for n in 0..600 {
@@ -734,6 +736,60 @@ mod tests {
         assert!(phrase_in_title > 10, "{phrase_in_title} claims ranked a chunk whose title holds a phrase term");
         let infos = w.index.term_info(&["U.S."]).unwrap();
         assert_eq!(infos[0].stems.len(), 2, "a term of several tokens is a phrase");
+    }
+
+    /// FTS5's own ranking of a claim's planned query (the reference the
+    /// postings ranking must equal): (item, chunk, score bits).
+    fn fts5_ranking(w: &Wiki, claim: &str, k: usize) -> Vec<(String, u32, u64)> {
+        let q = Query::from_claim(claim);
+        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        let dfs: Vec<i64> = w.index.term_info(&texts).unwrap().iter().map(|t| t.df).collect();
+        let plan = q.plan(&dfs, w.index.chunk_count().unwrap());
+        let Some(expr) = plan.fts_expression() else { return Vec::new() };
+        w.index.search(&expr, k).unwrap().into_iter().map(|r| (r.item.id, r.chunk_no, (-r.bm25).to_bits())).collect()
+    }
+
+    fn ranking(hits: &[Hit]) -> Vec<(String, u32, u64)> {
+        hits.iter().map(|h| (h.item.as_str().to_string(), h.chunk, h.score.to_bits())).collect()
+    }
+
+    /// Two handles on one home share their postings caches, and each sees
+    /// what the other captures or removes: the cached postings of a word
+    /// and of a phrase ("3.41") follow the index generation.
+    #[test]
+    fn handles_share_postings_and_see_each_others_writes() {
+        let h = home();
+        let mut w1 = Wiki::open(h.path()).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        let mut w2 = Wiki::open(h.path()).unwrap();
+        assert!(w1.index.shares_caches_with(&w2.index));
+        let claim = "Arctic sea ice fell to 3.41 million km2";
+        let before = w1.search(claim, 5).unwrap();
+        assert_eq!(before[0].title.as_deref(), Some("Arctic ice"));
+        assert_eq!(w2.search(claim, 5).unwrap(), before, "the second handle reads what the first cached");
+        // w2 captures a note holding the phrase in its text and its title.
+        let id = w2
+            .capture(&Capture {
+                text: "Ice extent: 3.41 million km2, then 3.41 again, and 3.41 once more in the Arctic.",
+                title: Some("Arctic 3.41"),
+                source_url: None,
+                retrieved_at: "2024-02-03T04:05:06Z",
+            })
+            .unwrap();
+        let after = w1.search(claim, 5).unwrap();
+        assert!(after.iter().any(|x| x.item == id), "{after:?}");
+        assert_eq!(ranking(&after), fts5_ranking(&w1, claim, 5));
+        assert_eq!(ranking(&w2.search(claim, 5).unwrap()), ranking(&after));
+        // w1 removes it again.
+        std::fs::remove_file(h.path().join(format!("wiki/captured/{id}.md"))).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        let gone = w2.search(claim, 5).unwrap();
+        assert!(gone.iter().all(|x| x.item != id), "{gone:?}");
+        assert_eq!(ranking(&gone), ranking(&before));
+        assert_eq!(ranking(&gone), fts5_ranking(&w2, claim, 5));
+        // A handle on another home shares nothing.
+        let other = home();
+        assert!(!Wiki::open(other.path()).unwrap().index.shares_caches_with(&w1.index));
     }
 
     #[test]
