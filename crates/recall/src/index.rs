@@ -20,7 +20,7 @@
 use crate::error::{Error, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, params};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -85,6 +85,23 @@ pub(crate) struct ChunkRow {
     pub(crate) bm25: f64,
 }
 
+impl crate::postings::Weighed for std::sync::Arc<ChunkRow> {
+    fn bytes(&self) -> usize {
+        let i = &self.item;
+        let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        std::mem::size_of::<ChunkRow>()
+            + self.text.len()
+            + i.id.len()
+            + i.digest.len()
+            + i.kind.len()
+            + i.indexed_at.len()
+            + i.path.len()
+            + opt(&i.title)
+            + opt(&i.source_url)
+            + opt(&i.retrieved_at)
+    }
+}
+
 /// Counts of what the index holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexStats {
@@ -100,13 +117,14 @@ pub struct IndexStats {
 pub(crate) struct FtsIndex {
     conn: Connection,
     path: PathBuf,
-    /// Document frequency by stem. This and the caches below are cleared
-    /// when a write begins through this handle, and by
-    /// [`FtsIndex::refresh`] when another handle has committed one.
-    df_cache: RefCell<BTreeMap<String, i64>>,
-    /// Document frequency and stems by lowercased query term (the result of
-    /// stemming and `df_cache`), so a word seen before costs no SQL at all.
-    term_df_cache: RefCell<BTreeMap<String, TermInfo>>,
+    /// Document frequency and stems by lowercased query term, so a word
+    /// seen before costs no SQL at all. This and the caches below (but the
+    /// shared ones) are cleared when a write begins through this handle,
+    /// and by [`FtsIndex::refresh`] when another handle has committed one.
+    term_df_cache: RefCell<HashMap<String, TermInfo>>,
+    /// Document frequency by stem (the vocabulary reads a stem's whole
+    /// doclist to count it, so it is worth keeping).
+    df_cache: RefCell<HashMap<String, i64>>,
     /// Postings by term, and occurrences of phrases' stems, for ranking
     /// (see [`FtsIndex::postings`]): shared by the handles on one file in
     /// this process ([`crate::postings::Shared`]).
@@ -162,6 +180,9 @@ pub(crate) const POSTINGS_CACHE_BYTES: usize = 32 << 20;
 /// occurrence). The stems of Enron's phrases (numbers' parts, `com`, `enron`)
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
 pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 16 << 20;
+/// What the cache of returned chunks may hold, in bytes (a chunk's text is
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: 5,000 chunks).
+pub(crate) const CHUNK_CACHE_BYTES: usize = 8 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
@@ -218,7 +239,8 @@ fn docsize_tokens(blob: &[u8]) -> Option<u64> {
     Some(total)
 }
 
-/// The df cache is dropped past this many stems (bounded memory).
+/// The term and stem caches are each dropped past this many entries
+/// (bounded memory: about 100 bytes a term, 10 MB).
 const DF_CACHE_MAX: usize = 100_000;
 
 fn sql_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -> Error + 'p {
@@ -331,10 +353,10 @@ impl FtsIndex {
         .map_err(sql_err(&path, "create query tables"))?;
         Ok(FtsIndex {
             conn,
-            caches: shared_caches(&path, POSTINGS_CACHE_BYTES, OCCURRENCES_CACHE_BYTES),
+            caches: shared_caches(&path, POSTINGS_CACHE_BYTES, OCCURRENCES_CACHE_BYTES, CHUNK_CACHE_BYTES),
             path,
-            df_cache: RefCell::new(BTreeMap::new()),
-            term_df_cache: RefCell::new(BTreeMap::new()),
+            term_df_cache: RefCell::new(HashMap::new()),
+            df_cache: RefCell::new(HashMap::new()),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
             chunk_count: std::cell::Cell::new(None),
@@ -383,8 +405,8 @@ impl FtsIndex {
     /// Drop what this handle cached (the shared postings caches follow the
     /// generation on their own: [`crate::postings::Shared`]).
     fn clear_caches(&self) {
-        self.df_cache.borrow_mut().clear();
         self.term_df_cache.borrow_mut().clear();
+        self.df_cache.borrow_mut().clear();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
     }
@@ -393,7 +415,7 @@ impl FtsIndex {
     /// a tiny cache evicts all the time).
     #[cfg(test)]
     pub(crate) fn set_postings_cache_bytes(&mut self, bytes: usize) {
-        self.caches = shared_caches(Path::new(":memory:"), bytes, bytes);
+        self.caches = shared_caches(Path::new(":memory:"), bytes, bytes, bytes);
     }
 
     /// Whether two handles share their postings caches.
@@ -482,6 +504,10 @@ impl FtsIndex {
             let (i, stem) = row.map_err(&err)?;
             let df = match cache.get(&stem) {
                 Some(&df) => df,
+                // Postings held for the stem give it at no cost (one per row).
+                None if let Some(p) = with_shared(&self.caches, self.generation.get(), |c| c.postings.get(&stem)).flatten() => {
+                    i64::try_from(p.len()).unwrap_or(i64::MAX)
+                }
                 None => {
                     let df: i64 = df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0);
                     cache.insert(stem.clone(), df);
@@ -621,23 +647,29 @@ impl FtsIndex {
     /// id not in the index is left out), each with its row id: one
     /// statement for all of a search's hits instead of one per hit.
     pub(crate) fn chunks_by_rows(&self, ids: &[i64]) -> Result<Vec<(i64, ChunkRow)>> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
+        let generation = self.generation.get();
+        let mut found: Vec<Option<(i64, ChunkRow)>> = ids
+            .iter()
+            .map(|&id| with_shared(&self.caches, generation, |c| c.chunks.get(&id.to_string())).flatten().map(|r| (id, (*r).clone())))
+            .collect();
+        let missing: Vec<i64> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(&id, _)| id).collect();
+        if missing.is_empty() {
+            return Ok(found.into_iter().flatten().collect());
         }
         let err = sql_err(&self.path, "look up chunk");
-        let marks = vec!["?"; ids.len()].join(", ");
+        let marks = vec!["?"; missing.len()].join(", ");
         let sql = format!(
             "SELECT {ITEM_COLS}, c.chunk_no, c.text, c.id FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id WHERE c.id IN ({marks})"
         );
         let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
         let rows = st
-            .query_map(rusqlite::params_from_iter(ids), |r| {
+            .query_map(rusqlite::params_from_iter(&missing), |r| {
                 Ok((r.get::<_, i64>(12)?, ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
             })
             .map_err(&err)?;
-        let mut found: Vec<Option<(i64, ChunkRow)>> = vec![None; ids.len()];
         for row in rows {
             let (id, c) = row.map_err(&err)?;
+            with_shared(&self.caches, generation, |cache| cache.chunks.insert(&id.to_string(), &std::sync::Arc::new(c.clone())));
             if let Some(at) = ids.iter().position(|&i| i == id) {
                 found[at] = Some((id, c));
             }

@@ -787,6 +787,18 @@ mod tests {
         assert!(gone.iter().all(|x| x.item != id), "{gone:?}");
         assert_eq!(ranking(&gone), ranking(&before));
         assert_eq!(ranking(&gone), fts5_ranking(&w2, claim, 5));
+        // A new capture takes the freed chunk row id (SQLite reuses the
+        // largest): the cached chunk of that row must not come back.
+        let id2 = w2
+            .capture(&Capture {
+                text: "Penguins counted 3.41 thousand.",
+                title: None,
+                source_url: None,
+                retrieved_at: "2024-02-03T04:05:06Z",
+            })
+            .unwrap();
+        let hit = w1.search_chunks("penguins counted 3.41 thousand", 1).unwrap();
+        assert_eq!((hit[0].item.clone(), hit[0].text.as_str()), (id2, "Penguins counted 3.41 thousand."));
         // A handle on another home shares nothing.
         let other = home();
         assert!(!Wiki::open(other.path()).unwrap().index.shares_caches_with(&w1.index));
