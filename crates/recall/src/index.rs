@@ -136,6 +136,8 @@ pub(crate) struct FtsIndex {
     /// The index generation the caches above were filled at
     /// ([`FtsIndex::refresh`]).
     generation: std::cell::Cell<Option<i64>>,
+    /// Whether [`T_POSTINGS`] is in step with that generation.
+    stored: std::cell::Cell<bool>,
 }
 
 /// The `wiki_meta` key of the index generation: a number every committed
@@ -143,6 +145,26 @@ pub(crate) struct FtsIndex {
 /// capturing a fetched source, another process indexing) changed the index
 /// under its caches.
 pub const GENERATION_KEY: &str = "generation";
+
+/// The index's own postings: per stem, its document frequency and every
+/// chunk row holding it with the counts per column
+/// ([`crate::postings::encode`]). FTS5's vocabulary gives the same, but one
+/// row per occurrence through a virtual table (~150 ns an occurrence, the
+/// largest cost of a search); here a stem is one B-tree lookup and a blob.
+/// Kept in step by every [`Writer::commit`]; trusted only while
+/// [`POSTINGS_GENERATION_KEY`] equals the index generation, so a write that
+/// did not maintain it (an older amem) makes searches read FTS5 again.
+pub const T_POSTINGS: &str = "wiki_postings";
+/// The `wiki_meta` key of the generation [`T_POSTINGS`] is in step with.
+pub const POSTINGS_GENERATION_KEY: &str = "postings_generation";
+/// Per-connection scratch FTS5 table that tokenizes changed chunks (text,
+/// title) for [`T_POSTINGS`], and its `instance` vocabulary.
+pub const T_QDOCS: &str = "wiki_qdocs";
+/// Instances of the stems of [`T_QDOCS`].
+pub const T_QDOCS_I: &str = "wiki_qdocs_i";
+/// A write that changes more chunks than this rebuilds [`T_POSTINGS`] whole
+/// from FTS5's vocabulary instead of updating the stems it touched.
+const INCREMENTAL_MAX_CHUNKS: usize = 2_000;
 
 /// Per-connection tables (in SQLite's `temp` schema, never in the file):
 /// [`T_QTERMS`] holds one query's terms so SQLite's own tokenizer stems them
@@ -166,7 +188,16 @@ pub(crate) struct TermInfo {
 }
 
 pub(crate) use crate::postings::Postings;
-use crate::postings::{SharedCaches, pack, phrase_starts, postings_of, shared_caches, with_shared};
+use crate::postings::{Posting, SharedCaches, decode, encode, merge, pack, phrase_starts, postings_of, shared_caches, with_shared};
+
+/// A chunk row id as the compact postings hold it (below 2^28), or
+/// [`Error::Corrupt`].
+fn row_u32(doc: i64, path: &Path) -> Result<u32> {
+    u32::try_from(doc)
+        .ok()
+        .filter(|&d| (d as usize) < MAX_ROW_ID)
+        .ok_or_else(|| Error::Corrupt { path: path.to_path_buf(), reason: format!("chunk row id {doc} is out of range") })
+}
 
 /// What the postings cache may hold, in bytes (its own accounting: 8 bytes
 /// per posting plus each entry's key and overhead). One cache serves every
@@ -312,7 +343,8 @@ impl FtsIndex {
             Some(v) if v < SCHEMA_VERSION => {
                 // Derived data: drop and rebuild from the wiki on the next `amem index`.
                 tx.execute_batch(&format!(
-                    "DROP TABLE IF EXISTS {T_FTS}; DROP VIEW IF EXISTS {V_CHUNK_DOCS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS};"
+                    "DROP TABLE IF EXISTS {T_FTS}; DROP VIEW IF EXISTS {V_CHUNK_DOCS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS}; DROP TABLE IF EXISTS {T_POSTINGS};
+                     DELETE FROM {T_META} WHERE key = '{POSTINGS_GENERATION_KEY}';"
                 ))
                 .map_err(sql_err(&path, "drop old schema"))?;
             }
@@ -325,6 +357,7 @@ impl FtsIndex {
              CREATE TABLE IF NOT EXISTS {T_FILES} (
                 path TEXT PRIMARY KEY, item_id TEXT NOT NULL, digest TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS {T_FILES}_item ON {T_FILES}(item_id);
+             CREATE TABLE IF NOT EXISTS {T_POSTINGS} (term TEXT PRIMARY KEY, df INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
              CREATE TABLE IF NOT EXISTS {T_CHUNKS} (
                 id INTEGER PRIMARY KEY, item_id TEXT NOT NULL, chunk_no INTEGER NOT NULL, text TEXT NOT NULL, UNIQUE(item_id, chunk_no));
              CREATE VIEW IF NOT EXISTS {V_CHUNK_DOCS} AS
@@ -347,6 +380,8 @@ impl FtsIndex {
         conn.execute_batch(&format!(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS} USING fts5(t, tokenize='{TOKENIZER}');
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QTERMS_I} USING fts5vocab(temp, {T_QTERMS}, instance);
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QDOCS} USING fts5(text, title, tokenize='{TOKENIZER}');
+             CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_QDOCS_I} USING fts5vocab(temp, {T_QDOCS}, instance);
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_ROW} USING fts5vocab(main, {T_FTS}, row);
              CREATE VIRTUAL TABLE IF NOT EXISTS temp.{T_FTS_INST} USING fts5vocab(main, {T_FTS}, instance);"
         ))
@@ -359,6 +394,7 @@ impl FtsIndex {
             df_cache: RefCell::new(HashMap::new()),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
+            stored: std::cell::Cell::new(false),
             chunk_count: std::cell::Cell::new(None),
         })
     }
@@ -387,18 +423,14 @@ impl FtsIndex {
     /// committed a change since (its generation moved). One indexed lookup;
     /// searches call it first.
     pub(crate) fn refresh(&self) -> Result<()> {
-        let now: Option<String> = self
-            .conn
-            .prepare_cached(&format!("SELECT value FROM {T_META} WHERE key = '{GENERATION_KEY}'"))
-            .and_then(|mut st| st.query_row([], |r| r.get(0)).optional())
-            .map_err(sql_err(&self.path, "read the index generation"))?;
-        // An index no write has given a generation yet is at 0; a value
-        // that is not a number (hand edits) leaves nothing cached.
-        let now: Option<i64> = now.map_or(Some(0), |v| v.parse().ok());
+        let (now, stored) = generations(&self.conn).map_err(sql_err(&self.path, "read the index generation"))?;
+        // A generation that is not a number (hand edits) leaves nothing
+        // cached.
         if now.is_none() || self.generation.get() != now {
             self.clear_caches();
         }
         self.generation.set(now);
+        self.stored.set(now.is_some() && stored == now);
         Ok(())
     }
 
@@ -416,6 +448,45 @@ impl FtsIndex {
     #[cfg(test)]
     pub(crate) fn set_postings_cache_bytes(&mut self, bytes: usize) {
         self.caches = shared_caches(Path::new(":memory:"), bytes, bytes, bytes);
+    }
+
+    /// Test check: [`T_POSTINGS`] is in step with the index generation and
+    /// holds, for every stem FTS5 has, exactly the postings FTS5's
+    /// vocabulary gives, and nothing else. Returns the stems compared.
+    #[cfg(test)]
+    pub(crate) fn assert_stored_postings_exact(&self) -> usize {
+        let (now, stored) = generations(&self.conn).unwrap();
+        assert_eq!(stored, now, "the stored postings are marked as of the current generation");
+        let terms: Vec<String> = self
+            .conn
+            .prepare(&format!("SELECT term FROM temp.{T_FTS_ROW} WHERE doc > 0"))
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        for t in &terms {
+            let want = postings_of(&self.occurrences(t, false).unwrap()).unwrap();
+            assert_eq!(self.stored_postings(t).unwrap(), want, "stem {t:?}");
+            let df: i64 = self.conn.query_row(&format!("SELECT df FROM {T_POSTINGS} WHERE term = ?1"), [t], |r| r.get(0)).unwrap();
+            assert_eq!(df as usize, want.len(), "df of {t:?}");
+        }
+        let rows: i64 = self.conn.query_row(&format!("SELECT count(*) FROM {T_POSTINGS}"), [], |r| r.get(0)).unwrap();
+        assert_eq!(rows as usize, terms.len(), "no stored stem FTS5 does not have");
+        terms.len()
+    }
+
+    /// Make searches read FTS5's vocabulary, not [`T_POSTINGS`], until
+    /// the next refresh (tests of that path).
+    #[cfg(test)]
+    pub(crate) fn ignore_stored_postings(&self) {
+        self.stored.set(false);
+    }
+
+    /// Whether searches read [`T_POSTINGS`] (as of the last refresh).
+    #[cfg(test)]
+    pub(crate) fn reads_stored_postings(&self) -> bool {
+        self.stored.get()
     }
 
     /// Whether two handles share their postings caches.
@@ -438,8 +509,11 @@ impl FtsIndex {
         self.clear_caches();
         self.generation.set(None);
         let path = self.path.as_path();
+        self.stored.set(false);
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(path, "begin"))?;
-        Ok(Writer { tx, path })
+        let (now, stored) = generations(&tx).map_err(sql_err(path, "begin"))?;
+        let track = now.is_some() && stored == now;
+        Ok(Writer { tx, path, track: std::cell::Cell::new(track), inserted: RefCell::new(Vec::new()), deleted: RefCell::new(Vec::new()) })
     }
 
     /// The `k` best chunks for an FTS5 MATCH expression, best first.
@@ -495,6 +569,13 @@ impl FtsIndex {
         let mut st = self.conn.prepare_cached(&format!("SELECT doc, term FROM temp.{T_QTERMS_I} ORDER BY doc, offset")).map_err(&err)?;
         let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
         let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
+        // The stored postings know each stem's frequency without reading
+        // its doclist (which FTS5's `row` vocabulary does).
+        let df_stored = if self.stored.get() {
+            Some(RefCell::new(self.conn.prepare_cached(&format!("SELECT df FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?))
+        } else {
+            None
+        };
         let mut cache = self.df_cache.borrow_mut();
         if cache.len() > DF_CACHE_MAX {
             cache.clear();
@@ -509,7 +590,10 @@ impl FtsIndex {
                     i64::try_from(p.len()).unwrap_or(i64::MAX)
                 }
                 None => {
-                    let df: i64 = df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0);
+                    let df: i64 = match &df_stored {
+                        Some(st) => st.borrow_mut().query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
+                        None => df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
+                    };
                     cache.insert(stem.clone(), df);
                     df
                 }
@@ -545,6 +629,7 @@ impl FtsIndex {
         }
         let list = match stems {
             [] => Some(Vec::new()),
+            [one] if self.stored.get() => Some(self.stored_postings(one)?),
             [one] => postings_of(&self.occurrences(one, false)?),
             _ => {
                 let mut occ: Vec<std::sync::Arc<[u64]>> = Vec::with_capacity(stems.len());
@@ -568,6 +653,15 @@ impl FtsIndex {
         let p: Postings = list.into();
         with_shared(&self.caches, generation, |c| c.postings.insert(&key, &p));
         Ok(Some(p))
+    }
+
+    /// One stem's postings from [`T_POSTINGS`] (empty when it has none).
+    fn stored_postings(&self, stem: &str) -> Result<Vec<Posting>> {
+        let err = sql_err(&self.path, "read postings");
+        let mut st = self.conn.prepare_cached(&format!("SELECT data FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?;
+        let Some(b) = st.query_row([stem], |r| r.get::<_, Vec<u8>>(0)).optional().map_err(&err)? else { return Ok(Vec::new()) };
+        decode(&b)
+            .ok_or_else(|| Error::Corrupt { path: self.path.clone(), reason: format!("the stored postings of {stem:?} are malformed") })
     }
 
     /// Every occurrence of one stem, packed by [`crate::postings::pack`]
@@ -724,6 +818,17 @@ impl FtsIndex {
     }
 }
 
+/// The index generation and the one [`T_POSTINGS`] is in step with (`None`
+/// when absent or not a number; an index no write has given a generation
+/// yet is at 0).
+fn generations(conn: &Connection) -> rusqlite::Result<(Option<i64>, Option<i64>)> {
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT (SELECT value FROM {T_META} WHERE key = '{GENERATION_KEY}'), (SELECT value FROM {T_META} WHERE key = '{POSTINGS_GENERATION_KEY}')"
+    ))?;
+    let (g, p): (Option<String>, Option<String>) = st.query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok((g.map_or(Some(0), |v| v.parse().ok()), p.and_then(|v| v.parse().ok())))
+}
+
 /// A savepoint rolled back (and released) when dropped: what is written
 /// under it is scratch work that never reaches the database.
 struct Undo<'c> {
@@ -772,6 +877,13 @@ impl Drop for ReadTxn<'_> {
 pub(crate) struct Writer<'a> {
     tx: Transaction<'a>,
     path: &'a Path,
+    /// Whether [`T_POSTINGS`] was in step when the write began and is kept
+    /// so stem by stem; otherwise the commit rebuilds it whole.
+    track: std::cell::Cell<bool>,
+    /// Chunk rows inserted by this write.
+    inserted: RefCell<Vec<i64>>,
+    /// Chunk rows deleted by this write: (row, text, title).
+    deleted: RefCell<Vec<(i64, String, String)>>,
 }
 
 impl Writer<'_> {
@@ -811,7 +923,11 @@ impl Writer<'_> {
             self.tx.prepare_cached(&format!("INSERT INTO {T_CHUNKS}(item_id, chunk_no, text) VALUES (?1, ?2, ?3)")).map_err(&err)?;
         for (n, text) in chunks.iter().enumerate() {
             st.execute(params![item.id, n as i64, text]).map_err(&err)?;
+            if self.track.get() {
+                self.inserted.borrow_mut().push(self.tx.last_insert_rowid());
+            }
         }
+        self.check_volume();
         Ok(())
     }
 
@@ -835,6 +951,23 @@ impl Writer<'_> {
     /// how many items went.
     pub(crate) fn delete_orphans(&self) -> Result<usize> {
         let err = sql_err(self.path, "delete removed items");
+        if self.track.get() {
+            // What FTS5 is told to forget is what the postings lose.
+            let mut st = self
+                .tx
+                .prepare(&format!(
+                    "SELECT id, text, title FROM {V_CHUNK_DOCS} WHERE id IN
+                     (SELECT id FROM {T_CHUNKS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES}))"
+                ))
+                .map_err(&err)?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(&err)?;
+            let mut deleted = self.deleted.borrow_mut();
+            for row in rows {
+                deleted.push(row.map_err(&err)?);
+            }
+            drop(deleted);
+            self.check_volume();
+        }
         self.tx.execute(&format!("DELETE FROM {T_CHUNKS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), []).map_err(&err)?;
         self.tx.execute(&format!("DELETE FROM {T_ITEMS} WHERE item_id NOT IN (SELECT item_id FROM {T_FILES})"), []).map_err(&err)
     }
@@ -862,19 +995,154 @@ impl Writer<'_> {
             .map_err(sql_err(self.path, "record run"))
     }
 
+    /// Past [`INCREMENTAL_MAX_CHUNKS`] changed chunks, stop tracking
+    /// them: the commit rebuilds the postings whole.
+    fn check_volume(&self) {
+        if self.track.get() && self.inserted.borrow().len() + self.deleted.borrow().len() > INCREMENTAL_MAX_CHUNKS {
+            self.track.set(false);
+            self.inserted.borrow_mut().clear();
+            self.deleted.borrow_mut().clear();
+        }
+    }
+
     /// Commit everything written in this run at once, with a new
     /// generation number: other handles see it and drop what they cached.
+    /// [`T_POSTINGS`] is brought in step first (the stems of the changed
+    /// chunks, or all of it) and marked as of the new generation.
     pub(crate) fn commit(self) -> Result<()> {
+        if self.track.get() {
+            self.update_postings()?;
+        } else {
+            self.rebuild_postings()?;
+        }
         self.tx
-            .execute(
-                &format!(
-                    "INSERT INTO {T_META}(key, value) VALUES ('{GENERATION_KEY}', '1')
-                     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
-                ),
-                [],
-            )
+            .execute_batch(&format!(
+                "INSERT INTO {T_META}(key, value) VALUES ('{GENERATION_KEY}', '1')
+                 ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT);
+                 INSERT OR REPLACE INTO {T_META}(key, value) SELECT '{POSTINGS_GENERATION_KEY}', value FROM {T_META} WHERE key = '{GENERATION_KEY}';"
+            ))
             .map_err(sql_err(self.path, "commit"))?;
         self.tx.commit().map_err(sql_err(self.path, "commit"))
+    }
+
+    /// Every stem's postings in chunk rows `docs` (row, text, title), as
+    /// FTS5 tokenizes them: the scratch table takes them in a savepoint
+    /// that is rolled back.
+    fn tokenize(&self, docs: &[(i64, String, String)]) -> Result<BTreeMap<String, Vec<Posting>>> {
+        let err = sql_err(self.path, "update postings");
+        let mut out: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
+        if docs.is_empty() {
+            return Ok(out);
+        }
+        let _undo = Undo::begin(&self.tx, "wiki_qdocs").map_err(&err)?;
+        let mut ins =
+            self.tx.prepare_cached(&format!("INSERT INTO temp.{T_QDOCS}(rowid, text, title) VALUES (?1, ?2, ?3)")).map_err(&err)?;
+        for (id, text, title) in docs {
+            ins.execute(params![id, text, title]).map_err(&err)?;
+        }
+        let mut st = self.tx.prepare_cached(&format!("SELECT term, doc, col FROM temp.{T_QDOCS_I}")).map_err(&err)?;
+        let mut rows = st.query([]).map_err(&err)?;
+        let mut occ: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+        while let Some(r) = rows.next().map_err(&err)? {
+            let term: String = r.get(0).map_err(&err)?;
+            let doc: i64 = r.get(1).map_err(&err)?;
+            let row = row_u32(doc, self.path)?;
+            let col = u32::from(r.get_ref(2).map_err(&err)?.as_str().is_ok_and(|c| c == "title"));
+            occ.entry(term).or_default().push(pack(row, col, 0));
+        }
+        for (term, mut list) in occ {
+            list.sort_unstable();
+            let p = postings_of(&list).ok_or_else(|| Error::Corrupt {
+                path: self.path.to_path_buf(),
+                reason: format!("stem {term:?} occurs more than 65,535 times in one chunk column"),
+            })?;
+            out.insert(term, p);
+        }
+        Ok(out)
+    }
+
+    /// Update the stored postings of the stems the changed chunks hold.
+    fn update_postings(&self) -> Result<()> {
+        let err = sql_err(self.path, "update postings");
+        let inserted: Vec<(i64, String, String)> = {
+            let mut st = self.tx.prepare_cached(&format!("SELECT id, text, title FROM {V_CHUNK_DOCS} WHERE id = ?1")).map_err(&err)?;
+            let mut out = Vec::new();
+            for &id in self.inserted.borrow().iter() {
+                if let Some(d) = st.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional().map_err(&err)? {
+                    out.push(d);
+                }
+            }
+            out
+        };
+        let added = self.tokenize(&inserted)?;
+        let removed = self.tokenize(&self.deleted.borrow())?;
+        let terms: std::collections::BTreeSet<&String> = added.keys().chain(removed.keys()).collect();
+        let mut get = self.tx.prepare_cached(&format!("SELECT data FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?;
+        let mut put =
+            self.tx.prepare_cached(&format!("INSERT OR REPLACE INTO {T_POSTINGS}(term, df, data) VALUES (?1, ?2, ?3)")).map_err(&err)?;
+        let mut del = self.tx.prepare_cached(&format!("DELETE FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?;
+        for term in terms {
+            let old: Option<Vec<u8>> = get.query_row([term], |r| r.get(0)).optional().map_err(&err)?;
+            let old = match old {
+                Some(b) => decode(&b).ok_or_else(|| Error::Corrupt {
+                    path: self.path.to_path_buf(),
+                    reason: format!("the stored postings of {term:?} are malformed"),
+                })?,
+                None => Vec::new(),
+            };
+            let gone: std::collections::BTreeSet<u32> = removed.get(term).into_iter().flatten().map(|p| p.row).collect();
+            let new = merge(&old, &gone, added.get(term).map_or(&[][..], Vec::as_slice));
+            if new.is_empty() {
+                del.execute([term]).map_err(&err)?;
+            } else {
+                put.execute(params![term, new.len() as i64, encode(&new)]).map_err(&err)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuild the stored postings from FTS5's vocabulary, stem by stem in
+    /// its order (one pass; the write's own changes are visible to it).
+    fn rebuild_postings(&self) -> Result<()> {
+        let err = sql_err(self.path, "rebuild postings");
+        self.tx.execute(&format!("DELETE FROM {T_POSTINGS}"), []).map_err(&err)?;
+        let mut put = self.tx.prepare_cached(&format!("INSERT INTO {T_POSTINGS}(term, df, data) VALUES (?1, ?2, ?3)")).map_err(&err)?;
+        let mut st = self.tx.prepare(&format!("SELECT term, doc, col FROM temp.{T_FTS_INST}")).map_err(&err)?;
+        let mut rows = st.query([]).map_err(&err)?;
+        let mut term = String::new();
+        let mut list: Vec<Posting> = Vec::new();
+        let mut flush = |term: &str, list: &mut Vec<Posting>| -> Result<()> {
+            if !list.is_empty() {
+                put.execute(params![term, list.len() as i64, encode(list)]).map_err(&err)?;
+                list.clear();
+            }
+            Ok(())
+        };
+        while let Some(r) = rows.next().map_err(&err)? {
+            let t = r.get_ref(0).map_err(&err)?.as_str().map_err(|e| Error::Corrupt {
+                path: self.path.to_path_buf(),
+                reason: format!("a stem of the FTS5 vocabulary is not text: {e}"),
+            })?;
+            if t != term {
+                flush(&term, &mut list)?;
+                term = t.to_string();
+            }
+            let row = row_u32(r.get(1).map_err(&err)?, self.path)?;
+            let title = r.get_ref(2).map_err(&err)?.as_str().is_ok_and(|c| c == "title");
+            let last = match list.last_mut() {
+                Some(l) if l.row == row => l,
+                _ => {
+                    list.push(Posting { row, text: 0, title: 0 });
+                    list.last_mut().ok_or_else(|| Error::Corrupt { path: self.path.to_path_buf(), reason: String::new() })?
+                }
+            };
+            let n = if title { &mut last.title } else { &mut last.text };
+            *n = n.checked_add(1).ok_or_else(|| Error::Corrupt {
+                path: self.path.to_path_buf(),
+                reason: format!("stem {term:?} occurs more than 65,535 times in chunk row {row}"),
+            })?;
+        }
+        flush(&term, &mut list)
     }
 }
 

@@ -111,6 +111,79 @@ pub(crate) fn postings_of(occurrences: &[u64]) -> Option<Vec<Posting>> {
     Some(out)
 }
 
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(b: &[u8], at: &mut usize) -> Option<u32> {
+    let mut v: u32 = 0;
+    for shift in (0..35).step_by(7) {
+        let byte = *b.get(*at)?;
+        *at += 1;
+        v |= u32::from(byte & 0x7f).checked_shl(shift)?;
+        if byte & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Postings as stored in the index's own postings table: per row, the row
+/// id's distance from the previous one, then the text and title counts,
+/// each a LEB128 varint (about 3 bytes a posting).
+pub(crate) fn encode(p: &[Posting]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(p.len() * 3);
+    let mut last = 0u32;
+    for x in p {
+        put_varint(&mut out, x.row.wrapping_sub(last));
+        put_varint(&mut out, u32::from(x.text));
+        put_varint(&mut out, u32::from(x.title));
+        last = x.row;
+    }
+    out
+}
+
+/// The postings [`encode`] wrote; `None` when the bytes are not such
+/// (rows not ascending, a count past `u16`, a varint cut short).
+pub(crate) fn decode(b: &[u8]) -> Option<Vec<Posting>> {
+    let mut out = Vec::with_capacity(b.len() / 3);
+    let mut at = 0;
+    let mut row = 0u32;
+    while at < b.len() {
+        let delta = get_varint(b, &mut at)?;
+        if delta == 0 && !out.is_empty() {
+            return None;
+        }
+        row = row.checked_add(delta)?;
+        let text = u16::try_from(get_varint(b, &mut at)?).ok()?;
+        let title = u16::try_from(get_varint(b, &mut at)?).ok()?;
+        out.push(Posting { row, text, title });
+    }
+    Some(out)
+}
+
+/// `old` without the rows in `removed`, with `added` merged in (a row in
+/// both replaces the old entry), ascending by row.
+pub(crate) fn merge(old: &[Posting], removed: &std::collections::BTreeSet<u32>, added: &[Posting]) -> Vec<Posting> {
+    let mut out: Vec<Posting> = Vec::with_capacity(old.len() + added.len());
+    let mut a = added.iter().peekable();
+    for o in old.iter().filter(|o| !removed.contains(&o.row)) {
+        while let Some(n) = a.next_if(|n| n.row < o.row) {
+            out.push(*n);
+        }
+        if a.peek().is_some_and(|n| n.row == o.row) {
+            continue;
+        }
+        out.push(*o);
+    }
+    out.extend(a);
+    out
+}
+
 /// Bytes one cached entry holds besides its postings: the key's heap
 /// string, the map slot, the `Arc` header and the recency stamp.
 const ENTRY_OVERHEAD: usize = 96;
@@ -337,6 +410,31 @@ mod tests {
         let mut many = vec![pack(5, 0, 0); 70_000];
         many.sort_unstable();
         assert!(postings_of(&many).is_none(), "a count past u16 is refused, not wrapped");
+    }
+
+    #[test]
+    fn stored_postings_round_trip_and_merge() {
+        let p = vec![
+            Posting { row: 1, text: 1, title: 0 },
+            Posting { row: 200, text: 300, title: 2 },
+            Posting { row: 70_000, text: u16::MAX, title: 1 },
+        ];
+        assert_eq!(decode(&encode(&p)).unwrap(), p);
+        assert_eq!(decode(&[]).unwrap(), vec![]);
+        assert!(decode(&[0x81]).is_none(), "cut short");
+        assert!(decode(&encode(&[Posting { row: 3, text: 1, title: 0 }, Posting { row: 3, text: 1, title: 0 }])).is_none(), "a row twice");
+        let removed = [200u32].into_iter().collect();
+        let added =
+            [Posting { row: 5, text: 2, title: 0 }, Posting { row: 70_000, text: 9, title: 9 }, Posting { row: 80_000, text: 1, title: 0 }];
+        assert_eq!(
+            merge(&p, &removed, &added),
+            vec![
+                Posting { row: 1, text: 1, title: 0 },
+                Posting { row: 5, text: 2, title: 0 },
+                Posting { row: 70_000, text: 9, title: 9 },
+                Posting { row: 80_000, text: 1, title: 0 }
+            ]
+        );
     }
 
     #[test]

@@ -655,7 +655,8 @@ mod tests {
     /// repeats within a chunk, chunks of very different lengths, titles),
     /// with numbers that are phrases to FTS5 in texts, titles and claims.
     /// Half the claims run with a postings cache of a few kilobytes, so
-    /// entries are evicted and read again all the time.
+    /// entries are evicted and read again all the time; the last quarter
+    /// reads postings from FTS5's vocabulary instead of the stored ones.
     #[test]
     fn postings_ranking_equals_fts5_bm25() {
         let vocab: Vec<String> =
@@ -699,6 +700,11 @@ mod tests {
         for n in 0..600 {
             if n == 300 {
                 w.index.set_postings_cache_bytes(4096);
+            }
+            if n == 450 {
+                // The rest read FTS5's vocabulary, not the stored postings.
+                assert!(w.index.reads_stored_postings());
+                w.index.ignore_stored_postings();
             }
             let mut claim: Vec<String> = (0..(2 + lcg(&mut st) % 8)).map(|_| pick(&mut st)).collect();
             if n % 2 == 0 {
@@ -802,6 +808,62 @@ mod tests {
         // A handle on another home shares nothing.
         let other = home();
         assert!(!Wiki::open(other.path()).unwrap().index.shares_caches_with(&w1.index));
+    }
+
+    /// The index's own postings table stays exactly FTS5's postings through
+    /// a first build, captures, edits, removals and a rolled-back run, and a
+    /// write that does not maintain it (an older amem) makes searches
+    /// ignore it until the next write rebuilds it; rankings equal FTS5's
+    /// throughout.
+    #[test]
+    fn stored_postings_follow_every_write() {
+        let h = home();
+        let claims =
+            ["glaciers Alps 10% volume 2023", "Arctic sea ice 3.41 million km2", "Samalas 1257 volcanoes", "Keeling curve 420 ppm"];
+        let check = |w: &Wiki, step: &str| {
+            w.index.refresh().unwrap();
+            assert!(w.index.reads_stored_postings(), "{step}");
+            assert!(w.index.assert_stored_postings_exact() > 20, "{step}");
+            for c in claims {
+                assert_eq!(ranking(&w.search(c, 5).unwrap()), fts5_ranking(w, c, 5), "{step}: {c}");
+            }
+        };
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        check(&w, "first build");
+        w.capture(&Capture {
+            text: "Glaciers 3.41 volume: Alps again, 2023.",
+            title: Some("Alps 10%"),
+            source_url: None,
+            retrieved_at: "x",
+        })
+        .unwrap();
+        check(&w, "capture");
+        std::fs::write(h.path().join("wiki/glaciers.md"), GLACIERS.replace("10%", "12%")).unwrap();
+        std::fs::remove_file(h.path().join("wiki/plain.txt")).unwrap();
+        std::fs::write(h.path().join("wiki/new.md"), "# Keeling\nThe Keeling curve passed 421 ppm.").unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.changed, r.removed, r.added), (1, 1, 1));
+        check(&w, "edit, removal, addition");
+        std::fs::remove_file(h.path().join("wiki/new.md")).unwrap();
+        assert!(w.index_wiki(at(), &mut |p| if p.path.is_empty() { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }).is_err());
+        check(&w, "rolled-back run");
+        // A write that leaves the postings alone: searches stop reading them.
+        let c = rusqlite::Connection::open(h.path().join("ledger.sqlite")).unwrap();
+        c.execute_batch(
+            "DELETE FROM wiki_chunks WHERE text LIKE '%Samalas%';
+             UPDATE wiki_meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';",
+        )
+        .unwrap();
+        w.index.refresh().unwrap();
+        assert!(!w.index.reads_stored_postings());
+        for c in claims {
+            assert_eq!(ranking(&w.search(c, 5).unwrap()), fts5_ranking(&w, c, 5), "{c}");
+        }
+        assert!(w.search("Samalas", 5).unwrap().is_empty());
+        // The next write rebuilds them whole.
+        w.index_wiki(at(), &mut go()).unwrap();
+        check(&w, "rebuild after a foreign write");
     }
 
     #[test]
