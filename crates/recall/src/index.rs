@@ -16,6 +16,9 @@
 //!   (external content read through the view [`V_CHUNK_DOCS`], kept in step
 //!   by triggers on [`T_CHUNKS`]), `porter` stemming over `unicode61`, ranked
 //!   by bm25 with [`TITLE_WEIGHT`].
+//! - [`T_POSTINGS`]: the same postings as FTS5's, per stem in one blob, for
+//!   ranking without FTS5 (`Wiki::rank_by_postings`); kept in step by each
+//!   commit and trusted only at the generation it was written for.
 
 use crate::error::{Error, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, Transaction, params};
@@ -45,6 +48,10 @@ pub const V_CHUNK_DOCS: &str = "wiki_chunk_docs";
 /// equal weight raised verbatim presence at k = 1/3/5 from 24.9/44.8/54.1% to
 /// 25.4/46.7/56.8% (0.25: 25.1/45.5/55.6%; 2.0: 25.2/46.3/57.3%).
 pub const TITLE_WEIGHT: f64 = 1.0;
+/// bm25's k1, as FTS5 sets it.
+pub(crate) const BM25_K1: f64 = 1.2;
+/// bm25's b, as FTS5 sets it.
+pub(crate) const BM25_B: f64 = 0.75;
 /// Tokenizer: porter stemming over unicode61, accents folded.
 pub const TOKENIZER: &str = "porter unicode61 remove_diacritics 2";
 /// How long a writer waits for another process's lock before giving up.
@@ -226,6 +233,11 @@ const MAX_ROW_ID: usize = 1 << 28;
 #[derive(Debug, Default)]
 pub(crate) struct ChunkLengths {
     by_row: Vec<u32>,
+    /// Per row, the length part of bm25's denominator,
+    /// `BM25_K1 * (1 - BM25_B + BM25_B * d / avgdl)`, computed once per
+    /// index generation with the very operations FTS5 performs per row
+    /// (so the same bits).
+    norm_by_row: Vec<f64>,
     /// Rows.
     pub(crate) rows: u64,
     /// Tokens in all rows.
@@ -233,9 +245,9 @@ pub(crate) struct ChunkLengths {
 }
 
 impl ChunkLengths {
-    /// Tokens in one chunk (0 for a row id it does not know).
-    pub(crate) fn of(&self, row: i64) -> u32 {
-        usize::try_from(row).ok().and_then(|r| self.by_row.get(r)).copied().unwrap_or(0)
+    /// bm25's length normalisation of one row (see `norm_by_row`).
+    pub(crate) fn norm(&self, row: u32) -> Option<f64> {
+        self.norm_by_row.get(row as usize).copied()
     }
 
     /// One past the largest row id.
@@ -731,6 +743,10 @@ impl FtsIndex {
             l.rows += 1;
             l.tokens += n;
             l.by_row[at] = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+        if l.rows > 0 {
+            let avgdl = l.tokens as f64 / l.rows as f64;
+            l.norm_by_row = l.by_row.iter().map(|&d| BM25_K1 * (1.0 - BM25_B + BM25_B * f64::from(d) / avgdl)).collect();
         }
         let l = std::sync::Arc::new(l);
         *self.lengths.borrow_mut() = Some(std::sync::Arc::clone(&l));

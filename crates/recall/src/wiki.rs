@@ -404,9 +404,7 @@ impl Wiki {
     /// each once. `None` when a term's postings do not fit their compact
     /// form (see [`crate::index::FtsIndex::postings`]).
     fn rank_by_postings(&self, terms: &[Vec<&str>], k: usize) -> Result<Option<Vec<crate::index::ChunkRow>>> {
-        /// bm25's constants, as FTS5 sets them.
-        const K1: f64 = 1.2;
-        const B: f64 = 0.75;
+        use crate::index::BM25_K1 as K1;
         let lengths = self.index.chunk_lengths()?;
         if lengths.rows == 0 || lengths.tokens == 0 {
             return Ok(Some(Vec::new()));
@@ -419,7 +417,6 @@ impl Wiki {
             }
         }
         let n_row = i64::try_from(lengths.rows).unwrap_or(i64::MAX);
-        let avgdl = lengths.tokens as f64 / lengths.rows as f64;
         let mut sums = self.scores.borrow_mut();
         if sums.len() < lengths.row_bound() {
             sums.resize(lengths.row_bound(), 0.0);
@@ -432,13 +429,12 @@ impl Wiki {
                 idf = 1e-6;
             }
             for p in postings.iter() {
-                let Some(sum) = sums.get_mut(p.row as usize) else { continue };
-                let d = f64::from(lengths.of(i64::from(p.row)));
+                let (Some(sum), Some(norm)) = (sums.get_mut(p.row as usize), lengths.norm(p.row)) else { continue };
                 if *sum == 0.0 {
                     touched.push(p.row);
                 }
                 let f = p.freq();
-                *sum += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
+                *sum += idf * ((f * (K1 + 1.0)) / (f + norm));
             }
         }
         let mut ranked: Vec<(f64, i64)> = Vec::with_capacity(touched.len());
