@@ -209,11 +209,11 @@ fn row_u32(doc: i64, path: &Path) -> Result<u32> {
 /// What the postings cache may hold, in bytes (its own accounting: 8 bytes
 /// per posting plus each entry's key and overhead). One cache serves every
 /// handle on the same file in a process ([`crate::postings::Shared`]): the
-/// audit's workers share it. All the postings of the Enron bench wiki
-/// (35,152 chunks, 58,040 stems, 4.3 million occurrences) take about 25 MB
-/// in this form (27 MiB by this accounting), so a run reads each stem from
-/// SQLite once.
-pub(crate) const POSTINGS_CACHE_BYTES: usize = 32 << 20;
+/// audit's workers share it, and with the two caches below it stays within
+/// 48 MiB for all of them. All the postings of the Enron bench wiki (35,152
+/// chunks, 58,040 stems, 4.3 million occurrences) would take 27 MiB by this
+/// accounting; a miss costs one lookup in [`T_POSTINGS`].
+pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// What the cache of phrase stems' occurrences may hold, in bytes (8 per
 /// occurrence). The stems of Enron's phrases (numbers' parts, `com`, `enron`)
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
