@@ -551,7 +551,7 @@ impl Ledger {
             rec.claims += self.insert_claim(c)?;
         }
         for a in assessments {
-            rec.assessments += self.insert_assessment(run_id, a)?;
+            rec.assessments += self.insert_assessment(run_id, &digest, a)?;
         }
         for s in skipped {
             self.insert_skipped(run_id, s)?;
@@ -593,20 +593,23 @@ impl Ledger {
         Digest::of_fields([run.0.as_bytes(), json.as_bytes()]).to_hex()
     }
 
-    fn insert_assessment(&mut self, run: &RunId, a: &Assessment) -> Result<u64> {
+    /// `message_digest` (hex) is the message the claim was made in: every
+    /// index on assessments starts with it (schema version 3).
+    fn insert_assessment(&mut self, run: &RunId, message_digest: &str, a: &Assessment) -> Result<u64> {
         let json = encode("an assessment", a)?;
         let id = Ledger::assessment_id(run, &json);
         let n = self
             .conn
             .prepare_cached(
                 "INSERT OR IGNORE INTO assessments
-                 (assessment_id, run_id, claim_id, status, grp, method, policy_version, assessed_at, assessment_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 (assessment_id, run_id, message_digest, claim_id, status, grp, method, policy_version, assessed_at, assessment_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )
             .and_then(|mut s| {
                 s.execute(params![
                     id,
                     run.0,
+                    message_digest,
                     a.claim.0.to_hex(),
                     a.status.as_str(),
                     a.group().as_str(),
@@ -626,8 +629,10 @@ impl Ledger {
                 .and_then(|mut s| s.execute(params![item_digest, e.uri.item, e.captured_at, e.source_url, e.title]))
                 .map_err(self.err("recording an evidence revision"))?;
             self.conn
-                .prepare_cached("INSERT OR IGNORE INTO assessment_evidence (assessment_id, item_digest) VALUES (?1, ?2)")
-                .and_then(|mut s| s.execute(params![id, item_digest]))
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO assessment_evidence (item_digest, message_digest, assessment_id) VALUES (?1, ?2, ?3)",
+                )
+                .and_then(|mut s| s.execute(params![item_digest, message_digest, id]))
                 .map_err(self.err("linking an assessment to its evidence"))?;
         }
         Ok(n as u64)
@@ -766,12 +771,17 @@ impl Ledger {
     ///
     /// # Errors
     /// SQLite fails or the stored row does not decode.
-    pub fn run_assessment(&self, run: &RunId, claim: &ClaimId) -> Result<Option<Assessment>> {
+    pub fn run_assessment(&self, run: &RunId, message_digest: &Digest, claim: &ClaimId) -> Result<Option<Assessment>> {
         let action = "reading an assessment of this run";
         let row: Option<(i64, String)> = self
             .conn
-            .prepare_cached("SELECT seq, assessment_json FROM assessments WHERE run_id = ?1 AND claim_id = ?2 ORDER BY seq DESC LIMIT 1")
-            .and_then(|mut s| s.query_row(params![run.0, claim.0.to_hex()], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .prepare_cached(
+                "SELECT seq, assessment_json FROM assessments
+                 WHERE run_id = ?1 AND message_digest = ?2 AND claim_id = ?3 ORDER BY seq DESC LIMIT 1",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![run.0, message_digest.to_hex(), claim.0.to_hex()], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+            })
             .map_err(self.err(action))?;
         match row {
             Some((seq, json)) => Ok(Some(self.decode("assessments", &seq.to_string(), &json)?)),
@@ -789,14 +799,14 @@ impl Ledger {
         let (sql, arg) = match scope {
             Scope::All => (
                 "SELECT a.seq, a.assessment_json FROM assessments a
-                 WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim_id = a.claim_id)
+                 WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.message_digest = a.message_digest AND b.claim_id = a.claim_id)
                  ORDER BY a.claim_id",
                 None,
             ),
             Scope::Run(r) => (
                 "SELECT a.seq, a.assessment_json FROM assessments a
                  WHERE a.run_id = ?1
-                   AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim_id = a.claim_id AND b.run_id = ?1)
+                   AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.run_id = ?1 AND b.message_digest = a.message_digest AND b.claim_id = a.claim_id)
                  ORDER BY a.claim_id",
                 Some(r.0.clone()),
             ),
@@ -831,12 +841,12 @@ impl Ledger {
         let base = "SELECT a.seq, a.run_id, a.assessment_json, c.claim_json,
                            m.source, m.archive, m.conversation, m.message_id, m.locator, m.author, m.sent_at, m.subject
                     FROM assessments a
-                    JOIN claims c ON c.claim_id = a.claim_id
-                    JOIN messages_seen m ON m.digest = c.message_digest";
+                    JOIN claims c ON c.message_digest = a.message_digest AND c.claim_id = a.claim_id
+                    JOIN messages_seen m ON m.digest = a.message_digest";
         let (sql, arg) = match scope {
             Scope::All => (
                 format!(
-                    "{base} WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim_id = a.claim_id)
+                    "{base} WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.message_digest = a.message_digest AND b.claim_id = a.claim_id)
                      ORDER BY m.source, m.archive, m.conversation, m.sent_at, m.message_id, c.span_start, a.claim_id"
                 ),
                 None,
@@ -844,7 +854,7 @@ impl Ledger {
             Scope::Run(r) => (
                 format!(
                     "{base} WHERE a.run_id = ?1
-                       AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim_id = a.claim_id AND b.run_id = ?1)
+                       AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.run_id = ?1 AND b.message_digest = a.message_digest AND b.claim_id = a.claim_id)
                      ORDER BY m.source, m.archive, m.conversation, m.sent_at, m.message_id, c.span_start, a.claim_id"
                 ),
                 Some(r.0.clone()),
@@ -932,14 +942,15 @@ impl Ledger {
     /// Append one assessment of an already recorded claim under the current
     /// run (a person's reassessment, e.g. after capturing a source for an
     /// unverified claim). A new observation; nothing earlier changes.
+    /// `message_digest` is the claim's [`Claim::message_digest`].
     ///
     /// # Errors
     /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite fails.
-    pub fn append_assessment(&mut self, a: &Assessment) -> Result<u64> {
+    pub fn append_assessment(&mut self, message_digest: &Digest, a: &Assessment) -> Result<u64> {
         let (run_id, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
         self.flush()?;
         self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting to append an assessment"))?;
-        match self.insert_assessment(&run_id, a) {
+        match self.insert_assessment(&run_id, &message_digest.to_hex(), a) {
             Ok(n) => {
                 self.conn.execute_batch("COMMIT").map_err(self.err("committing an assessment"))?;
                 Ok(n)
@@ -954,25 +965,25 @@ impl Ledger {
     fn mark_stale_in_tx(&mut self, run_id: &RunId, item_digest: &Digest, at: Timestamp) -> Result<u64> {
         let hex = item_digest.to_hex();
         let action = "finding assessments that cite a changed item";
-        let mut found: Vec<(i64, String)> = Vec::new();
+        let mut found: Vec<(i64, String, String)> = Vec::new();
         {
             let mut st = self
                 .conn
                 .prepare_cached(
-                    "SELECT a.seq, a.assessment_json FROM assessment_evidence ae
-                     JOIN assessments a ON a.assessment_id = ae.assessment_id
+                    "SELECT a.seq, a.message_digest, a.assessment_json FROM assessment_evidence ae
+                     JOIN assessments a ON a.message_digest = ae.message_digest AND a.assessment_id = ae.assessment_id
                      WHERE ae.item_digest = ?1 AND a.status <> 'stale'
-                       AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim_id = a.claim_id)
+                       AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.message_digest = a.message_digest AND b.claim_id = a.claim_id)
                      ORDER BY a.seq",
                 )
                 .map_err(self.err(action))?;
-            let rows = st.query_map([&hex], |r| Ok((r.get(0)?, r.get(1)?))).map_err(self.err(action))?;
+            let rows = st.query_map([&hex], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(self.err(action))?;
             for r in rows {
                 found.push(r.map_err(self.err(action))?);
             }
         }
         let mut added = 0;
-        for (seq, json) in found {
+        for (seq, message_digest, json) in found {
             let prev: Assessment = self.decode("assessments", &seq.to_string(), &json)?;
             let evidence: Vec<_> = cited_evidence(&prev).into_iter().filter(|e| e.item_digest == *item_digest).collect();
             let stale = Assessment {
@@ -995,7 +1006,7 @@ impl Ledger {
                 assessed_at: at.to_string(),
                 policy_version: prev.policy_version.clone(),
             };
-            added += self.insert_assessment(run_id, &stale)?;
+            added += self.insert_assessment(run_id, &message_digest, &stale)?;
         }
         Ok(added)
     }

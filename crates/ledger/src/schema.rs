@@ -125,6 +125,76 @@ DROP TABLE message_assessed;
 ALTER TABLE message_assessed_v2 RENAME TO message_assessed;
 CREATE INDEX message_assessed_by_run ON message_assessed (run_id, digest);
 ",
+    // 3: the rows of one message sit together. Claim and assessment ids
+    // are content digests: indexes led by them put every row of a message
+    // on a different page, so each batch dirtied pages all over the file
+    // and wrote them to the log at every commit, a cost that grew with the
+    // ledger (on the 112k-message bench it wrote a few hundred MB per
+    // batch). Every index on claims and assessments now starts with the
+    // message digest (or the run, then the message digest), and the tables
+    // themselves grow at the end (rowid order). The assessment-to-evidence
+    // links are keyed by the item first, the only way they are read.
+    "
+CREATE TABLE claims_v3 (
+    claim_id TEXT NOT NULL,
+    message_digest TEXT NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    claim_json TEXT NOT NULL
+);
+INSERT INTO claims_v3 (claim_id, message_digest, span_start, span_end, kind, text, claim_json)
+    SELECT claim_id, message_digest, span_start, span_end, kind, text, claim_json FROM claims ORDER BY rowid;
+
+CREATE TABLE assessments_v3 (
+    seq INTEGER PRIMARY KEY,
+    assessment_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    message_digest TEXT NOT NULL,
+    claim_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    method TEXT NOT NULL,
+    policy_version TEXT NOT NULL,
+    assessed_at TEXT NOT NULL,
+    assessment_json TEXT NOT NULL
+);
+INSERT INTO assessments_v3
+    (seq, assessment_id, run_id, message_digest, claim_id, status, grp, method, policy_version, assessed_at, assessment_json)
+    SELECT a.seq, a.assessment_id, a.run_id, coalesce((SELECT c.message_digest FROM claims c WHERE c.claim_id = a.claim_id LIMIT 1), ''),
+           a.claim_id, a.status, a.grp, a.method, a.policy_version, a.assessed_at, a.assessment_json
+    FROM assessments a ORDER BY a.seq;
+
+CREATE TABLE assessment_evidence_v3 (
+    item_digest TEXT NOT NULL,
+    message_digest TEXT NOT NULL,
+    assessment_id TEXT NOT NULL,
+    PRIMARY KEY (item_digest, message_digest, assessment_id)
+) WITHOUT ROWID;
+INSERT INTO assessment_evidence_v3 (item_digest, message_digest, assessment_id)
+    SELECT ae.item_digest, a.message_digest, ae.assessment_id
+    FROM assessment_evidence ae JOIN assessments_v3 a ON a.assessment_id = ae.assessment_id;
+
+DROP TABLE assessment_evidence;
+DROP TABLE assessments;
+DROP TABLE claims;
+ALTER TABLE claims_v3 RENAME TO claims;
+CREATE UNIQUE INDEX claims_by_message ON claims (message_digest, claim_id);
+ALTER TABLE assessments_v3 RENAME TO assessments;
+ALTER TABLE assessment_evidence_v3 RENAME TO assessment_evidence;
+CREATE UNIQUE INDEX assessments_by_message ON assessments (message_digest, assessment_id);
+CREATE INDEX assessments_by_claim ON assessments (message_digest, claim_id, seq);
+CREATE INDEX assessments_by_run ON assessments (run_id, message_digest, claim_id, seq);
+CREATE TRIGGER assessments_no_update BEFORE UPDATE ON assessments
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessments_no_delete BEFORE DELETE ON assessments
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_evidence_no_update BEFORE UPDATE ON assessment_evidence
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_evidence_no_delete BEFORE DELETE ON assessment_evidence
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+",
 ];
 
 /// The version this build writes.

@@ -300,13 +300,13 @@ fn run_assessment_is_the_runs_latest_written_one() {
     l.begin_run(&run_info("r1")).unwrap();
     let (m, c, a) = record_one(&mut l, 1, Status::NoEvidence);
     // Still in the unwritten batch: not seen yet.
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap(), None);
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap(), None);
     l.flush().unwrap();
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap(), Some(a));
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap(), Some(a));
     l.finish_run(&RunSummary::default()).unwrap();
     // Another run's view: only its own assessments, latest first.
     l.begin_run(&run_info("r2")).unwrap();
-    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.id).unwrap(), None);
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id).unwrap(), None);
     let later = assessment(&c, Status::Supported, vec![], "2024-03-01T00:00:00Z");
     let latest = assessment(&c, Status::Contradicted, vec![], "2024-03-02T00:00:00Z");
     for x in [&later, &latest] {
@@ -314,8 +314,8 @@ fn run_assessment_is_the_runs_latest_written_one() {
             .unwrap();
     }
     l.flush().unwrap();
-    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.id).unwrap(), Some(latest));
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.id).unwrap().map(|a| a.status), Some(Status::NoEvidence));
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id).unwrap(), Some(latest));
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap().map(|a| a.status), Some(Status::NoEvidence));
 }
 
 #[test]
@@ -375,12 +375,104 @@ fn migrates_a_version_1_ledger() {
         .unwrap();
     }
     let l = Ledger::open(&path).unwrap();
-    assert_eq!(l.schema_version().unwrap(), 2);
+    assert_eq!(l.schema_version().unwrap(), schema::latest_version());
     let d1: String = l.conn.query_row("SELECT run_id FROM message_assessed WHERE digest = 'd1'", [], |r| r.get(0)).unwrap();
     assert_eq!(d1, "r0");
     // Version 2 keeps one row per run.
     l.conn.execute_batch("INSERT INTO message_assessed VALUES ('d1', 'policy@1', 'r1')").unwrap();
     assert_eq!(count(&l, "message_assessed"), 2);
+}
+
+/// A version 2 ledger with a recorded message (claims, assessments across
+/// two runs, evidence links) reads back the same after the move to version
+/// 3 (indexes led by the message), and stays append-only.
+#[test]
+fn migrates_a_version_2_ledger_with_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let (m, c) = (message(1), claim(&message(1)));
+    let first = assessment(&c, Status::Supported, vec![evidence("notes", b"rev1")], "2024-02-01T00:00:00Z");
+    let second = assessment(&c, Status::Contradicted, vec![evidence("notes", b"rev2")], "2024-03-01T00:00:00Z");
+    {
+        // Written by hand in version 2's tables, as that release did.
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(schema::VERSION_TABLE).unwrap();
+        conn.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        conn.execute_batch(schema::MIGRATIONS[1]).unwrap();
+        conn.execute("INSERT INTO schema_version VALUES ('ledger', 2)", []).unwrap();
+        for run in ["r1", "r2"] {
+            let info = serde_json::to_string(&run_info(run)).unwrap();
+            conn.execute(
+                "INSERT INTO runs (run_id, started_at, policy_version, info_json) VALUES (?1, 't', 'policy@1', ?2)",
+                params![run, info],
+            )
+            .unwrap();
+        }
+        let d = m.digest().to_hex();
+        conn.execute(
+            "INSERT INTO messages_seen VALUES (?1, 'gmail', ?2, ?3, ?4, ?5, ?6, ?7, 'Plans', 'r1')",
+            params![d, m.archive, m.conversation, m.id.0, m.locator, m.author, m.sent_at.to_string()],
+        )
+        .unwrap();
+        conn.execute("INSERT INTO message_assessed VALUES (?1, 'policy@1', 'r1')", [&d]).unwrap();
+        conn.execute(
+            "INSERT INTO claims VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                c.id.0.to_hex(),
+                d,
+                c.span.start as i64,
+                c.span.end as i64,
+                c.kind.as_str(),
+                c.text,
+                serde_json::to_string(&c).unwrap()
+            ],
+        )
+        .unwrap();
+        for (run, a, id) in [("r1", &first, "a1"), ("r2", &second, "a2")] {
+            conn.execute(
+                "INSERT INTO assessments (assessment_id, run_id, claim_id, status, grp, method, policy_version, assessed_at, assessment_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    id,
+                    run,
+                    c.id.0.to_hex(),
+                    a.status.as_str(),
+                    a.group().as_str(),
+                    a.method,
+                    a.policy_version,
+                    a.assessed_at,
+                    serde_json::to_string(a).unwrap()
+                ],
+            )
+            .unwrap();
+            for e in cited_evidence(a) {
+                conn.execute("INSERT INTO assessment_evidence VALUES (?1, ?2)", params![id, e.item_digest.to_hex()]).unwrap();
+            }
+        }
+    }
+    let mut l = Ledger::open(&path).unwrap();
+    assert_eq!(l.schema_version().unwrap(), 3);
+    assert_eq!((count(&l, "claims"), count(&l, "assessments"), count(&l, "assessment_evidence")), (1, 2, 2));
+    let d = m.digest();
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &d, &c.id).unwrap(), Some(first.clone()));
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &d, &c.id).unwrap(), Some(second.clone()));
+    assert_eq!(l.latest_assessments(Scope::All).unwrap(), vec![second.clone()]);
+    let mut rows = Vec::new();
+    l.for_each_latest::<Error, _>(Scope::Run(&RunId("r1".into())), |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].claim.clone(), rows[0].assessment.clone(), rows[0].message_id.clone()), (c.clone(), first, m.id.clone()));
+    // The links moved with their message: the changed revision is found.
+    l.begin_run(&run_info("r3")).unwrap();
+    assert_eq!(l.mark_stale(&Digest::of(b"rev2"), "2024-04-01T00:00:00Z".parse().unwrap()).unwrap(), 1);
+    assert_eq!(l.latest_assessments(Scope::All).unwrap()[0].status, Status::Stale);
+    // Still append-only.
+    assert!(l.conn.execute("UPDATE assessments SET status = 'supported'", []).is_err());
+    assert!(l.conn.execute("DELETE FROM assessment_evidence", []).is_err());
+    assert!(l.is_assessed(&d, "policy@1").unwrap());
 }
 
 #[test]

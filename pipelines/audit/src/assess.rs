@@ -123,10 +123,10 @@ pub const CACHE_BYTES: usize = 32 << 20;
 
 /// How many claim texts the run remembers as assessed after their outcomes
 /// have left the byte-bounded cache: the digest of the claim text (first
-/// 16 bytes) and the id of the claim whose assessment the ledger
-/// holds, 48 bytes an entry, about 25 MB at most with the map's slack. Past
-/// it the memory starts afresh, as the outcome cache does.
-pub const EARLIER_MAX: usize = 400_000;
+/// 16 bytes) and the claim whose assessment the ledger holds (its message
+/// digest and id), 80 bytes an entry, about 21 MB at most with the map's
+/// slack. Past it the memory starts afresh, as the outcome cache does.
+pub const EARLIER_MAX: usize = 200_000;
 
 /// Outcomes already computed in this run, by the digest of the claim text, shared by the worker threads (a claim one worker assessed is
 /// not assessed again by another).
@@ -161,7 +161,17 @@ impl Default for OutcomeCache {
 struct CacheInner {
     map: HashMap<amem_model::Digest, std::sync::Arc<Outcome>>,
     bytes: usize,
-    earlier: HashMap<u128, amem_model::ClaimId>,
+    earlier: HashMap<u128, EarlierClaim>,
+}
+
+/// The claim that carried a text assessed earlier in the run: where its
+/// assessment is in the ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EarlierClaim {
+    /// The message it was made in.
+    pub message_digest: amem_model::Digest,
+    /// Its id.
+    pub claim: amem_model::ClaimId,
 }
 
 /// What [`OutcomeCache::lookup`] knows about a claim text.
@@ -172,7 +182,7 @@ pub enum Lookup {
     /// Assessed in this run as this claim: its assessment is in the ledger
     /// once its batch is written (until then, assess it again: same inputs,
     /// same outcome).
-    Earlier(amem_model::ClaimId),
+    Earlier(EarlierClaim),
     /// Not seen in this run (or forgotten).
     Miss,
 }
@@ -274,7 +284,7 @@ impl OutcomeCache {
         if inner.earlier.len() >= self.earlier_max {
             inner.earlier = HashMap::new();
         }
-        inner.earlier.entry(short_key(&key)).or_insert(claim.id);
+        inner.earlier.entry(short_key(&key)).or_insert(EarlierClaim { message_digest: claim.message_digest, claim: claim.id });
     }
 
     /// Bytes held now (estimated).
@@ -345,7 +355,7 @@ mod tests {
         assert_eq!(cache.get(&a), None, "evicted when the budget was reached");
         assert!(cache.reused.load(std::sync::atomic::Ordering::Relaxed) >= 1);
         // Its text is still known as assessed, by the claim that carried it.
-        assert_eq!(cache.lookup(&again), Lookup::Earlier(a.id));
+        assert_eq!(cache.lookup(&again), Lookup::Earlier(EarlierClaim { message_digest: a.message_digest, claim: a.id }));
         assert_eq!(cache.lookup(&claim("The plant makes 41 MW.")), Lookup::Miss);
     }
 

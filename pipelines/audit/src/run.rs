@@ -457,7 +457,7 @@ fn outcome_for(
 ) -> Result<Outcome, String> {
     let earlier = match cache.lookup(claim) {
         Lookup::Outcome(o) => Some(o),
-        Lookup::Earlier(id) => match seen.run_assessment(run_id, &id) {
+        Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim) {
             Ok(a) => a.map(|a| {
                 cache.count_reuse();
                 Outcome::from_assessment(a)

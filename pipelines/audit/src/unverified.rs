@@ -198,7 +198,7 @@ pub fn capture_and_reassess(
     let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
     let run = RunInfo { run_id: RunId::derive(now, tag.as_bytes()), started_at: now, params };
     ledger.begin_run(&run)?;
-    ledger.append_assessment(&rec.assessment)?;
+    ledger.append_assessment(&rec.claim.message_digest, &rec.assessment)?;
     rec.run_id = run.run_id.clone();
     ledger.finish_run(&RunSummary { assessed: 1, finished_at: Some(now), ..RunSummary::default() })?;
     Filer::open(home)?.file(&rec)?;
