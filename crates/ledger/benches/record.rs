@@ -1,7 +1,7 @@
 //! Ledger write throughput: `cargo bench -p amem-ledger --bench record`.
 //!
 //! `record` writes 1,000 messages (two claims and two assessments each) to a
-//! fresh WAL ledger in batches of 200. `reference` does only what any
+//! fresh WAL ledger in its default batches. `reference` does only what any
 //! recorder must: the message digest and the JSON of its claims and
 //! assessments. The ratio of the two is the ledger's cost over encoding.
 

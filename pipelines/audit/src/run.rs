@@ -5,10 +5,14 @@
 //! instead of buffering the archive:
 //!
 //! ```text
-//! importer thread ──msgs(256)──▶ assess thread ──done(256)──────────────────────▶ ledger (calling thread)
+//! importer thread ──msgs(256)──▶ assess thread ──done(1024)─────────────────────▶ ledger (calling thread)
 //!                                      │                                              ▲
 //!                                      └─misses(32)─▶ grounding (tokio, N at once) ─▶ regrade thread
 //! ```
+//!
+//! `done` holds about a ledger batch's worth of messages, so the workers
+//! keep assessing while the ledger writes a batch (a second or two on a
+//! large ledger); with 256 they stopped after a fraction of a second.
 //!
 //! Everything about one message is recorded in the ledger atomically, so a
 //! run killed at any point and started again resumes the same run (same id,
@@ -200,7 +204,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     let assessed_at = run.started_at.to_string();
     let (msg_tx, msg_rx) = sync_channel::<Result<Message, amem_model::ImportError>>(256);
-    let (done_tx, done_rx) = sync_channel::<Item>(256);
+    let (done_tx, done_rx) = sync_channel::<Item>(1024);
 
     std::thread::scope(|scope| -> anyhow::Result<()> {
         // Importers, one after the other, on their own thread.
