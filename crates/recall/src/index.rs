@@ -210,17 +210,17 @@ fn row_u32(doc: i64, path: &Path) -> Result<u32> {
 /// per posting plus each entry's key and overhead). One cache serves every
 /// handle on the same file in a process ([`crate::postings::Shared`]): the
 /// audit's workers share it, and with the two caches below it stays within
-/// 48 MiB for all of them. All the postings of the Enron bench wiki (35,152
+/// 36 MiB for all of them. All the postings of the Enron bench wiki (35,152
 /// chunks, 58,040 stems, 4.3 million occurrences) would take 27 MiB by this
 /// accounting; a miss costs one lookup in [`T_POSTINGS`].
 pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// What the cache of phrase stems' occurrences may hold, in bytes (8 per
 /// occurrence). The stems of Enron's phrases (numbers' parts, `com`, `enron`)
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
-pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 16 << 20;
+pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of returned chunks may hold, in bytes (a chunk's text is
-/// at most 1,000 bytes; with its item's strings about 1.5 KB: 5,000 chunks).
-pub(crate) const CHUNK_CACHE_BYTES: usize = 8 << 20;
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: 2,500 chunks).
+pub(crate) const CHUNK_CACHE_BYTES: usize = 4 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
@@ -1120,6 +1120,17 @@ impl Writer<'_> {
     /// Rebuild the stored postings from FTS5's vocabulary, stem by stem in
     /// its order (one pass; the write's own changes are visible to it).
     fn rebuild_postings(&self) -> Result<()> {
+        let err = sql_err(self.path, "rebuild postings");
+        // The scan reads every page of the FTS5 index once, which through
+        // the 32 MiB page cache would leave the connection holding all
+        // 32 MiB for no later use: 4 MiB while it runs.
+        self.tx.pragma_update(None, "cache_size", -4096).map_err(&err)?;
+        let rebuilt = self.rebuild_postings_scan();
+        self.tx.pragma_update(None, "cache_size", -32_768).map_err(&err)?;
+        rebuilt
+    }
+
+    fn rebuild_postings_scan(&self) -> Result<()> {
         let err = sql_err(self.path, "rebuild postings");
         self.tx.execute(&format!("DELETE FROM {T_POSTINGS}"), []).map_err(&err)?;
         let mut put = self.tx.prepare_cached(&format!("INSERT INTO {T_POSTINGS}(term, df, data) VALUES (?1, ?2, ?3)")).map_err(&err)?;
