@@ -44,7 +44,7 @@ pub fn write_reports(
     for (p, s) in &mut sinks {
         s.begin(run).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
     }
-    let mut filer = crate::unverified::Filer::open(home)?;
+    let mut filer = crate::unverified::Filer::open(home, &run.run_id)?;
     // Each sink, and the unverified queue, consumes the rows on a thread of
     // its own (bounded channels, rows shared, not copied), while this thread
     // reads and decodes them from the ledger and counts them: a report pass
@@ -69,7 +69,7 @@ pub fn write_reports(
             for rec in rx {
                 filer.file(&rec)?;
             }
-            Ok(())
+            filer.finish()
         });
         let read = ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
             count(summary, &rec);
