@@ -64,9 +64,12 @@ fn parse_queue_name(name: &str) -> Option<(u64, &str)> {
     Some((seq.parse().ok()?, run))
 }
 
+/// A queue file: its sequence number, run id and path.
+type QueueFile = (u64, String, PathBuf);
+
 /// The queue files of a folder, in the order they were written, and the
 /// single-claim files of the first version.
-fn queue_files(d: &Path) -> anyhow::Result<(Vec<(u64, String, PathBuf)>, Vec<PathBuf>)> {
+fn queue_files(d: &Path) -> anyhow::Result<(Vec<QueueFile>, Vec<PathBuf>)> {
     let mut queues = Vec::new();
     let mut singles = Vec::new();
     let Ok(rd) = std::fs::read_dir(d) else {
