@@ -128,14 +128,16 @@ impl Filer {
     }
 
     fn line(&mut self, line: &QueueLine) -> anyhow::Result<()> {
-        if self.out.is_none() {
-            if let Some(d) = self.path.parent() {
-                std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+        let out = match self.out.as_mut() {
+            Some(out) => out,
+            None => {
+                if let Some(d) = self.path.parent() {
+                    std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+                }
+                let f = std::fs::File::create(&self.tmp).with_context(|| format!("cannot write {}", self.tmp.display()))?;
+                self.out.insert(std::io::BufWriter::with_capacity(1 << 16, f))
             }
-            let f = std::fs::File::create(&self.tmp).with_context(|| format!("cannot write {}", self.tmp.display()))?;
-            self.out = Some(std::io::BufWriter::with_capacity(1 << 16, f));
-        }
-        let Some(out) = self.out.as_mut() else { return Ok(()) };
+        };
         serde_json::to_writer(&mut *out, line).context("encoding a queue entry")?;
         out.write_all(b"\n").with_context(|| format!("cannot write {}", self.tmp.display()))?;
         Ok(())
