@@ -152,25 +152,10 @@ impl Claim {
         ]))
     }
 
-    /// Normalised text used to assess identical claims once per run:
-    /// lowercase, whitespace folded, trailing punctuation dropped.
-    pub fn normalised_text(&self) -> String {
-        normalise(&self.text)
-    }
-
     /// True when any cue of the class is present.
     pub fn has_cue(&self, class: CueClass) -> bool {
         self.cues.iter().any(|c| c.class == class)
     }
-}
-
-fn normalise(s: &str) -> String {
-    let folded: Vec<String> = s.split_whitespace().map(|w| w.to_lowercase()).collect();
-    let mut out = folded.join(" ");
-    while out.ends_with(['.', '!', '?', ';', ',']) {
-        out.pop();
-    }
-    out
 }
 
 #[cfg(test)]
@@ -183,11 +168,6 @@ mod tests {
         assert!(ClaimKind::Prediction.is_audited());
         assert!(!ClaimKind::Opinion.is_audited());
         assert!(!ClaimKind::Greeting.is_audited());
-    }
-
-    #[test]
-    fn normalised() {
-        assert_eq!(normalise("  The  Launch moved.  "), "the launch moved");
     }
 
     #[test]

@@ -128,8 +128,9 @@ pub const CACHE_BYTES: usize = 32 << 20;
 /// slack. Past it the memory starts afresh, as the outcome cache does.
 pub const EARLIER_MAX: usize = 200_000;
 
-/// Outcomes already computed in this run, by the digest of the claim text, shared by the worker threads (a claim one worker assessed is
-/// not assessed again by another).
+/// Outcomes already computed in this run, by the digest of the claim text,
+/// shared by the worker threads (a claim one worker assessed is not
+/// assessed again by another).
 ///
 /// Two levels, so that "assessed once per run" holds far beyond what fits
 /// in memory: whole outcomes for the most recent texts (bounded at
