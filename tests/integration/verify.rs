@@ -57,7 +57,7 @@ fn verify_pairs_json() {
     let hedge = &rows[2]["reasons"][0];
     assert_eq!(hedge["facet"], "hedge");
     assert!(hedge["evidence"][0]["uri"].as_str().unwrap_or("").ends_with("#chunk=1"));
-    assert!(rows.iter().all(|r| r["method"] == amem_factcheck::verify::METHOD));
+    assert!(rows.iter().all(|r| r["method"] == amem_verify::METHOD));
     // Malformed lines: one error each with its line number, then the closing count.
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("pairs.jsonl:3:"), "{err}");

@@ -20,10 +20,10 @@
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
 use amem_factcheck::store::RecallStore;
-use amem_factcheck::verify::{METHOD, Verification, verify};
 use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
 use amem_model::{AmemUri, Evidence};
 use amem_recall::{IndexOptions, Recall};
+use amem_verify::{METHOD, Verification, verify};
 use anyhow::Context as _;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;

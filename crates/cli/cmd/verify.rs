@@ -16,8 +16,8 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::verify::{METHOD, Verification, text_evidence, verify};
 use amem_model::Evidence;
+use amem_verify::{METHOD, Verification, text_evidence, verify};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};

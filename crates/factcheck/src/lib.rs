@@ -1,12 +1,12 @@
 //! `amem-factcheck`: grounds a claim that local recall missed in the trust
-//! list the user chose, and verifies claims against evidence.
+//! list the user chose.
 //!
 //! Where it sits (DESIGN.md, "Data flow"): `recall ──miss──▶ factcheck ──▶
 //! verify`. Input: a claim's text. Output: a [`GroundOutcome`] — documents
 //! captured into `$AMEM_HOME/wiki/captured/` (so the same claim is a local
 //! hit next run), "no evidence" with the sources searched, or "unavailable"
 //! with the reasons (an unreachable source is never "no evidence").
-//! [`verify`] then judges the claim against evidence, deterministically.
+//! `amem-verify` then judges the claim against evidence, deterministically.
 //!
 //! The parts:
 //! - [`config`]: `$AMEM_HOME/config.toml` (`[grounding]`, `[[grounding.sources]]`,
@@ -51,7 +51,6 @@ pub mod terms;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod trust;
-pub mod verify;
 
 pub use adapters::Document;
 pub use client::{ClientOptions, FetchError, HttpClient};

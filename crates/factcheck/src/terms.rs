@@ -1,7 +1,7 @@
 //! The search key of a claim: its content words, numbers and names, without
 //! URLs (a URL inside a claim is never fetched, and never sent as a term).
 
-use crate::verify::text::FUNCTION_WORDS;
+use amem_text::stopwords::FUNCTION_WORDS;
 use regex::Regex;
 use std::sync::OnceLock;
 

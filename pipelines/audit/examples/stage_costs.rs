@@ -51,7 +51,7 @@ fn main() -> anyhow::Result<()> {
     put("recall_per_claim", s, na);
     put("recall_per_msg", s, n);
 
-    let mut verifier = amem_factcheck::verify::Verifier::new();
+    let mut verifier = amem_verify::Verifier::new();
     let mut groups = std::collections::BTreeMap::new();
     let t = Instant::now();
     for ((_, c), h) in audited.iter().zip(&hits) {

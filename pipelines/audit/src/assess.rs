@@ -63,7 +63,7 @@ impl Outcome {
 /// analysed once. One per worker thread.
 #[derive(Default)]
 pub struct Assessor {
-    verifier: amem_factcheck::verify::Verifier,
+    verifier: amem_verify::Verifier,
 }
 
 impl Assessor {
@@ -101,7 +101,7 @@ impl Assessor {
             Some(amem_gate::check(&source, text).summary())
         };
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
-        Ok(Outcome { status: v.status, reasons: v.reasons, gate, method: amem_factcheck::verify::METHOD.to_string(), local_hit })
+        Ok(Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit })
     }
 }
 

@@ -140,7 +140,7 @@ impl std::error::Error for Interrupted {}
 /// The policy version verdicts are made under: the extractor and the
 /// verifier together. A new version of either reassesses on the next run.
 pub fn policy_version() -> String {
-    format!("{}+{}+gate@{}", amem_extract::EXTRACTOR, amem_factcheck::verify::METHOD, amem_gate::VERSION)
+    format!("{}+{}+gate@{}", amem_extract::EXTRACTOR, amem_verify::METHOD, amem_gate::VERSION)
 }
 
 /// One message on its way through the stages.

@@ -1,7 +1,7 @@
 //! `amem eval verify --corpus DIR`: score the deterministic verifier on the
 //! claim–evidence sets under DIR (`fever_symmetric`, `healthver`,
 //! `covid_fact`, `wice` pairs, and `climate_fever` assembled from its claims
-//! and corpus; see `amem_factcheck::verify::eval`).
+//! and corpus; see `amem_verify::eval`).
 //!
 //! stdout: `--format markdown` (default) prints the tables kept in the
 //! README's `verify` section; `--format json` prints one JSON object per set
@@ -10,7 +10,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::verify::eval;
+use amem_verify::eval;
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -57,6 +57,6 @@ pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         }
     }
     out.flush()?;
-    ctx.note(format!("{} sets, {total} pairs scored with {}", scores.len(), amem_factcheck::verify::METHOD));
+    ctx.note(format!("{} sets, {total} pairs scored with {}", scores.len(), amem_verify::METHOD));
     Ok(Exit::Success)
 }

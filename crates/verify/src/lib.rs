@@ -39,7 +39,7 @@
 //! alignment, so it cannot change a verdict.
 //!
 //! ```
-//! use amem_factcheck::verify::verify_text;
+//! use amem_verify::verify_text;
 //! use amem_model::Status;
 //!
 //! let v = verify_text("The launch moved to May 3, 2024.", "After the review, the launch moved to 3 May 2024.");
@@ -47,6 +47,8 @@
 //! let v = verify_text("The city has 2.3 million residents.", "The census counted 2,904,580 residents in the city.");
 //! assert_eq!(v.status, Status::Contradicted);
 //! ```
+
+#![deny(missing_docs)]
 
 mod align;
 mod analysis;

@@ -112,17 +112,7 @@ fn is_abbreviation(text: &str, sentence_start: usize, dot: usize) -> bool {
     ABBREVIATIONS.contains(&word.to_lowercase().as_str())
 }
 
-/// Function words the verifier and the search key ([`crate::terms`]) both drop.
-pub(crate) const FUNCTION_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because",
-    "been", "before", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each",
-    "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in",
-    "into", "is", "it", "its", "just", "me", "more", "most", "my", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out",
-    "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
-    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where",
-    "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "one", "per", "many", "much", "use", "used",
-    "using", "well", "like", "made", "still", "not", "no", "nor",
-];
+pub(crate) use amem_text::stopwords::FUNCTION_WORDS;
 
 /// Function words: never used to decide whether two sentences talk about the same thing
 /// ([`FUNCTION_WORDS`] plus these).

@@ -44,7 +44,7 @@ pub struct CacheStats {
 /// [`super::verify`] gives.
 ///
 /// ```
-/// use amem_factcheck::verify::{Verifier, text_evidence, verify};
+/// use amem_verify::{Verifier, text_evidence, verify};
 ///
 /// let mut verifier = Verifier::new();
 /// let evidence = [text_evidence("After the review, the launch moved to 3 May 2024. The budget was cut.", 0)];
