@@ -12,6 +12,7 @@
 //!   take the default signal action.
 
 mod cmd;
+mod config;
 mod home;
 mod printer;
 

@@ -10,11 +10,12 @@
 
 use crate::Exit;
 use crate::cmd::import::window;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
 use amem_audit::progress::Counters;
 use amem_audit::sources::parse_source_spec;
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_factcheck::config::{DefaultAction, HomeConfig};
+use amem_factcheck::DefaultAction;
 use amem_model::{Group, SourceKind};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -99,8 +100,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     if sources.is_empty() {
         for imp in &config.imports {
-            let p = if imp.path.is_absolute() { imp.path.clone() } else { home.join(&imp.path) };
-            sources.push((imp.kind, p));
+            sources.push((imp.kind, imp.resolved_path(&home)));
         }
     }
     if sources.is_empty() {
@@ -114,7 +114,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())?;
     let now = a.now.as_deref().map(|n| n.parse::<jiff::Timestamp>()).transpose().context("--now is not an RFC 3339 time")?;
     let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
-    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config)?) };
+    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding)?) };
     let params = AuditParams {
         home: home.clone(),
         sources,
