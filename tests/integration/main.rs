@@ -4,6 +4,7 @@
 
 mod audit;
 mod cli;
+mod conventions;
 mod extract;
 mod factcheck;
 mod gate;

@@ -7,8 +7,8 @@
 //! `not_claims`). stderr: one line per skipped record naming file and
 //! position, then the counts.
 
-use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
+use crate::{Exit, UsageError};
 use amem_model::{ImportOptions, ImportSummary, SourceKind, TimeWindow};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -20,6 +20,7 @@ pub(crate) struct ImportArgs {
     #[arg(value_parser = parse_kind)]
     pub kind: SourceKind,
     /// The archive: Slack export folder or .zip, chat.db, .mbox file, maildir root, CSV file
+    #[arg(value_parser = crate::paths::path_arg)]
     pub path: PathBuf,
     /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
     #[arg(long)]
@@ -42,7 +43,7 @@ pub(crate) fn parse_kind(s: &str) -> Result<SourceKind, String> {
 /// Resolve `--now` (or the wall clock) and the window.
 pub(crate) fn window(since: Option<&str>, until: Option<&str>, now: Option<&str>) -> anyhow::Result<TimeWindow> {
     let now = match now {
-        Some(n) => n.parse::<jiff::Timestamp>().with_context(|| format!("--now {n:?} is not an RFC 3339 time"))?,
+        Some(n) => n.parse::<jiff::Timestamp>().map_err(|_| UsageError(format!("--now {n:?} is not an RFC 3339 time")))?,
         None => jiff::Timestamp::now(),
     };
     Ok(TimeWindow::parse(since, until, now)?)

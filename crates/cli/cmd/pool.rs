@@ -82,7 +82,8 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
         PoolCommand::Build { sources, writes, extractor: _, out } => {
             let mut streams: Vec<MessageStream> = Vec::new();
             for spec in &sources {
-                let (kind, path) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
+                let (kind, path) = parse_source_spec(spec).map_err(crate::UsageError)?;
+                let path = &crate::paths::expand(&path.to_string_lossy())?;
                 if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
                     anyhow::bail!(
                         "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
