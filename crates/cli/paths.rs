@@ -28,6 +28,38 @@ pub(crate) fn expand_with(s: &str, env: impl Fn(&str) -> Option<String>) -> Resu
     Ok(PathBuf::from(expanded.into_owned()))
 }
 
+/// A `--source` as typed (`KIND:PATH`, `auto:PATH` or a bare path): the
+/// path expanded, present, and of the kind it says (or, without one, of
+/// the kind its content shows), all checked before any work.
+///
+/// # Errors
+/// A bad spec or an unset variable ([`UsageError`], exit 2); a missing
+/// path, or content of another kind (exit 1, naming what it looks like).
+pub(crate) fn source_arg(spec: &str) -> anyhow::Result<(amem_model::SourceKind, PathBuf)> {
+    let (kind, path) = amem_audit::sources::parse_source_spec(spec).map_err(UsageError)?;
+    let path = expand(&path.to_string_lossy())?;
+    checked_source(kind, path)
+}
+
+/// [`source_arg`] for a kind and path already apart (`[[imports]]`, `amem import`).
+pub(crate) fn checked_source(kind: Option<amem_model::SourceKind>, path: PathBuf) -> anyhow::Result<(amem_model::SourceKind, PathBuf)> {
+    if !path.exists() {
+        match kind {
+            Some(k) => anyhow::bail!("{k} source {} does not exist", path.display()),
+            None => anyhow::bail!("source {} does not exist", path.display()),
+        }
+    }
+    let kind = amem_audit::sources::resolve_kind(kind, &path)?;
+    Ok((kind, canonical(&path)))
+}
+
+/// The one spelling of a path shown in reports and notes: symlinks and
+/// `..` resolved when it exists, else made absolute. Identity never rests
+/// on it (message digests leave paths out), but people read it.
+pub(crate) fn canonical(path: &std::path::Path) -> PathBuf {
+    std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// A clap value parser for path arguments.
 pub(crate) fn path_arg(s: &str) -> Result<PathBuf, String> {
     expand(s).map_err(|e| e.0)

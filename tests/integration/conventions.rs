@@ -92,3 +92,53 @@ fn bad_values_are_usage_errors_everywhere() {
     code(t.amem().args(["audit", "chat-history", "--source", "gmail:$NOPE_NOT_SET/x"]), 2);
     code(t.amem().args(["--home", "$NOPE_NOT_SET", "grounding", "list"]), 2);
 }
+
+/// Archive kinds are checked before any work (issue 15): content of another
+/// kind is an error naming what it looks like; `auto:` and a bare path probe.
+#[test]
+fn wrong_archive_kind_names_what_it_looks_like() {
+    let t = TestDir::new();
+    let mbox = example_mbox(&t, "takeout.mbox");
+    let csv = t.write("emails.csv", std::fs::read(repo_root().join("examples/home/exports/enron/emails.csv")).unwrap());
+    for (given, path, looks, hint) in [
+        ("slack", &mbox, "this looks like an mbox file", "use gmail:"),
+        ("enron", &mbox, "this looks like an mbox file", "use gmail:"),
+        ("gmail", &csv, "this looks like an Enron CSV", "use enron-csv:"),
+    ] {
+        let (_, err) =
+            code(t.amem().args(["audit", "chat-history", "--offline", "--source"]).arg(format!("{given}:{}", path.display())), 1);
+        assert!(err.contains(looks) && err.contains(hint), "{given}: {err}");
+        assert!(!t.home().join("ledger.sqlite").exists(), "nothing was done before the check");
+        let (_, err) = code(t.amem().args(["import", given]).arg(path), 1);
+        assert!(err.contains(looks), "import {given}: {err}");
+    }
+    let notes = t.write("notes.txt", "Shopping: eggs, milk.\n");
+    let (_, err) = code(t.amem().args(["audit", "chat-history", "--offline", "--source"]).arg(format!("gmail:{}", notes.display())), 1);
+    assert!(err.contains("nor any other kind"), "{err}");
+    let (_, err) = code(t.amem().args(["audit", "chat-history", "--offline", "--source"]).arg(&notes), 1);
+    assert!(err.contains("cannot tell what kind"), "{err}");
+    // A wrong kind in config.toml is caught the same way.
+    t.write("home/config.toml", format!("[[imports]]\nkind = \"slack\"\npath = {:?}\n", mbox.display().to_string()));
+    let (_, err) = code(t.amem().args(["audit", "chat-history", "--offline"]), 1);
+    assert!(err.contains("use gmail:"), "{err}");
+}
+
+#[test]
+fn auto_and_bare_paths_pick_the_kind_by_probing() {
+    let t = TestDir::new();
+    let mbox = example_mbox(&t, "takeout.mbox");
+    let slack = repo_root().join("examples/home/exports/slack");
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--json", "--format", "jsonl", "--source"])
+        .arg(format!("auto:{}", mbox.display()))
+        .arg("--source")
+        .arg(&slack);
+    let out = ok(&mut c);
+    let line = out.lines().find(|l| l.contains("run_summary")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let dir = std::path::PathBuf::from(v["data"]["report_dir"].as_str().unwrap());
+    let rows = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+    assert!(rows.contains("\"source\":\"gmail\"") && rows.contains("\"source\":\"slack\""), "{rows}");
+    let out = ok(t.amem().args(["import", "auto"]).arg(&mbox));
+    assert_eq!(messages(&out), 2);
+}

@@ -13,7 +13,6 @@ use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
 use crate::{Exit, UsageError};
 use amem_audit::progress::Counters;
-use amem_audit::sources::parse_source_spec;
 use amem_audit::{AuditParams, Formats, run_audit};
 use amem_factcheck::DefaultAction;
 use amem_model::{Group, SourceKind};
@@ -38,8 +37,8 @@ enum AuditTarget {
 /// Flags override config.toml; config.toml overrides the defaults.
 #[derive(clap::Args, Debug)]
 struct ChatHistoryArgs {
-    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv); repeatable.
-    /// Without it, the [[imports]] of config.toml are read
+    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv), auto:PATH
+    /// or a bare PATH (the kind is probed); repeatable. Without it, the [[imports]] of config.toml are read
     #[arg(long = "source", value_name = "KIND:PATH")]
     sources: Vec<String>,
     /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
@@ -94,12 +93,11 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let config = HomeConfig::load(&home)?;
     let mut sources: Vec<(SourceKind, PathBuf)> = Vec::new();
     for spec in &a.sources {
-        let (k, p) = parse_source_spec(spec).map_err(UsageError)?;
-        sources.push((k, crate::paths::expand(&p.to_string_lossy())?));
+        sources.push(crate::paths::source_arg(spec)?);
     }
     if sources.is_empty() {
         for imp in &config.imports {
-            sources.push((imp.kind, imp.resolved_path(&home)?));
+            sources.push(crate::paths::checked_source(Some(imp.kind), imp.resolved_path(&home)?)?);
         }
     }
     if sources.is_empty() {

@@ -16,9 +16,9 @@ use std::path::PathBuf;
 /// Arguments of `amem import`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct ImportArgs {
-    /// Archive format: slack, imessage, gmail (any mbox), enron (maildir), enron-csv
+    /// Archive format: slack, imessage, gmail (any mbox), enron (maildir), enron-csv, or auto (probed)
     #[arg(value_parser = parse_kind)]
-    pub kind: SourceKind,
+    pub kind: KindArg,
     /// The archive: Slack export folder or .zip, chat.db, .mbox file, maildir root, CSV file
     #[arg(value_parser = crate::paths::path_arg)]
     pub path: PathBuf,
@@ -36,8 +36,17 @@ pub(crate) struct ImportArgs {
     pub strict: bool,
 }
 
-pub(crate) fn parse_kind(s: &str) -> Result<SourceKind, String> {
-    SourceKind::parse(s).ok_or_else(|| format!("unknown kind {s:?}: use slack, imessage, gmail, enron or enron-csv"))
+/// A kind as given: `auto` is `None` (found by probing the archive).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KindArg(Option<SourceKind>);
+
+pub(crate) fn parse_kind(s: &str) -> Result<KindArg, String> {
+    if s == "auto" {
+        return Ok(KindArg(None));
+    }
+    SourceKind::parse(s)
+        .map(|k| KindArg(Some(k)))
+        .ok_or_else(|| format!("unknown kind {s:?}: use slack, imessage, gmail, enron, enron-csv or auto"))
 }
 
 /// Resolve `--now` (or the wall clock) and the window.
@@ -51,11 +60,9 @@ pub(crate) fn window(since: Option<&str>, until: Option<&str>, now: Option<&str>
 
 pub(crate) fn run(a: ImportArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let opts = ImportOptions { window: window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())? };
-    if !a.path.exists() {
-        anyhow::bail!("{} does not exist", a.path.display());
-    }
-    let stream = amem_audit::sources::open_source(a.kind, &a.path, &opts)
-        .with_context(|| format!("cannot open {} as {}", a.path.display(), a.kind))?;
+    let (kind, path) = crate::paths::checked_source(a.kind.0, a.path)?;
+    let stream =
+        amem_audit::sources::open_source(kind, &path, &opts).with_context(|| format!("cannot open {} as {kind}", path.display()))?;
     let mut summary = ImportSummary::default();
     let mut out = ctx.stdout();
     for item in stream {
