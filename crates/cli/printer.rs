@@ -34,7 +34,7 @@ pub(crate) struct Ctx {
 impl Ctx {
     pub(crate) fn new(g: &GlobalArgs) -> anyhow::Result<Ctx> {
         let home = match &g.home {
-            Some(h) => h.clone(),
+            Some(h) => crate::paths::canonical(h),
             None => match std::env::var_os("HOME") {
                 Some(h) => PathBuf::from(h).join(".amem"),
                 None => anyhow::bail!("no home directory: pass --home DIR or set AMEM_HOME"),

@@ -8,6 +8,7 @@ mod conventions;
 mod extract;
 mod factcheck;
 mod gate;
+mod identity;
 mod importers_chat;
 mod importers_mail;
 mod pool;
