@@ -119,6 +119,16 @@ fn find_ci(hay: &str, needle: &str) -> Option<usize> {
     (0..hb.len().saturating_sub(n - 1)).find(|&i| hb[i..i + n].eq_ignore_ascii_case(nb) && hay.is_char_boundary(i))
 }
 
+/// `s` with HTML entities decoded (notes write `Caf&#233;` and `&amp;` too).
+pub(crate) fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    push_text(&mut out, s);
+    out
+}
+
 /// Append text with entities decoded.
 fn push_text(out: &mut String, s: &str) {
     let mut rest = s;
