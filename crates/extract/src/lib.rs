@@ -50,6 +50,7 @@
 pub mod classify;
 pub mod compound;
 pub mod eval;
+pub mod lexicon;
 pub mod segment;
 pub mod strip;
 
