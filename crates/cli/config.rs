@@ -69,9 +69,13 @@ pub(crate) struct ImportConfig {
 }
 
 impl ImportConfig {
-    /// The archive path, relative paths taken from `home`.
-    pub(crate) fn resolved_path(&self, home: &Path) -> PathBuf {
-        if self.path.is_absolute() { self.path.clone() } else { home.join(&self.path) }
+    /// The archive path: `~` and `$VAR` expanded, then relative paths
+    /// taken from `home`.
+    pub(crate) fn resolved_path(&self, home: &Path) -> Result<PathBuf, crate::UsageError> {
+        let written = self.path.to_string_lossy();
+        let path = crate::paths::expand(&written)
+            .map_err(|e| crate::UsageError(format!("{}: [[imports]] path: {}", HomeConfig::path(home).display(), e.0)))?;
+        Ok(if path.is_absolute() { path } else { home.join(path) })
     }
 }
 
@@ -203,7 +207,13 @@ mod tests {
         let c = parse("[grounding]\ndefault_action = \"block\"\n[[imports]]\nkind = \"slack\"\npath = \"exports/slack\"\n").unwrap();
         assert!(c.grounding.enabled);
         assert_eq!(c.imports[0].kind, SourceKind::Slack);
-        assert_eq!(c.imports[0].resolved_path(Path::new("/h")), Path::new("/h/exports/slack"));
+        assert_eq!(c.imports[0].resolved_path(Path::new("/h")).unwrap(), Path::new("/h/exports/slack"));
+        // `~` in config.toml is the user's home, not a folder named `~` under the amem home.
+        let t = parse("[[imports]]\nkind = \"gmail\"\npath = \"~/Takeout/All.mbox\"\n").unwrap();
+        let home = std::env::var("HOME").unwrap();
+        assert_eq!(t.imports[0].resolved_path(Path::new("/h")).unwrap(), Path::new(&home).join("Takeout/All.mbox"));
+        let unset = parse("[[imports]]\nkind = \"gmail\"\npath = \"$AMEM_TEST_SURELY_UNSET/x\"\n").unwrap();
+        assert!(unset.imports[0].resolved_path(Path::new("/h")).unwrap_err().0.contains("AMEM_TEST_SURELY_UNSET"));
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub mod html;
 pub mod mbox;
 mod parse;
 pub mod pool;
+pub mod probe;
 mod qp;
 mod quote;
 mod signature;

@@ -174,6 +174,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         if !path.exists() {
             anyhow::bail!("{kind} source {} does not exist", path.display());
         }
+        // Content of another kind is an error before any work, not "1 skipped".
+        crate::sources::resolve_kind(Some(*kind), path)?;
     }
     if params.sources.is_empty() {
         anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
