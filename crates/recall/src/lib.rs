@@ -43,12 +43,14 @@ mod postings;
 pub mod presence;
 pub mod query;
 pub mod value;
+mod walk;
 mod wiki;
 
 pub use error::{Error, Result};
 pub use hit::{Hit, OpenedChunk};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
+pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, Wiki, capture};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
