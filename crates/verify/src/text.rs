@@ -129,6 +129,10 @@ const VERIFY_STOPWORDS: &[&str] = &[
     "must",
     "shall",
     "s",
+    // the tails of contractions ("you're", "we'll", "they've"): the pronoun before them is a function word too
+    "re",
+    "ll",
+    "ve",
     "t",
     "lrb",
     "rrb",
