@@ -14,7 +14,8 @@
 //! Greetings and sign-offs themselves ("Thanks,", "Hi John,") stay sentences
 //! and are classified `greeting` so the audit counts them as not audited.
 
-use crate::segment::lines_of;
+use crate::lexicon::Lexicon;
+use amem_text::sentence::lines_of;
 use amem_model::Span;
 
 /// The longest signature block we set aside (lines). A longer tail is more
@@ -22,30 +23,7 @@ use amem_model::Span;
 const MAX_SIGNATURE_LINES: usize = 7;
 
 /// Sign-off phrases a line may consist of (lower case, without punctuation).
-const SIGN_OFFS: &[&str] = &[
-    "thanks",
-    "thank you",
-    "thanks again",
-    "thanks in advance",
-    "many thanks",
-    "thx",
-    "regards",
-    "best regards",
-    "kind regards",
-    "warm regards",
-    "best",
-    "all the best",
-    "cheers",
-    "sincerely",
-    "yours",
-    "yours truly",
-    "sincerely yours",
-    "respectfully",
-    "take care",
-    "talk soon",
-    "later",
-    "ta",
-];
+static SIGN_OFFS: Lexicon = Lexicon::new("sign_offs", include_str!("../lexicons/sign_offs.txt"));
 
 /// True when the line is a sign-off, optionally followed by a short name:
 /// "Thanks,", "Regards", "Thanks, John", "Thanks.".

@@ -113,6 +113,19 @@ pub enum SkipReason {
     Empty,
     /// Not a format the wiki reads (by extension).
     Unsupported,
+    /// Not a regular file (a FIFO, device or socket, or a symlink to one):
+    /// reading it could block or never end.
+    NotRegular {
+        /// `FIFO`, `character device`, ...
+        kind: String,
+    },
+    /// Larger than the wiki reads in one file.
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -123,6 +136,8 @@ impl fmt::Display for SkipReason {
             SkipReason::Binary { offset } => write!(f, "binary file (NUL byte at offset {offset})"),
             SkipReason::Empty => f.write_str("no text after the front matter"),
             SkipReason::Unsupported => f.write_str("not a wiki format (.md, .markdown, .txt, .html, .htm)"),
+            SkipReason::NotRegular { kind } => write!(f, "not a regular file ({kind})"),
+            SkipReason::TooLarge { size, limit } => write!(f, "{size} bytes, more than the {limit}-byte limit for one file"),
         }
     }
 }
@@ -175,8 +190,8 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
     let note = match kind {
         ItemKind::Markdown | ItemKind::Text => crate::note::read_note(text, kind == ItemKind::Markdown),
         ItemKind::Html => {
-            let page = crate::html::extract(text);
-            crate::note::Note { title: page.title, body: page.text, ..Default::default() }
+            let (title, text) = crate::html_text(text);
+            crate::note::Note { title, body: text, ..Default::default() }
         }
     };
     if note.body.trim().is_empty() {

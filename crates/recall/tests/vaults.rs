@@ -49,7 +49,7 @@ fn obsidian_front_matter_lists_maps_and_links() {
     assert_eq!(budget.title.as_deref(), Some("Budget 2025"), "front matter before the first heading");
     assert_eq!(budget.tags, ["finance", "planning"]);
     assert_eq!(budget.source_url.as_deref(), Some("https://intranet.example.org/budget-2025"));
-    assert!(budget.body.contains("40,000 € for marketing & travel."), "entities decoded: {}", budget.body);
+    assert!(budget.body.contains("40,000 € for marketing & travel at the Café Rouge."), "entities decoded: {}", budget.body);
 
     let daily = parse("obsidian/Daily/2025-05-20.md");
     assert!(daily.body.contains("See the budget note for the numbers, and Falcon launch for dates."), "{}", daily.body);

@@ -117,6 +117,9 @@ impl MboxImporter {
     /// # Errors
     /// The file cannot be opened (kind `io`).
     pub fn open_with_workers(path: &Path, opts: &ImportOptions, workers: usize) -> Result<Self, ImportError> {
+        // A FIFO would block the open (and the run, holding the home lock);
+        // a device never ends. The mbox is streamed, so no size cap.
+        amem_model::source_file::check_regular(path, u64::MAX).map_err(|r| ImportError::new(path, "start", r.kind(), r.to_string()))?;
         let file = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
         let mailbox = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
         let source = RawSource { splitter: MboxSplitter::new(file), path: path.to_path_buf(), failed: false };
