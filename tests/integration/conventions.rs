@@ -91,6 +91,12 @@ fn bad_values_are_usage_errors_everywhere() {
     assert!(err.contains("unknown source kind"), "{err}");
     code(t.amem().args(["audit", "chat-history", "--source", "gmail:$NOPE_NOT_SET/x"]), 2);
     code(t.amem().args(["--home", "$NOPE_NOT_SET", "grounding", "list"]), 2);
+    let slack = repo_root().join("examples/home/exports/slack");
+    let (_, err) = code(
+        t.amem().args(["pool", "build", "--extractor", "rules", "--out", "pool", "--source"]).arg(format!("slack:{}", slack.display())),
+        2,
+    );
+    assert!(err.contains("pools are built from mail"), "{err}");
 }
 
 /// Archive kinds are checked before any work (issue 15): content of another

@@ -83,9 +83,10 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 let (kind, path) = crate::paths::source_arg(spec)?;
                 let path = &path;
                 if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
-                    anyhow::bail!(
+                    return Err(crate::UsageError(format!(
                         "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
-                    );
+                    ))
+                    .into());
                 }
                 streams.push(open_source(kind, path, &ImportOptions::default()).with_context(|| format!("cannot open {spec}"))?);
             }
