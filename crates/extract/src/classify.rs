@@ -160,6 +160,23 @@ static VAGUE_SUBJECTS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(VAG
 static STANCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(STANCE_VERBS.iter().copied()));
 static CLAUSE_OPENERS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(CLAUSE_OPENERS.iter().copied()));
 static PARTICIPLES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(PARTICIPLES.iter().copied()));
+/// The first words of discourse leads and frames: a sentence opening with
+/// none of them has no frame to skip.
+static FRAME_OPENERS: LazyLock<WordSet> = LazyLock::new(|| {
+    let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS).chain(DISCOURSE_FRAMES.iter());
+    WordSet::new(leads.filter_map(|p| p.split([' ', '\'']).next()))
+});
+/// Lexicon entries split into words once (multi-word modals and
+/// predicates are compared word by word with a clause's tokens).
+static DEONTIC_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&DEONTIC));
+static INTENT_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&INTENT));
+static POSSIBILITY_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&POSSIBILITY_MODALS));
+static EMPTY_PREDICATE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&EMPTY_PREDICATES));
+
+fn split_entries(l: &'static Lexicon) -> Vec<Vec<&'static str>> {
+    l.iter().map(|e| e.split(' ').collect()).collect()
+}
+
 static TIME_UNITS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(TIME_UNITS.iter().copied()));
 
 /// A set of short words probed once or more per word of every sentence.
@@ -589,6 +606,9 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind)
 }
 
+/// Spoken leads skipped before a discourse frame, beyond [`DISCOURSE_LEADS`].
+const EXTRA_FRAME_LEADS: &[&str] = &["well", "now", "yes", "no", "uh", "oh"];
+
 /// The statement after a leading discourse frame ("Keep in mind that ...",
 /// "Well, let me say ..."), when one opens `sentence` and at least three
 /// words follow it.
@@ -603,10 +623,16 @@ fn after_discourse_frame(sentence: &str) -> Option<&str> {
             && t[p.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '\'')
     };
     let mut t = skip(sentence);
+    // Most sentences open with neither a lead nor a frame: one probe of
+    // their first word settles them.
+    let first = t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    if first.len() > 12 || !FRAME_OPENERS.contains(first.to_ascii_lowercase().as_str()) {
+        return None;
+    }
     // discourse leads first ("Well, now, ...")
     loop {
         let before = t.len();
-        for d in DISCOURSE_LEADS.iter().chain(["well", "now", "yes", "no", "uh", "oh"].iter()) {
+        for d in DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS) {
             if starts(t, d) {
                 t = skip(&t[d.len()..]);
             }
@@ -1028,13 +1054,8 @@ fn predicate_tokens<'a>(ws: &'a [Word<'a>], verb: usize, glued: Option<&'a str>)
 
 /// The number of tokens a list entry matches at the start of `tokens` (the
 /// longest entry wins), if any.
-fn phrase_len(tokens: &[&str], list: &Lexicon) -> Option<usize> {
-    list.iter()
-        .filter_map(|e| {
-            let n = e.split(' ').count();
-            (tokens.len() >= n && e.split(' ').zip(tokens).all(|(a, b)| a == *b)).then_some(n)
-        })
-        .max()
+fn phrase_len(tokens: &[&str], list: &[Vec<&'static str>]) -> Option<usize> {
+    list.iter().filter(|e| tokens.len() >= e.len() && e.iter().zip(tokens).all(|(a, b)| a == b)).map(Vec::len).max()
 }
 
 /// What in a sentence ties it to something a reader could check.
@@ -1177,19 +1198,19 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
                 continue;
             }
         }
-        let modal = |list: &Lexicon| phrase_len(&tokens, list);
-        let (modality, n) = if let Some(n) = modal(&DEONTIC) {
+        let modal = |list: &[Vec<&'static str>]| phrase_len(&tokens, list);
+        let (modality, n) = if let Some(n) = modal(&DEONTIC_WORDS) {
             (Modality::Deontic, n)
-        } else if let Some(n) = modal(&INTENT) {
+        } else if let Some(n) = modal(&INTENT_WORDS) {
             (Modality::Intent, n)
-        } else if let Some(n) = modal(&POSSIBILITY_MODALS) {
+        } else if let Some(n) = modal(&POSSIBILITY_WORDS) {
             (Modality::Possible, n)
         } else {
             (Modality::Plain, 0)
         };
         if modality != Modality::Plain {
             let rest = &tokens[n.min(tokens.len())..];
-            if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATES) == Some(rest.len()) {
+            if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATE_WORDS) == Some(rest.len()) {
                 return Some(ClaimKind::Opinion);
             }
         }
