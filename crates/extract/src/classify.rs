@@ -795,7 +795,11 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: P
         return false;
     }
     // Digits inside a link or a mention ("watch?v=zwYV11a__HQ") are no value.
-    let has_digit = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@'));
+    let has_digit = ws.iter().any(|w| {
+        (w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@'))
+            || NUMBER_WORDS_SET.contains(w.lower.as_ref())
+            || w.lower == "percent"
+    });
     !has_digit && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
 }
 
@@ -1113,6 +1117,22 @@ fn reports_event(tokens: &[&str]) -> bool {
         && t.next().is_some_and(|n| past_form(n) || PARTICIPLES_SET.contains(n))
 }
 
+/// A copula followed by a noun phrase ("is the most important criterion",
+/// "is what we look for"), not by an adjective, a preposition or a
+/// participle ("is full", "is above the consensus", "is being
+/// decommissioned"). `tokens` start at the clause's finite verb.
+fn is_classification(tokens: &[&str]) -> bool {
+    let mut t = tokens.iter().copied().filter(|t| !matches!(*t, "not" | "never" | "n't"));
+    let Some(first) = t.next() else { return false };
+    if !matches!(first, "is" | "are" | "was" | "were" | "'s" | "'re" | "isn't" | "aren't" | "wasn't" | "weren't") {
+        return false;
+    }
+    // a noun phrase or a free relative after the copula; an adjective or a
+    // preposition ("is full", "is above the consensus") states a checkable
+    // property
+    t.next().is_some_and(|n| DETERMINERS_SET.contains(n) || matches!(n, "what" | "one" | "something" | "someone"))
+}
+
 /// Step 8: does an audited-looking sentence assert something a reader
 /// could check? `None` keeps `kind`; `Some(k)` is the not-audited kind it
 /// is instead. A checkable assertion names what it is about (a noun-phrase
@@ -1171,6 +1191,16 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         } else {
             (fi.checked_sub(1).map(|p| clause[p].lower.as_ref()), fi, None)
         };
+        // A proper name as the subject ("ClearStation is not an investment
+        // service"): capitalised inside the sentence, or with a capital
+        // inside the word, or followed by another capitalised word.
+        let proper_subject = !pronoun_here
+            && !relative
+            && fi.checked_sub(1).is_some_and(|p| {
+                let raw = clause[p].raw;
+                let cap = raw.chars().next().is_some_and(char::is_uppercase);
+                cap && (start + p > 0 || raw.chars().skip(1).any(char::is_uppercase))
+            });
         let subject = match subject_word {
             Some(w) if FIRST_PERSON_SET.contains(w) => Subject::FirstPerson,
             Some(w) if SECOND_PERSON_SET.contains(w) => Subject::SecondPerson,
@@ -1233,6 +1263,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             (Modality::Intent | Modality::Possible, Subject::Named) if anchor.value || anchor.name => None,
             (Modality::Intent | Modality::Possible, _) if !anchor.value => Some(ClaimKind::Opinion),
             (_, Subject::Pointing) if kind == ClaimKind::Causal => None,
+            // "Merit selection of judges is the most important criterion":
+            // a noun phrase classified by a copula, with nothing to check
+            // it against, is a judgement; a process or a state reached
+            // ("is being decommissioned", "are expecting") is reported.
+            (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
+                Some(ClaimKind::Opinion)
+            }
             (_, Subject::Named) => None,
             // the speaker's own story ("I was an altar boy.", "we were
             // taunted") and what "it" or "they" did are checkable with a
