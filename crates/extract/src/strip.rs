@@ -15,7 +15,7 @@
 //! and are classified `greeting` so the audit counts them as not audited.
 
 use crate::lexicon::Lexicon;
-use crate::segment::lines_of;
+use amem_text::sentence::lines_of;
 use amem_model::Span;
 
 /// The longest signature block we set aside (lines). A longer tail is more
