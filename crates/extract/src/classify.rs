@@ -21,129 +21,129 @@
 //! the gate are not copied here. This classifier's own lists (sentence
 //! openers, imperative verbs, evaluative adjectives, comparison and causal
 //! connectives, ...) are data files in `crates/extract/lexicons/`, one entry
-//! a line with its evidence in comments, loaded by [`crate::lexicon`].
+//! a line with its evidence in comments, each an [`amem_text::stopwords::WordList`].
 
-use crate::lexicon::Lexicon;
 use amem_model::{ClaimKind, Cue, CueClass};
+use amem_text::stopwords::WordList;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// Greeting and social openers (lower case, matched as a prefix on word boundaries).
-static GREETING_PREFIXES: Lexicon = Lexicon::new("greeting_prefixes", include_str!("../lexicons/greeting_prefixes.txt"));
+static GREETING_PREFIXES: WordList = WordList::new(include_str!("../lexicons/greeting_prefixes.txt"));
 
 /// The greeting prefixes that open a message rather than thank or apologise:
 /// only a name may follow them in a greeting.
-static SALUTATIONS: Lexicon = Lexicon::new("salutations", include_str!("../lexicons/salutations.txt"));
+static SALUTATIONS: WordList = WordList::new(include_str!("../lexicons/salutations.txt"));
 
 /// Whole-sentence reactions (lower case, punctuation trimmed).
-static REACTIONS: Lexicon = Lexicon::new("reactions", include_str!("../lexicons/reactions.txt"));
+static REACTIONS: WordList = WordList::new(include_str!("../lexicons/reactions.txt"));
 
 /// Laughter and smileys that mark a joke wherever they appear.
-static JOKE_MARKS: Lexicon = Lexicon::new("joke_marks", include_str!("../lexicons/joke_marks.txt"));
+static JOKE_MARKS: WordList = WordList::new(include_str!("../lexicons/joke_marks.txt"));
 
 /// Base-form verbs that open an imperative (a request or instruction).
-static IMPERATIVE_VERBS: Lexicon = Lexicon::new("imperative_verbs", include_str!("../lexicons/imperative_verbs.txt"));
+static IMPERATIVE_VERBS: WordList = WordList::new(include_str!("../lexicons/imperative_verbs.txt"));
 
 /// Words that may precede the imperative verb ("Just compare", "Or just look").
-static IMPERATIVE_LEADS: Lexicon = Lexicon::new("imperative_leads", include_str!("../lexicons/imperative_leads.txt"));
+static IMPERATIVE_LEADS: WordList = WordList::new(include_str!("../lexicons/imperative_leads.txt"));
 
 /// Phrases that mark logistics anywhere in the sentence (lower case).
-static LOGISTICS_PHRASES: Lexicon = Lexicon::new("logistics_phrases", include_str!("../lexicons/logistics_phrases.txt"));
+static LOGISTICS_PHRASES: WordList = WordList::new(include_str!("../lexicons/logistics_phrases.txt"));
 
 /// The author's own plans and intentions (a sentence starting so is logistics).
-static OWN_PLAN_PREFIXES: Lexicon = Lexicon::new("own_plan_prefixes", include_str!("../lexicons/own_plan_prefixes.txt"));
+static OWN_PLAN_PREFIXES: WordList = WordList::new(include_str!("../lexicons/own_plan_prefixes.txt"));
 
 /// Line labels that introduce contact and schedule data ("CONTACT: ...").
-static LABEL_PREFIXES: Lexicon = Lexicon::new("label_prefixes", include_str!("../lexicons/label_prefixes.txt"));
+static LABEL_PREFIXES: WordList = WordList::new(include_str!("../lexicons/label_prefixes.txt"));
 
 /// Evaluative words: a predicate made of one is a judgement, not a checkable property.
-static EVALUATIVE: Lexicon = Lexicon::new("evaluative", include_str!("../lexicons/evaluative.txt"));
+static EVALUATIVE: WordList = WordList::new(include_str!("../lexicons/evaluative.txt"));
 
 /// First-person preference openers: the user's own preferences are opinions.
-static PREFERENCE_PREFIXES: Lexicon = Lexicon::new("preference_prefixes", include_str!("../lexicons/preference_prefixes.txt"));
+static PREFERENCE_PREFIXES: WordList = WordList::new(include_str!("../lexicons/preference_prefixes.txt"));
 
 /// Connectives that state a cause or a consequence.
-static CAUSAL: Lexicon = Lexicon::new("causal", include_str!("../lexicons/causal.txt"));
+static CAUSAL: WordList = WordList::new(include_str!("../lexicons/causal.txt"));
 
 /// Comparison words.
-static COMPARISON: Lexicon = Lexicon::new("comparison", include_str!("../lexicons/comparison.txt"));
+static COMPARISON: WordList = WordList::new(include_str!("../lexicons/comparison.txt"));
 
 /// Markers of a statement about the future (the subject is not the author:
 /// the author's own plans are logistics, rule 4).
-static FUTURE: Lexicon = Lexicon::new("future", include_str!("../lexicons/future.txt"));
+static FUTURE: WordList = WordList::new(include_str!("../lexicons/future.txt"));
 
 /// Modal verbs that, with a non-first-person subject and a bare verb after
 /// them, speak of a possible future event ("AEP May Sell Some Foreign Assets").
-static MODALS_OF_POSSIBILITY: Lexicon = Lexicon::new("modals_of_possibility", include_str!("../lexicons/modals_of_possibility.txt"));
+static MODALS_OF_POSSIBILITY: WordList = WordList::new(include_str!("../lexicons/modals_of_possibility.txt"));
 
 /// Finite auxiliaries, copulas and modals: the finite verbs a clause can
 /// hang on (shared with the compound splitter).
-pub(crate) static FINITE: Lexicon = Lexicon::new("finite", include_str!("../lexicons/finite.txt"));
+pub(crate) static FINITE: WordList = WordList::new(include_str!("../lexicons/finite.txt"));
 
 /// Auxiliaries and copulas beyond [`FINITE`]: infinitive and participle
 /// forms and subject contractions; together with it, a finite verb.
-static AUX_EXTRA: Lexicon = Lexicon::new("aux_extra", include_str!("../lexicons/aux_extra.txt"));
+static AUX_EXTRA: WordList = WordList::new(include_str!("../lexicons/aux_extra.txt"));
 
 /// Irregular past-tense verbs (no -ed ending).
-static IRREGULAR_PAST: Lexicon = Lexicon::new("irregular_past", include_str!("../lexicons/irregular_past.txt"));
+static IRREGULAR_PAST: WordList = WordList::new(include_str!("../lexicons/irregular_past.txt"));
 
 /// Common verbs whose third-person `-s` form marks a finite verb in a
 /// headline ("Hacker Modifies NPA-Operated Site", "Honeywell Lands ...").
-static VERB_STEMS: Lexicon = Lexicon::new("verb_stems", include_str!("../lexicons/verb_stems.txt"));
+static VERB_STEMS: WordList = WordList::new(include_str!("../lexicons/verb_stems.txt"));
 
 /// Subject pronouns: a pronoun followed by a lower-case word is a clause.
-static SUBJECT_PRONOUNS: Lexicon = Lexicon::new("subject_pronouns", include_str!("../lexicons/subject_pronouns.txt"));
+static SUBJECT_PRONOUNS: WordList = WordList::new(include_str!("../lexicons/subject_pronouns.txt"));
 
 /// Determiners that open a noun phrase subject.
-static DETERMINERS: Lexicon = Lexicon::new("determiners", include_str!("../lexicons/determiners.txt"));
+static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/determiners.txt"));
 
 /// Calendar-anchored temporal cues (the gate's temporal class also holds
 /// scope words such as "currently" or "since", which do not date an event).
-static CALENDAR_WORDS: Lexicon = Lexicon::new("calendar_words", include_str!("../lexicons/calendar_words.txt"));
+static CALENDAR_WORDS: WordList = WordList::new(include_str!("../lexicons/calendar_words.txt"));
 
 /// Spelled-out numbers that count something ("four schemes"). "one" is left
 /// out: "one of the few analysts" counts nothing.
-static NUMBER_WORDS: Lexicon = Lexicon::new("number_words", include_str!("../lexicons/number_words.txt"));
+static NUMBER_WORDS: WordList = WordList::new(include_str!("../lexicons/number_words.txt"));
 
 /// First-person subjects (`lexicons/first_person.txt`).
-static FIRST_PERSON: Lexicon = Lexicon::new("first_person", include_str!("../lexicons/first_person.txt"));
+static FIRST_PERSON: WordList = WordList::new(include_str!("../lexicons/first_person.txt"));
 
 /// Second-person subjects (`lexicons/second_person.txt`).
-static SECOND_PERSON: Lexicon = Lexicon::new("second_person", include_str!("../lexicons/second_person.txt"));
+static SECOND_PERSON: WordList = WordList::new(include_str!("../lexicons/second_person.txt"));
 
 /// Subjects that point rather than name (`lexicons/vague_subjects.txt`).
-static VAGUE_SUBJECTS: Lexicon = Lexicon::new("vague_subjects", include_str!("../lexicons/vague_subjects.txt"));
+static VAGUE_SUBJECTS: WordList = WordList::new(include_str!("../lexicons/vague_subjects.txt"));
 
 /// Verbs of stance that frame a clause (`lexicons/stance_verbs.txt`).
-static STANCE_VERBS: Lexicon = Lexicon::new("stance_verbs", include_str!("../lexicons/stance_verbs.txt"));
+static STANCE_VERBS: WordList = WordList::new(include_str!("../lexicons/stance_verbs.txt"));
 
 /// Modals of obligation (`lexicons/deontic.txt`).
-static DEONTIC: Lexicon = Lexicon::new("deontic", include_str!("../lexicons/deontic.txt"));
+static DEONTIC: WordList = WordList::new(include_str!("../lexicons/deontic.txt"));
 
 /// Future and volition markers (`lexicons/intent.txt`).
-static INTENT: Lexicon = Lexicon::new("intent", include_str!("../lexicons/intent.txt"));
+static INTENT: WordList = WordList::new(include_str!("../lexicons/intent.txt"));
 
 /// Modals of possibility and ability (`lexicons/possibility_modals.txt`).
-static POSSIBILITY_MODALS: Lexicon = Lexicon::new("possibility_modals", include_str!("../lexicons/possibility_modals.txt"));
+static POSSIBILITY_MODALS: WordList = WordList::new(include_str!("../lexicons/possibility_modals.txt"));
 
 /// Words after which a pronoun opens a clause (`lexicons/clause_openers.txt`).
-static CLAUSE_OPENERS: Lexicon = Lexicon::new("clause_openers", include_str!("../lexicons/clause_openers.txt"));
+static CLAUSE_OPENERS: WordList = WordList::new(include_str!("../lexicons/clause_openers.txt"));
 
 /// Units of time (`lexicons/time_units.txt`).
-static TIME_UNITS: Lexicon = Lexicon::new("time_units", include_str!("../lexicons/time_units.txt"));
+static TIME_UNITS: WordList = WordList::new(include_str!("../lexicons/time_units.txt"));
 
 /// Irregular past participles (`lexicons/participles.txt`).
-static PARTICIPLES: Lexicon = Lexicon::new("participles", include_str!("../lexicons/participles.txt"));
+static PARTICIPLES: WordList = WordList::new(include_str!("../lexicons/participles.txt"));
 
 /// Phrases marking the speaker's view (`lexicons/stance_markers.txt`).
-static STANCE_MARKERS: Lexicon = Lexicon::new("stance_markers", include_str!("../lexicons/stance_markers.txt"));
+static STANCE_MARKERS: WordList = WordList::new(include_str!("../lexicons/stance_markers.txt"));
 
 /// Openers that introduce a statement (`lexicons/discourse_frames.txt`).
-static DISCOURSE_FRAMES: Lexicon = Lexicon::new("discourse_frames", include_str!("../lexicons/discourse_frames.txt"));
+static DISCOURSE_FRAMES: WordList = WordList::new(include_str!("../lexicons/discourse_frames.txt"));
 
 /// Predicates that state nothing after a modal (`lexicons/empty_predicates.txt`).
-static EMPTY_PREDICATES: Lexicon = Lexicon::new("empty_predicates", include_str!("../lexicons/empty_predicates.txt"));
+static EMPTY_PREDICATES: WordList = WordList::new(include_str!("../lexicons/empty_predicates.txt"));
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
@@ -173,7 +173,7 @@ static INTENT_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_e
 static POSSIBILITY_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&POSSIBILITY_MODALS));
 static EMPTY_PREDICATE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&EMPTY_PREDICATES));
 
-fn split_entries(l: &'static Lexicon) -> Vec<Vec<&'static str>> {
+fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
     l.iter().map(|e| e.split(' ').collect()).collect()
 }
 
@@ -436,7 +436,7 @@ struct Phrases {
 
 static PHRASES: LazyLock<Option<Phrases>> = LazyLock::new(|| {
     let mut patterns: Vec<(&'static str, u8, bool)> = Vec::new();
-    let lists: [(&'static Lexicon, u8); 6] = [
+    let lists: [(&'static WordList, u8); 6] = [
         (&LOGISTICS_PHRASES, P_LOGISTICS),
         (&CAUSAL, P_CAUSAL),
         (&COMPARISON, P_COMPARISON),
@@ -690,7 +690,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hi
 
 /// Leading discourse words that do not change what a sentence does
 /// ("Unfortunately, I will not be available" is still the author's plan).
-static DISCOURSE_LEADS: Lexicon = Lexicon::new("discourse_leads", include_str!("../lexicons/discourse_leads.txt"));
+static DISCOURSE_LEADS: WordList = WordList::new(include_str!("../lexicons/discourse_leads.txt"));
 
 /// `body` without leading discourse words and their commas.
 fn without_discourse_lead(body: &str) -> &str {
