@@ -149,10 +149,18 @@ impl MaildirImporter {
     pub fn into_parallel(self, workers: usize) -> MessageStream {
         let MaildirImporter { tree, walk } = self;
         let root = tree.root.clone();
+        let root_w = tree.root.clone();
         let stream = ordered_map(
             walk,
             workers,
             move |rel: Result<PathBuf, ImportError>| rel.and_then(|rel| tree.read_one(&rel)).transpose(),
+            // The file is read by the worker: its size, from a stat, is what it will hold.
+            move |rel: &Result<PathBuf, ImportError>| {
+                rel.as_ref()
+                    .ok()
+                    .and_then(|r| std::fs::metadata(root_w.join(r)).ok())
+                    .map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX))
+            },
             move |i| Some(Err(ImportError::new(&root, format!("file[{i}]"), "internal", "the parser panicked on this file"))),
         );
         Box::new(stream.flatten())
@@ -384,6 +392,7 @@ impl CsvImporter {
             rows,
             workers,
             move |row: Result<Row, ImportError>| row.and_then(|r| ctx.parse(r)).transpose(),
+            |row: &Result<Row, ImportError>| row.as_ref().map_or(0, |r| r.raw.len()),
             move |i| Some(Err(ImportError::new(&path, format!("record[{i}]"), "internal", "the parser panicked on this record"))),
         );
         Box::new(stream.flatten())
