@@ -21,7 +21,7 @@ fn digest_of(bytes: &[u8]) -> Option<Digest> {
     Some(Digest(a))
 }
 
-fn span_of(start: i64, end: i64) -> Span {
+pub(crate) fn span_of(start: i64, end: i64) -> Span {
     Span::new(start.max(0) as usize, end.max(0) as usize)
 }
 
@@ -105,8 +105,8 @@ impl Ledger {
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT c.kind, count(*) FROM message_assessed ma JOIN claims c ON c.msg = ma.msg
-                 WHERE ma.run_no = ?1 GROUP BY c.kind ORDER BY c.kind",
+                "SELECT k.name, count(*) FROM message_assessed ma JOIN claims c ON c.msg = ma.msg JOIN names k ON k.id = c.kind
+                 WHERE ma.run_no = ?1 GROUP BY k.name ORDER BY k.name",
             )
             .map_err(self.err(action))?;
         let rows = st.query_map([run_no], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(self.err(action))?;
@@ -150,14 +150,11 @@ impl Ledger {
         quotes: &dyn QuoteSource,
     ) -> Result<Option<Assessment>> {
         let action = "reading an assessment of this run";
+        let (Some(run_no), Some(claim_no)) = (self.find_run_no(run)?, self.claim_of(message_digest, claim)?) else { return Ok(None) };
         let seq: Option<i64> = self
             .conn
-            .prepare_cached(
-                "SELECT max(a.seq) FROM assessments a JOIN claims c ON c.claim = a.claim JOIN messages_seen m ON m.msg = c.msg
-                 JOIN runs r ON r.run_no = a.run_no
-                 WHERE r.run_id = ?1 AND m.digest = ?2 AND c.claim_id = ?3",
-            )
-            .and_then(|mut s| s.query_row(params![run.0, message_digest.0.as_slice(), claim.0.0.as_slice()], |r| r.get(0)))
+            .prepare_cached("SELECT max(seq) FROM assessments WHERE run_no = ?1 AND claim = ?2")
+            .and_then(|mut s| s.query_row(params![run_no, claim_no], |r| r.get(0)))
             .map_err(self.err(action))?;
         match seq {
             Some(seq) => Ok(Some(self.assessment_at(seq, quotes)?)),
@@ -165,8 +162,8 @@ impl Ledger {
         }
     }
 
-    /// The latest assessment of every claim in `scope`, ordered by claim id,
-    /// quotes read back through `quotes`. Reads everything into memory: for
+    /// The latest assessment of every claim in `scope`, in the order the
+    /// claims were first recorded, quotes read back through `quotes`. Reads everything into memory: for
     /// report-sized output use [`Ledger::for_each_latest`].
     ///
     /// # Errors
@@ -182,14 +179,14 @@ impl Ledger {
         };
         let sql = match run_no {
             None => {
-                "SELECT a.seq FROM assessments a JOIN claims c ON c.claim = a.claim
+                "SELECT a.seq FROM assessments a
                  WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim = a.claim)
-                 ORDER BY c.claim_id, c.msg"
+                 ORDER BY a.claim"
             }
             Some(_) => {
-                "SELECT a.seq FROM assessments a JOIN claims c ON c.claim = a.claim
+                "SELECT a.seq FROM assessments a
                  WHERE a.run_no = ?1 AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.run_no = ?1 AND b.claim = a.claim)
-                 ORDER BY c.claim_id, c.msg"
+                 ORDER BY a.claim"
             }
         };
         let seqs: Vec<i64> = {
@@ -236,7 +233,7 @@ impl Ledger {
                     JOIN claims c ON c.claim = a.claim
                     JOIN messages_seen m ON m.msg = c.msg
                     JOIN names an ON an.id = m.archive";
-        let order = "ORDER BY m.source, an.name, m.conversation, m.sent_at, m.message_id, c.span_start, c.claim_id";
+        let order = "ORDER BY m.source, an.name, m.conversation, m.sent_at, m.message_id, c.span_start, c.span_end, c.claim";
         let sql = match run_no {
             None => format!("{base} WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim = a.claim) {order}"),
             Some(_) => format!(
@@ -287,18 +284,25 @@ impl Ledger {
     fn claim_at(&self, claim: i64) -> Result<Claim> {
         let action = "reading a claim";
         let key = claim.to_string();
-        let (id, message_id, digest, start, end, kind, text, extractor): (Vec<u8>, String, Vec<u8>, i64, i64, String, String, String) =
-            self.conn
-                .prepare_cached(
-                    "SELECT c.claim_id, m.message_id, m.digest, c.span_start, c.span_end, c.kind, c.text, x.name
-                 FROM claims c JOIN messages_seen m ON m.msg = c.msg JOIN names x ON x.id = c.extractor WHERE c.claim = ?1",
-                )
-                .and_then(|mut s| {
-                    s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))
-                })
-                .map_err(self.err(action))?;
-        let id = digest_of(&id).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"))?;
+        type Row = (Option<Vec<u8>>, String, Vec<u8>, i64, i64, String, Option<String>, String);
+        let (stored_id, message_id, digest, start, end, kind, text, extractor): Row = self
+            .conn
+            .prepare_cached(
+                "SELECT c.claim_id, m.message_id, m.digest, c.span_start, c.span_end, k.name, c.text, x.name
+                 FROM claims c JOIN messages_seen m ON m.msg = c.msg JOIN names x ON x.id = c.extractor JOIN names k ON k.id = c.kind
+                 WHERE c.claim = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))
+            })
+            .map_err(self.err(action))?;
         let message_digest = digest_of(&digest).ok_or_else(|| self.corrupt("messages_seen", &key, "digest is not 32 bytes"))?;
+        let text = text.ok_or_else(|| self.corrupt("claims", &key, "an assessed claim was kept without its text"))?;
+        let span = span_of(start, end);
+        let id = match stored_id {
+            Some(b) => ClaimId(digest_of(&b).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"))?),
+            None => Claim::id_for(&message_digest, span, &text),
+        };
         let kind: ClaimKind = from_name(&kind).ok_or_else(|| self.corrupt("claims", &key, format!("unknown claim kind {kind:?}")))?;
         let mut cues = Vec::new();
         let mut st = self
@@ -309,24 +313,43 @@ impl Ledger {
             )
             .map_err(self.err(action))?;
         let rows = st
-            .query_map([claim], |r| Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .query_map([claim], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
             .map_err(self.err(action))?;
         for row in rows {
-            let (class, text, s, e, rule): (String, String, i64, i64, String) = row.map_err(self.err(action))?;
+            let (class, cue_text, s, e, rule): (String, Option<String>, i64, i64, String) = row.map_err(self.err(action))?;
             let class: CueClass =
                 from_name(&class).ok_or_else(|| self.corrupt("claim_cues", &key, format!("unknown cue class {class:?}")))?;
-            cues.push(Cue { class, text, span: span_of(s, e), rule });
+            let span = span_of(s, e);
+            let cue_text = match cue_text {
+                Some(t) => t,
+                None => text
+                    .get(span.start..span.end)
+                    .ok_or_else(|| self.corrupt("claim_cues", &key, "the cue's span is not inside the claim text"))?
+                    .to_string(),
+            };
+            cues.push(Cue { class, text: cue_text, span, rule });
         }
-        Ok(Claim {
-            id: ClaimId(id),
-            message: MessageId(message_id),
-            message_digest,
-            span: span_of(start, end),
-            text,
-            kind,
-            cues,
-            extractor,
-        })
+        Ok(Claim { id, message: MessageId(message_id), message_digest, span, text, kind, cues, extractor })
+    }
+
+    /// The id of claim number `claim`: kept whole, or computed back from its
+    /// message digest, span and text.
+    fn claim_id_at(&self, claim: i64) -> Result<ClaimId> {
+        let key = claim.to_string();
+        let (stored, digest, start, end, text): (Option<Vec<u8>>, Vec<u8>, i64, i64, Option<String>) = self
+            .conn
+            .prepare_cached(
+                "SELECT c.claim_id, m.digest, c.span_start, c.span_end, c.text FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                 WHERE c.claim = ?1",
+            )
+            .and_then(|mut s| s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
+            .map_err(self.err("reading a claim id"))?;
+        if let Some(b) = stored {
+            return digest_of(&b).map(ClaimId).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"));
+        }
+        let d = digest_of(&digest).ok_or_else(|| self.corrupt("messages_seen", &key, "digest is not 32 bytes"))?;
+        let text = text.ok_or_else(|| self.corrupt("claims", &key, "an assessed claim was kept without its text"))?;
+        Ok(Claim::id_for(&d, span_of(start, end), &text))
     }
 
     /// Assessment `seq`, rebuilt from its row, its reasons, their evidence
@@ -334,24 +357,26 @@ impl Ledger {
     pub(crate) fn assessment_at(&self, seq: i64, quotes: &dyn QuoteSource) -> Result<Assessment> {
         let action = "reading an assessment";
         let key = seq.to_string();
-        let (claim_id, status, method, policy, assessed_at, gate): (Vec<u8>, String, String, String, String, Option<String>) = self
+        let (claim_no, status, method, policy, assessed_at, gate): (i64, String, String, String, String, Option<String>) = self
             .conn
             .prepare_cached(
-                "SELECT c.claim_id, a.status, mn.name, pn.name, a.assessed_at, a.gate FROM assessments a
-                 JOIN claims c ON c.claim = a.claim JOIN names mn ON mn.id = a.method JOIN names pn ON pn.id = a.policy
+                "SELECT a.claim, sn.name, mn.name, pn.name, tn.name, gn.name FROM assessments a
+                 JOIN names sn ON sn.id = a.status JOIN names mn ON mn.id = a.method JOIN names pn ON pn.id = a.policy
+                 JOIN names tn ON tn.id = a.assessed_at LEFT JOIN names gn ON gn.id = a.gate
                  WHERE a.seq = ?1",
             )
             .and_then(|mut s| s.query_row([seq], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))))
             .map_err(self.err(action))?;
-        let claim = digest_of(&claim_id).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"))?;
+        let claim = self.claim_id_at(claim_no)?;
         let status = Status::parse(&status).ok_or_else(|| self.corrupt("assessments", &key, format!("unknown status {status:?}")))?;
         let mut reasons: Vec<Reason> = Vec::new();
         {
             let mut st = self
                 .conn
                 .prepare_cached(
-                    "SELECT f.name, u.name, x.detail, x.claim_start, x.claim_end FROM assessment_reasons x
-                     JOIN names f ON f.id = x.facet JOIN names u ON u.id = x.rule WHERE x.seq = ?1 ORDER BY x.ord",
+                    "SELECT f.name, u.name, d.name, x.claim_start, x.claim_end FROM assessment_reasons x
+                     JOIN names f ON f.id = x.facet JOIN names u ON u.id = x.rule JOIN names d ON d.id = x.detail
+                     WHERE x.seq = ?1 ORDER BY x.ord",
                 )
                 .map_err(self.err(action))?;
             let rows = st
@@ -448,7 +473,7 @@ impl Ledger {
                 Some(GateSummary { verdict, flags })
             }
         };
-        Ok(Assessment { claim: ClaimId(claim), status, method, reasons, gate, assessed_at, policy_version: policy })
+        Ok(Assessment { claim, status, method, reasons, gate, assessed_at, policy_version: policy })
     }
 }
 

@@ -17,10 +17,7 @@ use std::time::Instant;
 /// of its SHA-256, as SQLite's signed integer. A quote read back is shown
 /// only when its text has this digest.
 pub(crate) fn quote_check(quote: &str) -> i64 {
-    let d = Digest::of(quote.as_bytes());
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&d.0[..8]);
-    i64::from_le_bytes(b)
+    key_of(&Digest::of(quote.as_bytes()))
 }
 
 /// Appends one length-prefixed field to a content buffer.
@@ -39,10 +36,17 @@ fn opt_field(buf: &mut Vec<u8>, v: Option<&str>) {
     }
 }
 
-/// An assessment's identity within its run and claim: 16 bytes of a digest
+/// The first 8 bytes of a digest, as SQLite's signed integer.
+pub(crate) fn key_of(d: &Digest) -> i64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&d.0[..8]);
+    i64::from_le_bytes(b)
+}
+
+/// An assessment's identity within its run and claim: 8 bytes of a digest
 /// over every field, so the same observation recorded twice (a restarted
 /// run) is one row and a different verdict is a new one.
-fn content_digest(a: &Assessment) -> [u8; 16] {
+fn content_digest(a: &Assessment) -> i64 {
     let mut buf = Vec::with_capacity(512);
     field(&mut buf, &a.claim.0.0);
     field(&mut buf, a.status.as_str().as_bytes());
@@ -82,10 +86,7 @@ fn content_digest(a: &Assessment) -> [u8; 16] {
         }
         None => buf.push(0),
     }
-    let d = Digest::of(&buf);
-    let mut out = [0u8; 16];
-    out.copy_from_slice(&d.0[..16]);
-    out
+    key_of(&Digest::of(&buf))
 }
 
 impl Ledger {
@@ -252,12 +253,32 @@ impl Ledger {
         Ok(self.conn.last_insert_rowid())
     }
 
-    /// The number of a recorded claim of a message.
+    /// The number of a recorded claim of a message: found by the first 8
+    /// bytes of its id, and checked against the whole id where the row
+    /// can give it (a claim kept without its text cannot).
     pub(crate) fn claim_of(&self, message_digest: &Digest, claim: &ClaimId) -> Result<Option<i64>> {
-        self.conn
-            .prepare_cached("SELECT c.claim FROM claims c JOIN messages_seen m ON m.msg = c.msg WHERE m.digest = ?1 AND c.claim_id = ?2")
-            .and_then(|mut s| s.query_row(params![message_digest.0.as_slice(), claim.0.0.as_slice()], |r| r.get(0)).optional())
-            .map_err(self.err("looking up a claim"))
+        type Row = (i64, i64, i64, Option<String>, Option<Vec<u8>>);
+        let row: Option<Row> = self
+            .conn
+            .prepare_cached(
+                "SELECT c.claim, c.span_start, c.span_end, c.text, c.claim_id FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                 WHERE m.digest = ?1 AND c.id_key = ?2",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![message_digest.0.as_slice(), key_of(&claim.0)], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .optional()
+            })
+            .map_err(self.err("looking up a claim"))?;
+        Ok(row.and_then(|(n, start, end, text, stored)| {
+            let same = match (stored, text) {
+                (Some(id), _) => id == claim.0.0,
+                (None, Some(text)) => Claim::id_for(message_digest, crate::read::span_of(start, end), &text) == *claim,
+                (None, None) => true,
+            };
+            same.then_some(n)
+        }))
     }
 
     /// The number of an evidence item revision, added the first time.
@@ -383,7 +404,8 @@ impl Ledger {
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };
         let mut numbers: Vec<(ClaimId, i64)> = Vec::with_capacity(claims.len());
         for c in claims {
-            let (claim, new) = self.insert_claim(msg, c)?;
+            let read_back = c.kind.is_audited() || assessments.iter().any(|a| a.claim == c.id);
+            let (claim, new) = self.insert_claim(msg, c, read_back)?;
             rec.claims += new;
             numbers.push((c.id, claim));
         }
@@ -405,36 +427,48 @@ impl Ledger {
         Ok(rec)
     }
 
-    /// Record a claim of message `msg`; returns its number and 1 when it was new.
-    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim) -> Result<(i64, u64)> {
+    /// Record a claim of message `msg`; returns its number and 1 when it
+    /// was new. `read_back`: keep its text and cues (it is audited or
+    /// assessed), else only its span, kind and extractor (it is counted).
+    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim, read_back: bool) -> Result<(i64, u64)> {
         let extractor = self.name_id(&c.extractor)?;
+        let kind = self.name_id(c.kind.as_str())?;
+        let text = read_back.then_some(c.text.as_str());
+        // The whole id only when it cannot be computed back from the row
+        // (a counted-only claim is found by `id_key` alone).
+        let whole = (read_back && Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
         let n = self
             .conn
             .prepare_cached(
-                "INSERT INTO claims (msg, claim_id, span_start, span_end, kind, text, extractor)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (msg, claim_id) DO NOTHING",
+                "INSERT INTO claims (msg, id_key, span_start, span_end, kind, extractor, text, claim_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (msg, id_key) DO NOTHING",
             )
             .and_then(|mut s| {
-                s.execute(params![msg, c.id.0.0.as_slice(), c.span.start as i64, c.span.end as i64, c.kind.as_str(), c.text, extractor])
+                s.execute(params![msg, key_of(&c.id.0), c.span.start as i64, c.span.end as i64, kind, extractor, text, whole])
             })
             .map_err(self.err("recording a claim"))?;
         if n == 0 {
             let claim: i64 = self
                 .conn
-                .prepare_cached("SELECT claim FROM claims WHERE msg = ?1 AND claim_id = ?2")
-                .and_then(|mut s| s.query_row(params![msg, c.id.0.0.as_slice()], |r| r.get(0)))
+                .prepare_cached("SELECT claim FROM claims WHERE msg = ?1 AND id_key = ?2")
+                .and_then(|mut s| s.query_row(params![msg, key_of(&c.id.0)], |r| r.get(0)))
                 .map_err(self.err("recording a claim"))?;
             return Ok((claim, 0));
         }
         let claim = self.conn.last_insert_rowid();
+        if !read_back {
+            return Ok((claim, 1));
+        }
         for (ord, cue) in c.cues.iter().enumerate() {
             let rule = self.name_id(&cue.rule)?;
+            // The cue's text is the claim's at its span: kept only if not.
+            let text = (c.text.get(cue.span.start..cue.span.end) != Some(cue.text.as_str())).then_some(cue.text.as_str());
             self.conn
                 .prepare_cached(
                     "INSERT INTO claim_cues (claim, ord, class, text, span_start, span_end, rule) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )
                 .and_then(|mut s| {
-                    s.execute(params![claim, ord as i64, cue.class.as_str(), cue.text, cue.span.start as i64, cue.span.end as i64, rule])
+                    s.execute(params![claim, ord as i64, cue.class.as_str(), text, cue.span.start as i64, cue.span.end as i64, rule])
                 })
                 .map_err(self.err("recording a claim's cues"))?;
         }
@@ -454,18 +488,21 @@ impl Ledger {
         inline_quotes: bool,
     ) -> Result<u64> {
         let content = content_digest(a);
+        let status = self.name_id(a.status.as_str())?;
         let method = self.name_id(&a.method)?;
         let policy = self.name_id(&a.policy_version)?;
-        let gate = a.gate.as_ref().map(|g| g.verdict.as_str());
+        let at = self.name_id(&a.assessed_at)?;
+        let gate = match &a.gate {
+            Some(g) => Some(self.name_id(g.verdict.as_str())?),
+            None => None,
+        };
         let n = self
             .conn
             .prepare_cached(
                 "INSERT INTO assessments (seq, run_no, claim, status, method, policy, assessed_at, gate, content)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (run_no, claim, content) DO NOTHING",
             )
-            .and_then(|mut s| {
-                s.execute(params![seq, run_no, claim, a.status.as_str(), method, policy, a.assessed_at, gate, content.as_slice()])
-            })
+            .and_then(|mut s| s.execute(params![seq, run_no, claim, status, method, policy, at, gate, content]))
             .map_err(self.err("recording an assessment"))?;
         if n == 0 {
             return Ok(0);
@@ -505,6 +542,7 @@ impl Ledger {
     fn insert_reason(&mut self, seq: i64, ord: i64, r: &Reason, inline_quotes: bool) -> Result<()> {
         let facet = self.name_id(&r.facet)?;
         let rule = self.name_id(&r.rule)?;
+        let detail = self.name_id(&r.detail)?;
         self.conn
             .prepare_cached(
                 "INSERT INTO assessment_reasons (seq, ord, facet, rule, detail, claim_start, claim_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -515,7 +553,7 @@ impl Ledger {
                     ord,
                     facet,
                     rule,
-                    r.detail,
+                    detail,
                     r.claim_span.map(|s| s.start as i64),
                     r.claim_span.map(|s| s.end as i64)
                 ])
@@ -619,6 +657,15 @@ impl Ledger {
         self.in_tx("appending an assessment", |l| {
             let run_no = l.run_no(&run_id)?;
             let claim = l.claim_of(message_digest, &a.claim)?.ok_or_else(|| Error::UnknownClaim(a.claim.0.to_hex()))?;
+            // A claim recorded as counted only (never audited) has no text
+            // to rebuild it from: it cannot be assessed after the fact.
+            let kept: bool = l
+                .conn
+                .query_row("SELECT text IS NOT NULL FROM claims WHERE claim = ?1", [claim], |r| r.get(0))
+                .map_err(l.err("reading a claim"))?;
+            if !kept {
+                return Err(Error::UnknownClaim(a.claim.0.to_hex()));
+            }
             l.insert_assessment_at(run_no, claim, a, None, false)
         })
     }
@@ -633,7 +680,8 @@ impl Ledger {
                     "SELECT DISTINCT a.seq, a.claim FROM evidence_revisions v
                      JOIN assessment_evidence e ON e.rev = v.rev
                      JOIN assessments a ON a.seq = e.seq
-                     WHERE v.item_digest = ?1 AND a.status <> 'stale'
+                     JOIN names st ON st.id = a.status
+                     WHERE v.item_digest = ?1 AND st.name <> 'stale'
                        AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim = a.claim)
                      ORDER BY a.seq",
                 )
