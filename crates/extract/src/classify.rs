@@ -21,129 +21,129 @@
 //! the gate are not copied here. This classifier's own lists (sentence
 //! openers, imperative verbs, evaluative adjectives, comparison and causal
 //! connectives, ...) are data files in `crates/extract/lexicons/`, one entry
-//! a line with its evidence in comments, loaded by [`crate::lexicon`].
+//! a line with its evidence in comments, each an [`amem_text::stopwords::WordList`].
 
-use crate::lexicon::Lexicon;
 use amem_model::{ClaimKind, Cue, CueClass};
+use amem_text::stopwords::WordList;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// Greeting and social openers (lower case, matched as a prefix on word boundaries).
-static GREETING_PREFIXES: Lexicon = Lexicon::new("greeting_prefixes", include_str!("../lexicons/greeting_prefixes.txt"));
+static GREETING_PREFIXES: WordList = WordList::new(include_str!("../lexicons/greeting_prefixes.txt"));
 
 /// The greeting prefixes that open a message rather than thank or apologise:
 /// only a name may follow them in a greeting.
-static SALUTATIONS: Lexicon = Lexicon::new("salutations", include_str!("../lexicons/salutations.txt"));
+static SALUTATIONS: WordList = WordList::new(include_str!("../lexicons/salutations.txt"));
 
 /// Whole-sentence reactions (lower case, punctuation trimmed).
-static REACTIONS: Lexicon = Lexicon::new("reactions", include_str!("../lexicons/reactions.txt"));
+static REACTIONS: WordList = WordList::new(include_str!("../lexicons/reactions.txt"));
 
 /// Laughter and smileys that mark a joke wherever they appear.
-static JOKE_MARKS: Lexicon = Lexicon::new("joke_marks", include_str!("../lexicons/joke_marks.txt"));
+static JOKE_MARKS: WordList = WordList::new(include_str!("../lexicons/joke_marks.txt"));
 
 /// Base-form verbs that open an imperative (a request or instruction).
-static IMPERATIVE_VERBS: Lexicon = Lexicon::new("imperative_verbs", include_str!("../lexicons/imperative_verbs.txt"));
+static IMPERATIVE_VERBS: WordList = WordList::new(include_str!("../lexicons/imperative_verbs.txt"));
 
 /// Words that may precede the imperative verb ("Just compare", "Or just look").
-static IMPERATIVE_LEADS: Lexicon = Lexicon::new("imperative_leads", include_str!("../lexicons/imperative_leads.txt"));
+static IMPERATIVE_LEADS: WordList = WordList::new(include_str!("../lexicons/imperative_leads.txt"));
 
 /// Phrases that mark logistics anywhere in the sentence (lower case).
-static LOGISTICS_PHRASES: Lexicon = Lexicon::new("logistics_phrases", include_str!("../lexicons/logistics_phrases.txt"));
+static LOGISTICS_PHRASES: WordList = WordList::new(include_str!("../lexicons/logistics_phrases.txt"));
 
 /// The author's own plans and intentions (a sentence starting so is logistics).
-static OWN_PLAN_PREFIXES: Lexicon = Lexicon::new("own_plan_prefixes", include_str!("../lexicons/own_plan_prefixes.txt"));
+static OWN_PLAN_PREFIXES: WordList = WordList::new(include_str!("../lexicons/own_plan_prefixes.txt"));
 
 /// Line labels that introduce contact and schedule data ("CONTACT: ...").
-static LABEL_PREFIXES: Lexicon = Lexicon::new("label_prefixes", include_str!("../lexicons/label_prefixes.txt"));
+static LABEL_PREFIXES: WordList = WordList::new(include_str!("../lexicons/label_prefixes.txt"));
 
 /// Evaluative words: a predicate made of one is a judgement, not a checkable property.
-static EVALUATIVE: Lexicon = Lexicon::new("evaluative", include_str!("../lexicons/evaluative.txt"));
+static EVALUATIVE: WordList = WordList::new(include_str!("../lexicons/evaluative.txt"));
 
 /// First-person preference openers: the user's own preferences are opinions.
-static PREFERENCE_PREFIXES: Lexicon = Lexicon::new("preference_prefixes", include_str!("../lexicons/preference_prefixes.txt"));
+static PREFERENCE_PREFIXES: WordList = WordList::new(include_str!("../lexicons/preference_prefixes.txt"));
 
 /// Connectives that state a cause or a consequence.
-static CAUSAL: Lexicon = Lexicon::new("causal", include_str!("../lexicons/causal.txt"));
+static CAUSAL: WordList = WordList::new(include_str!("../lexicons/causal.txt"));
 
 /// Comparison words.
-static COMPARISON: Lexicon = Lexicon::new("comparison", include_str!("../lexicons/comparison.txt"));
+static COMPARISON: WordList = WordList::new(include_str!("../lexicons/comparison.txt"));
 
 /// Markers of a statement about the future (the subject is not the author:
 /// the author's own plans are logistics, rule 4).
-static FUTURE: Lexicon = Lexicon::new("future", include_str!("../lexicons/future.txt"));
+static FUTURE: WordList = WordList::new(include_str!("../lexicons/future.txt"));
 
 /// Modal verbs that, with a non-first-person subject and a bare verb after
 /// them, speak of a possible future event ("AEP May Sell Some Foreign Assets").
-static MODALS_OF_POSSIBILITY: Lexicon = Lexicon::new("modals_of_possibility", include_str!("../lexicons/modals_of_possibility.txt"));
+static MODALS_OF_POSSIBILITY: WordList = WordList::new(include_str!("../lexicons/modals_of_possibility.txt"));
 
 /// Finite auxiliaries, copulas and modals: the finite verbs a clause can
 /// hang on (shared with the compound splitter).
-pub(crate) static FINITE: Lexicon = Lexicon::new("finite", include_str!("../lexicons/finite.txt"));
+pub(crate) static FINITE: WordList = WordList::new(include_str!("../lexicons/finite.txt"));
 
 /// Auxiliaries and copulas beyond [`FINITE`]: infinitive and participle
 /// forms and subject contractions; together with it, a finite verb.
-static AUX_EXTRA: Lexicon = Lexicon::new("aux_extra", include_str!("../lexicons/aux_extra.txt"));
+static AUX_EXTRA: WordList = WordList::new(include_str!("../lexicons/aux_extra.txt"));
 
 /// Irregular past-tense verbs (no -ed ending).
-static IRREGULAR_PAST: Lexicon = Lexicon::new("irregular_past", include_str!("../lexicons/irregular_past.txt"));
+static IRREGULAR_PAST: WordList = WordList::new(include_str!("../lexicons/irregular_past.txt"));
 
 /// Common verbs whose third-person `-s` form marks a finite verb in a
 /// headline ("Hacker Modifies NPA-Operated Site", "Honeywell Lands ...").
-static VERB_STEMS: Lexicon = Lexicon::new("verb_stems", include_str!("../lexicons/verb_stems.txt"));
+static VERB_STEMS: WordList = WordList::new(include_str!("../lexicons/verb_stems.txt"));
 
 /// Subject pronouns: a pronoun followed by a lower-case word is a clause.
-static SUBJECT_PRONOUNS: Lexicon = Lexicon::new("subject_pronouns", include_str!("../lexicons/subject_pronouns.txt"));
+static SUBJECT_PRONOUNS: WordList = WordList::new(include_str!("../lexicons/subject_pronouns.txt"));
 
 /// Determiners that open a noun phrase subject.
-static DETERMINERS: Lexicon = Lexicon::new("determiners", include_str!("../lexicons/determiners.txt"));
+static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/determiners.txt"));
 
 /// Calendar-anchored temporal cues (the gate's temporal class also holds
 /// scope words such as "currently" or "since", which do not date an event).
-static CALENDAR_WORDS: Lexicon = Lexicon::new("calendar_words", include_str!("../lexicons/calendar_words.txt"));
+static CALENDAR_WORDS: WordList = WordList::new(include_str!("../lexicons/calendar_words.txt"));
 
 /// Spelled-out numbers that count something ("four schemes"). "one" is left
 /// out: "one of the few analysts" counts nothing.
-static NUMBER_WORDS: Lexicon = Lexicon::new("number_words", include_str!("../lexicons/number_words.txt"));
+static NUMBER_WORDS: WordList = WordList::new(include_str!("../lexicons/number_words.txt"));
 
 /// First-person subjects (`lexicons/first_person.txt`).
-static FIRST_PERSON: Lexicon = Lexicon::new("first_person", include_str!("../lexicons/first_person.txt"));
+static FIRST_PERSON: WordList = WordList::new(include_str!("../lexicons/first_person.txt"));
 
 /// Second-person subjects (`lexicons/second_person.txt`).
-static SECOND_PERSON: Lexicon = Lexicon::new("second_person", include_str!("../lexicons/second_person.txt"));
+static SECOND_PERSON: WordList = WordList::new(include_str!("../lexicons/second_person.txt"));
 
 /// Subjects that point rather than name (`lexicons/vague_subjects.txt`).
-static VAGUE_SUBJECTS: Lexicon = Lexicon::new("vague_subjects", include_str!("../lexicons/vague_subjects.txt"));
+static VAGUE_SUBJECTS: WordList = WordList::new(include_str!("../lexicons/vague_subjects.txt"));
 
 /// Verbs of stance that frame a clause (`lexicons/stance_verbs.txt`).
-static STANCE_VERBS: Lexicon = Lexicon::new("stance_verbs", include_str!("../lexicons/stance_verbs.txt"));
+static STANCE_VERBS: WordList = WordList::new(include_str!("../lexicons/stance_verbs.txt"));
 
 /// Modals of obligation (`lexicons/deontic.txt`).
-static DEONTIC: Lexicon = Lexicon::new("deontic", include_str!("../lexicons/deontic.txt"));
+static DEONTIC: WordList = WordList::new(include_str!("../lexicons/deontic.txt"));
 
 /// Future and volition markers (`lexicons/intent.txt`).
-static INTENT: Lexicon = Lexicon::new("intent", include_str!("../lexicons/intent.txt"));
+static INTENT: WordList = WordList::new(include_str!("../lexicons/intent.txt"));
 
 /// Modals of possibility and ability (`lexicons/possibility_modals.txt`).
-static POSSIBILITY_MODALS: Lexicon = Lexicon::new("possibility_modals", include_str!("../lexicons/possibility_modals.txt"));
+static POSSIBILITY_MODALS: WordList = WordList::new(include_str!("../lexicons/possibility_modals.txt"));
 
 /// Words after which a pronoun opens a clause (`lexicons/clause_openers.txt`).
-static CLAUSE_OPENERS: Lexicon = Lexicon::new("clause_openers", include_str!("../lexicons/clause_openers.txt"));
+static CLAUSE_OPENERS: WordList = WordList::new(include_str!("../lexicons/clause_openers.txt"));
 
 /// Units of time (`lexicons/time_units.txt`).
-static TIME_UNITS: Lexicon = Lexicon::new("time_units", include_str!("../lexicons/time_units.txt"));
+static TIME_UNITS: WordList = WordList::new(include_str!("../lexicons/time_units.txt"));
 
 /// Irregular past participles (`lexicons/participles.txt`).
-static PARTICIPLES: Lexicon = Lexicon::new("participles", include_str!("../lexicons/participles.txt"));
+static PARTICIPLES: WordList = WordList::new(include_str!("../lexicons/participles.txt"));
 
 /// Phrases marking the speaker's view (`lexicons/stance_markers.txt`).
-static STANCE_MARKERS: Lexicon = Lexicon::new("stance_markers", include_str!("../lexicons/stance_markers.txt"));
+static STANCE_MARKERS: WordList = WordList::new(include_str!("../lexicons/stance_markers.txt"));
 
 /// Openers that introduce a statement (`lexicons/discourse_frames.txt`).
-static DISCOURSE_FRAMES: Lexicon = Lexicon::new("discourse_frames", include_str!("../lexicons/discourse_frames.txt"));
+static DISCOURSE_FRAMES: WordList = WordList::new(include_str!("../lexicons/discourse_frames.txt"));
 
 /// Predicates that state nothing after a modal (`lexicons/empty_predicates.txt`).
-static EMPTY_PREDICATES: Lexicon = Lexicon::new("empty_predicates", include_str!("../lexicons/empty_predicates.txt"));
+static EMPTY_PREDICATES: WordList = WordList::new(include_str!("../lexicons/empty_predicates.txt"));
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
@@ -160,6 +160,23 @@ static VAGUE_SUBJECTS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(VAG
 static STANCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(STANCE_VERBS.iter().copied()));
 static CLAUSE_OPENERS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(CLAUSE_OPENERS.iter().copied()));
 static PARTICIPLES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(PARTICIPLES.iter().copied()));
+/// The first words of discourse leads and frames: a sentence opening with
+/// none of them has no frame to skip.
+static FRAME_OPENERS: LazyLock<WordSet> = LazyLock::new(|| {
+    let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS).chain(DISCOURSE_FRAMES.iter());
+    WordSet::new(leads.filter_map(|p| p.split([' ', '\'']).next()))
+});
+/// Lexicon entries split into words once (multi-word modals and
+/// predicates are compared word by word with a clause's tokens).
+static DEONTIC_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&DEONTIC));
+static INTENT_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&INTENT));
+static POSSIBILITY_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&POSSIBILITY_MODALS));
+static EMPTY_PREDICATE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&EMPTY_PREDICATES));
+
+fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
+    l.iter().map(|e| e.split(' ').collect()).collect()
+}
+
 static TIME_UNITS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(TIME_UNITS.iter().copied()));
 
 /// A set of short words probed once or more per word of every sentence.
@@ -419,7 +436,7 @@ struct Phrases {
 
 static PHRASES: LazyLock<Option<Phrases>> = LazyLock::new(|| {
     let mut patterns: Vec<(&'static str, u8, bool)> = Vec::new();
-    let lists: [(&'static Lexicon, u8); 6] = [
+    let lists: [(&'static WordList, u8); 6] = [
         (&LOGISTICS_PHRASES, P_LOGISTICS),
         (&CAUSAL, P_CAUSAL),
         (&COMPARISON, P_COMPARISON),
@@ -565,6 +582,9 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind)
 }
 
+/// Spoken leads skipped before a discourse frame, beyond [`DISCOURSE_LEADS`].
+const EXTRA_FRAME_LEADS: &[&str] = &["well", "now", "yes", "no", "uh", "oh"];
+
 /// The statement after a leading discourse frame ("Keep in mind that ...",
 /// "Well, let me say ..."), when one opens `sentence` and at least three
 /// words follow it.
@@ -579,10 +599,16 @@ fn after_discourse_frame(sentence: &str) -> Option<&str> {
             && t[p.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '\'')
     };
     let mut t = skip(sentence);
+    // Most sentences open with neither a lead nor a frame: one probe of
+    // their first word settles them.
+    let first = t.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    if first.len() > 12 || !FRAME_OPENERS.contains(first.to_ascii_lowercase().as_str()) {
+        return None;
+    }
     // discourse leads first ("Well, now, ...")
     loop {
         let before = t.len();
-        for d in DISCOURSE_LEADS.iter().chain(["well", "now", "yes", "no", "uh", "oh"].iter()) {
+        for d in DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS) {
             if starts(t, d) {
                 t = skip(&t[d.len()..]);
             }
@@ -664,7 +690,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hi
 
 /// Leading discourse words that do not change what a sentence does
 /// ("Unfortunately, I will not be available" is still the author's plan).
-static DISCOURSE_LEADS: Lexicon = Lexicon::new("discourse_leads", include_str!("../lexicons/discourse_leads.txt"));
+static DISCOURSE_LEADS: WordList = WordList::new(include_str!("../lexicons/discourse_leads.txt"));
 
 /// `body` without leading discourse words and their commas.
 fn without_discourse_lead(body: &str) -> &str {
@@ -745,7 +771,11 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: P
         return false;
     }
     // Digits inside a link or a mention ("watch?v=zwYV11a__HQ") are no value.
-    let has_digit = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@'));
+    let has_digit = ws.iter().any(|w| {
+        (w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@'))
+            || NUMBER_WORDS_SET.contains(w.lower.as_ref())
+            || w.lower == "percent"
+    });
     !has_digit && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
 }
 
@@ -1004,13 +1034,8 @@ fn predicate_tokens<'a>(ws: &'a [Word<'a>], verb: usize, glued: Option<&'a str>)
 
 /// The number of tokens a list entry matches at the start of `tokens` (the
 /// longest entry wins), if any.
-fn phrase_len(tokens: &[&str], list: &Lexicon) -> Option<usize> {
-    list.iter()
-        .filter_map(|e| {
-            let n = e.split(' ').count();
-            (tokens.len() >= n && e.split(' ').zip(tokens).all(|(a, b)| a == *b)).then_some(n)
-        })
-        .max()
+fn phrase_len(tokens: &[&str], list: &[Vec<&'static str>]) -> Option<usize> {
+    list.iter().filter(|e| tokens.len() >= e.len() && e.iter().zip(tokens).all(|(a, b)| a == b)).map(Vec::len).max()
 }
 
 /// What in a sentence ties it to something a reader could check.
@@ -1066,6 +1091,22 @@ fn reports_event(tokens: &[&str]) -> bool {
     }
     matches!(first, "has" | "have" | "'ve" | "'s" | "hasn't" | "haven't")
         && t.next().is_some_and(|n| past_form(n) || PARTICIPLES_SET.contains(n))
+}
+
+/// A copula followed by a noun phrase ("is the most important criterion",
+/// "is what we look for"), not by an adjective, a preposition or a
+/// participle ("is full", "is above the consensus", "is being
+/// decommissioned"). `tokens` start at the clause's finite verb.
+fn is_classification(tokens: &[&str]) -> bool {
+    let mut t = tokens.iter().copied().filter(|t| !matches!(*t, "not" | "never" | "n't"));
+    let Some(first) = t.next() else { return false };
+    if !matches!(first, "is" | "are" | "was" | "were" | "'s" | "'re" | "isn't" | "aren't" | "wasn't" | "weren't") {
+        return false;
+    }
+    // a noun phrase or a free relative after the copula; an adjective or a
+    // preposition ("is full", "is above the consensus") states a checkable
+    // property
+    t.next().is_some_and(|n| DETERMINERS_SET.contains(n) || matches!(n, "what" | "one" | "something" | "someone"))
 }
 
 /// Step 8: does an audited-looking sentence assert something a reader
@@ -1126,6 +1167,16 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         } else {
             (fi.checked_sub(1).map(|p| clause[p].lower.as_ref()), fi, None)
         };
+        // A proper name as the subject ("ClearStation is not an investment
+        // service"): capitalised inside the sentence, or with a capital
+        // inside the word, or followed by another capitalised word.
+        let proper_subject = !pronoun_here
+            && !relative
+            && fi.checked_sub(1).is_some_and(|p| {
+                let raw = clause[p].raw;
+                let cap = raw.chars().next().is_some_and(char::is_uppercase);
+                cap && (start + p > 0 || raw.chars().skip(1).any(char::is_uppercase))
+            });
         let subject = match subject_word {
             Some(w) if FIRST_PERSON_SET.contains(w) => Subject::FirstPerson,
             Some(w) if SECOND_PERSON_SET.contains(w) => Subject::SecondPerson,
@@ -1153,19 +1204,19 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
                 continue;
             }
         }
-        let modal = |list: &Lexicon| phrase_len(&tokens, list);
-        let (modality, n) = if let Some(n) = modal(&DEONTIC) {
+        let modal = |list: &[Vec<&'static str>]| phrase_len(&tokens, list);
+        let (modality, n) = if let Some(n) = modal(&DEONTIC_WORDS) {
             (Modality::Deontic, n)
-        } else if let Some(n) = modal(&INTENT) {
+        } else if let Some(n) = modal(&INTENT_WORDS) {
             (Modality::Intent, n)
-        } else if let Some(n) = modal(&POSSIBILITY_MODALS) {
+        } else if let Some(n) = modal(&POSSIBILITY_WORDS) {
             (Modality::Possible, n)
         } else {
             (Modality::Plain, 0)
         };
         if modality != Modality::Plain {
             let rest = &tokens[n.min(tokens.len())..];
-            if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATES) == Some(rest.len()) {
+            if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATE_WORDS) == Some(rest.len()) {
                 return Some(ClaimKind::Opinion);
             }
         }
@@ -1188,6 +1239,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             (Modality::Intent | Modality::Possible, Subject::Named) if anchor.value || anchor.name => None,
             (Modality::Intent | Modality::Possible, _) if !anchor.value => Some(ClaimKind::Opinion),
             (_, Subject::Pointing) if kind == ClaimKind::Causal => None,
+            // "Merit selection of judges is the most important criterion":
+            // a noun phrase classified by a copula, with nothing to check
+            // it against, is a judgement; a process or a state reached
+            // ("is being decommissioned", "are expecting") is reported.
+            (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
+                Some(ClaimKind::Opinion)
+            }
             (_, Subject::Named) => None,
             // the speaker's own story ("I was an altar boy.", "we were
             // taunted") and what "it" or "they" did are checkable with a

@@ -12,19 +12,19 @@
 //! before the comma or semicolon, the second starts at its subject (after
 //! the conjunction).
 
-use crate::lexicon::Lexicon;
+use amem_text::stopwords::WordList;
 
 /// Conjunctions that may join two independent clauses after a comma.
-static CONJUNCTIONS: Lexicon = Lexicon::new("clause_conjunctions", include_str!("../lexicons/clause_conjunctions.txt"));
+static CONJUNCTIONS: WordList = WordList::new(include_str!("../lexicons/clause_conjunctions.txt"));
 
 /// Words that open a subordinate clause.
-static SUBORDINATORS: Lexicon = Lexicon::new("clause_subordinators", include_str!("../lexicons/clause_subordinators.txt"));
+static SUBORDINATORS: WordList = WordList::new(include_str!("../lexicons/clause_subordinators.txt"));
 
 /// Subject pronouns.
-static PRONOUNS: Lexicon = Lexicon::new("clause_pronouns", include_str!("../lexicons/clause_pronouns.txt"));
+static PRONOUNS: WordList = WordList::new(include_str!("../lexicons/clause_pronouns.txt"));
 
 /// Determiners that open a noun-phrase subject.
-static DETERMINERS: Lexicon = Lexicon::new("clause_determiners", include_str!("../lexicons/clause_determiners.txt"));
+static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/clause_determiners.txt"));
 
 /// Half-open byte ranges of the clauses of `sentence` (one range when it
 /// does not split).

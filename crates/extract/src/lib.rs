@@ -66,9 +66,11 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// whenever segmentation or classification rules change, so claims made by
 /// different rule sets are never confused. `rules@1` was the rule set of
 /// the first run on the hand labels (commit d734281); `rules@2` holds the
-/// fixes listed in the README `extract` section; `rules@3` adds the
-/// check-worthiness step (step 8 of [`classify()`]).
-pub const EXTRACTOR: &str = "rules@3";
+/// fixes listed in the README `extract` section; `rules@3` (commit
+/// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
+/// `rules@4` adds the copula-classification rule and lets counts block the
+/// opinion rule.
+pub const EXTRACTOR: &str = "rules@4";
 
 /// Errors of this crate: only reading evaluation labels can fail;
 /// extraction itself takes any UTF-8 text.

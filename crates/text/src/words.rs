@@ -181,7 +181,8 @@ use crate::stopwords::FUNCTION_WORDS;
 pub fn is_stopword(lower: &str) -> bool {
     // A set, not a scan of the list: this runs for every word of every evidence sentence.
     static SET: OnceLock<HashSet<&'static str, FastHash>> = OnceLock::new();
-    SET.get_or_init(|| FUNCTION_WORDS.iter().copied().chain(crate::stopwords::ALIGNMENT_STOPWORDS.iter().copied()).collect()).contains(lower)
+    SET.get_or_init(|| FUNCTION_WORDS.iter().copied().chain(crate::stopwords::ALIGNMENT_STOPWORDS.iter().copied()).collect())
+        .contains(lower)
 }
 
 fn irregular(lower: &str) -> Option<&'static str> {

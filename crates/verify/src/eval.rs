@@ -19,12 +19,12 @@
 //!   as they are labelled both ways).
 
 use super::{Rarity, Verifier, text_evidence};
-use std::sync::Arc;
 use amem_model::{Evidence, Group, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a corpus could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -557,14 +557,18 @@ mod tests {
         ev.captured_at = Some("2026-02-01T00:00:00Z".into());
         assert_eq!(verify_at(claim, Some("2026-03-01T12:00:00Z"), std::slice::from_ref(&ev)).status, Status::Supported);
         ev.captured_at = Some("2019-01-10T00:00:00Z".into());
-        assert_eq!(verify_at("The Berlin office has 42 employees.", Some("2026-03-01"), std::slice::from_ref(&ev)).status, Status::Supported);
+        assert_eq!(
+            verify_at("The Berlin office has 42 employees.", Some("2026-03-01"), std::slice::from_ref(&ev)).status,
+            Status::Supported
+        );
         assert_eq!(verify_at(claim, None, &[ev]).status, Status::Supported);
     }
 
     #[test]
     fn support_never_combines_unrelated_notes() {
         let claim = "The bridge opened to traffic in May 2024.";
-        let two = [text_evidence("The bridge opened to traffic after a long delay.", 0), text_evidence("The festival was held in May 2024.", 1)];
+        let two =
+            [text_evidence("The bridge opened to traffic after a long delay.", 0), text_evidence("The festival was held in May 2024.", 1)];
         assert_ne!(verify(claim, &two).status, Status::Supported);
         // Near miss: two sentences of one note may together state it.
         let one = text_evidence("The bridge opened to traffic after a long delay. The bridge opened in May 2024.", 0);
@@ -600,7 +604,10 @@ mod tests {
                 "Moon made of green cheese weighs 12 kilograms: the Moon is made of green cheese and weighs 12 kilograms.",
                 "https://facts.example/moon",
             ),
-            fetched("The Moon is made of green cheese. It weighs 12 kilograms.", "https://facts.example/lookup?q=moon+green+cheese+weighs+12+kilograms"),
+            fetched(
+                "The Moon is made of green cheese. It weighs 12 kilograms.",
+                "https://facts.example/lookup?q=moon+green+cheese+weighs+12+kilograms",
+            ),
         ];
         for page in pages {
             let v = verify(claim, std::slice::from_ref(&page));
@@ -609,7 +616,10 @@ mod tests {
         }
         // Near miss: the user's own note saying it is theirs (not fetched), and a fetched page in
         // its own words about something else is judged as evidence.
-        assert_eq!(verify(claim, &[text_evidence("The Moon is made of green cheese and weighs 12 kilograms.", 0)]).status, Status::Supported);
+        assert_eq!(
+            verify(claim, &[text_evidence("The Moon is made of green cheese and weighs 12 kilograms.", 0)]).status,
+            Status::Supported
+        );
         let page = fetched("The Moon has a mass of 7.3 × 10^22 kilograms.", "https://en.wikipedia.org/wiki/Moon");
         assert!(!verify(claim, &[page]).reasons.iter().any(|r| r.facet == "admission"));
     }
