@@ -105,8 +105,13 @@ impl Ledger {
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT k.name, count(*) FROM message_assessed ma JOIN claims c ON c.msg = ma.msg JOIN names k ON k.id = c.kind
-                 WHERE ma.run_no = ?1 GROUP BY k.name ORDER BY k.name",
+                "SELECT k.name, sum(x.n) FROM (
+                     SELECT c.kind AS kind, count(*) AS n FROM message_assessed ma JOIN claims c ON c.msg = ma.msg
+                     WHERE ma.run_no = ?1 GROUP BY c.kind
+                     UNION ALL
+                     SELECT q.kind AS kind, sum(q.n) AS n FROM message_assessed ma JOIN claim_counts q ON q.msg = ma.msg
+                     WHERE ma.run_no = ?1 GROUP BY q.kind
+                 ) x JOIN names k ON k.id = x.kind GROUP BY k.name ORDER BY k.name",
             )
             .map_err(self.err(action))?;
         let rows = st.query_map([run_no], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(self.err(action))?;

@@ -19,8 +19,9 @@ pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 12] = [
+pub(crate) const OWN_TABLES: [&str; 13] = [
     "runs",
+    "claim_counts",
     "messages_seen",
     "message_assessed",
     "claims",
@@ -251,10 +252,11 @@ ALTER TABLE skipped RENAME TO v3_skipped;
 ///   verdict, extractor, claim kind, facet, rule, reason text, gate verdict
 ///   and check, archive path) are numbers into `names`: on the bench
 ///   185,234 reasons have 21,081 distinct texts;
-/// - a claim's text and cues are kept only for claims that are audited or
-///   assessed (on the bench 60% of claims are greetings, opinions and the
-///   like, counted by kind and never read back), and its 32-byte id only
-///   when it is not the digest of its message, span and text;
+/// - claims that are audited or assessed are rows (text, span, cues; the
+///   32-byte id only when it is not the digest of its message, span and
+///   text); the others (on the bench 60% of claims are greetings, opinions
+///   and the like) are counted by kind per message, since nothing reads
+///   them back;
 /// - an assessment is a row of columns, with one row per reason, per
 ///   evidence span a reason cites, and per gate flag;
 /// - evidence is a reference: revision, chunk, span, and `quote_check`
@@ -301,10 +303,9 @@ CREATE TABLE message_assessed (
     PRIMARY KEY (msg, policy, run_no)
 ) WITHOUT ROWID;
 CREATE INDEX message_assessed_by_run ON message_assessed (run_no, msg);
--- `id_key` is the first 8 bytes of the claim id; `claim_id` holds the
--- whole id only when it is not `Claim::id_for(message digest, span, text)`.
--- `text` (and the cues) are kept for claims that are audited or assessed:
--- a greeting or an opinion is counted by kind, never read back.
+-- Claims that are audited or assessed. `id_key` is the first 8 bytes of
+-- the claim id; `claim_id` holds the whole id only when it is not
+-- `Claim::id_for(message digest, span, text)`.
 CREATE TABLE claims (
     claim INTEGER PRIMARY KEY,
     msg INTEGER NOT NULL,
@@ -313,9 +314,17 @@ CREATE TABLE claims (
     span_end INTEGER NOT NULL,
     kind INTEGER NOT NULL,
     extractor INTEGER NOT NULL,
-    text TEXT,
+    text TEXT NOT NULL,
     claim_id BLOB
 );
+-- Claims never audited (greetings, opinions, ...), counted by kind: nothing
+-- reads them back.
+CREATE TABLE claim_counts (
+    msg INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (msg, kind)
+) WITHOUT ROWID;
 CREATE UNIQUE INDEX claims_by_message ON claims (msg, id_key);
 -- `text` is NULL when it is the claim text at the span (always, today).
 CREATE TABLE claim_cues (
@@ -696,7 +705,7 @@ impl Ledger {
                 Some(m) => m,
                 None => self.insert_bare_message(&c.message_digest)?,
             };
-            self.insert_claim(msg, &c, true)?;
+            self.insert_claim(msg, &c)?;
         }
         // Assessments, in their order.
         let assessments: Vec<(i64, String, String, String)> = {

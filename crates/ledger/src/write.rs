@@ -403,11 +403,21 @@ impl Ledger {
         };
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };
         let mut numbers: Vec<(ClaimId, i64)> = Vec::with_capacity(claims.len());
+        let mut counted: Vec<(&'static str, u64)> = Vec::new();
         for c in claims {
-            let read_back = c.kind.is_audited() || assessments.iter().any(|a| a.claim == c.id);
-            let (claim, new) = self.insert_claim(msg, c, read_back)?;
-            rec.claims += new;
-            numbers.push((c.id, claim));
+            if c.kind.is_audited() || assessments.iter().any(|a| a.claim == c.id) {
+                let (claim, new) = self.insert_claim(msg, c)?;
+                rec.claims += new;
+                numbers.push((c.id, claim));
+            } else {
+                match counted.iter_mut().find(|(k, _)| *k == c.kind.as_str()) {
+                    Some((_, n)) => *n += 1,
+                    None => counted.push((c.kind.as_str(), 1)),
+                }
+            }
+        }
+        for (kind, n) in counted {
+            rec.claims += self.count_claims(msg, kind, n)?;
         }
         for a in assessments {
             let claim = match numbers.iter().find(|(id, _)| *id == a.claim) {
@@ -427,16 +437,37 @@ impl Ledger {
         Ok(rec)
     }
 
-    /// Record a claim of message `msg`; returns its number and 1 when it
-    /// was new. `read_back`: keep its text and cues (it is audited or
-    /// assessed), else only its span, kind and extractor (it is counted).
-    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim, read_back: bool) -> Result<(i64, u64)> {
+    /// Count `n` claims of `kind` that are never audited (greetings,
+    /// opinions, ...) for message `msg`: nothing reads them back, so their
+    /// rows would only be weight. Returns `n` when the count is new.
+    fn count_claims(&mut self, msg: i64, kind: &str, n: u64) -> Result<u64> {
+        let kind = self.name_id(kind)?;
+        let action = "counting a message's claims";
+        let added = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO claim_counts (msg, kind, n) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| s.execute(params![msg, kind, n as i64]))
+            .map_err(self.err(action))?;
+        if added == 1 {
+            return Ok(n);
+        }
+        // Recorded before (a re-run under another policy, a restarted run):
+        // the larger count stands.
+        self.conn
+            .prepare_cached("UPDATE claim_counts SET n = max(n, ?3) WHERE msg = ?1 AND kind = ?2")
+            .and_then(|mut s| s.execute(params![msg, kind, n as i64]))
+            .map_err(self.err(action))?;
+        Ok(0)
+    }
+
+    /// Record an audited (or assessed) claim of message `msg`, with its
+    /// text and cues; returns its number and 1 when it was new.
+    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim) -> Result<(i64, u64)> {
         let extractor = self.name_id(&c.extractor)?;
         let kind = self.name_id(c.kind.as_str())?;
-        let text = read_back.then_some(c.text.as_str());
-        // The whole id only when it cannot be computed back from the row
-        // (a counted-only claim is found by `id_key` alone).
-        let whole = (read_back && Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
+        let text = Some(c.text.as_str());
+        // The whole id only when it cannot be computed back from the row.
+        let whole = (Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
         let n = self
             .conn
             .prepare_cached(
@@ -456,9 +487,6 @@ impl Ledger {
             return Ok((claim, 0));
         }
         let claim = self.conn.last_insert_rowid();
-        if !read_back {
-            return Ok((claim, 1));
-        }
         for (ord, cue) in c.cues.iter().enumerate() {
             let rule = self.name_id(&cue.rule)?;
             // The cue's text is the claim's at its span: kept only if not.
@@ -656,16 +684,9 @@ impl Ledger {
         self.flush()?;
         self.in_tx("appending an assessment", |l| {
             let run_no = l.run_no(&run_id)?;
+            // A claim only counted (never audited) has no row: it cannot be
+            // assessed after the fact.
             let claim = l.claim_of(message_digest, &a.claim)?.ok_or_else(|| Error::UnknownClaim(a.claim.0.to_hex()))?;
-            // A claim recorded as counted only (never audited) has no text
-            // to rebuild it from: it cannot be assessed after the fact.
-            let kept: bool = l
-                .conn
-                .query_row("SELECT text IS NOT NULL FROM claims WHERE claim = ?1", [claim], |r| r.get(0))
-                .map_err(l.err("reading a claim"))?;
-            if !kept {
-                return Err(Error::UnknownClaim(a.claim.0.to_hex()));
-            }
             l.insert_assessment_at(run_no, claim, a, None, false)
         })
     }
