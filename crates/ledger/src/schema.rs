@@ -19,8 +19,9 @@ pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 13] = [
+pub(crate) const OWN_TABLES: [&str; 14] = [
     "runs",
+    "texts",
     "claim_counts",
     "messages_seen",
     "message_assessed",
@@ -249,9 +250,11 @@ ALTER TABLE skipped RENAME TO v3_skipped;
 /// - rows refer to each other by integer (`msg`, `claim`, `seq`, `run_no`,
 ///   `rev`), digests are 32-byte blobs, stored once;
 /// - names repeated on every row (status, method, policy, time of the
-///   verdict, extractor, claim kind, facet, rule, reason text, gate verdict
-///   and check, archive path) are numbers into `names`: on the bench
-///   185,234 reasons have 21,081 distinct texts;
+///   verdict, extractor, claim kind, facet, rule, gate verdict and check,
+///   archive path) are numbers into `names`, and longer texts that repeat
+///   (claim texts, reason texts, gate sentences) into `texts`: on the bench
+///   185,234 reasons have 21,081 distinct texts, and 104,928 audited
+///   claims 52,654 distinct ones;
 /// - claims that are audited or assessed are rows (text, span, cues; the
 ///   32-byte id only when it is not the digest of its message, span and
 ///   text); the others (on the bench 60% of claims are greetings, opinions
@@ -271,6 +274,14 @@ pub(crate) const V4_TABLES: &str = "
 CREATE TABLE names (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
+);
+-- Longer texts that repeat (claim texts, reason texts, gate sentences),
+-- stored once; `key` is the first 8 bytes of the text's SHA-256 (the next
+-- free one on a collision), so the index does not hold the text again.
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    key INTEGER NOT NULL UNIQUE,
+    text TEXT NOT NULL
 );
 CREATE TABLE runs (
     run_no INTEGER PRIMARY KEY,
@@ -314,7 +325,7 @@ CREATE TABLE claims (
     span_end INTEGER NOT NULL,
     kind INTEGER NOT NULL,
     extractor INTEGER NOT NULL,
-    text TEXT NOT NULL,
+    text INTEGER NOT NULL,
     claim_id BLOB
 );
 -- Claims never audited (greetings, opinions, ...), counted by kind: nothing
@@ -391,8 +402,8 @@ CREATE TABLE gate_flags (
     cue TEXT NOT NULL,
     source_start INTEGER NOT NULL,
     source_end INTEGER NOT NULL,
-    source_sentence TEXT NOT NULL,
-    memory_sentence TEXT NOT NULL,
+    source_sentence INTEGER NOT NULL,
+    memory_sentence INTEGER NOT NULL,
     PRIMARY KEY (seq, ord)
 ) WITHOUT ROWID;
 CREATE TABLE skipped (

@@ -391,6 +391,21 @@ fn counted_only_claims_keep_no_text() {
     assert!(matches!(l.append_assessment(&m.digest(), &a), Err(Error::UnknownClaim(_))));
 }
 
+/// Texts are stored once; a different text under the same 8-byte key (a
+/// collision, forced here) takes the next key and both read back.
+#[test]
+fn texts_are_stored_once_and_survive_a_key_collision() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    let key = write::key_of(&Digest::of(b"The launch moved to Friday."));
+    l.conn.execute("INSERT INTO texts (key, text) VALUES (?1, 'another text with the same key')", [key]).unwrap();
+    let a = l.text_id("The launch moved to Friday.").unwrap();
+    l.ids = Ids::default();
+    assert_eq!(l.text_id("The launch moved to Friday.").unwrap(), a, "found again past the colliding row");
+    let (k, t): (i64, String) = l.conn.query_row("SELECT key, text FROM texts WHERE id = ?1", [a], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert_eq!((k, t.as_str()), (key.wrapping_add(1), "The launch moved to Friday."));
+    assert_eq!(count(&l, "texts"), 2);
+}
+
 #[test]
 fn record_before_begin_run_is_an_error() {
     let mut l = Ledger::open_in_memory().unwrap();

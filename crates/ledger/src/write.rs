@@ -197,6 +197,43 @@ impl Ledger {
         Ok(id)
     }
 
+    /// The number of a text (claim text, reason text, gate sentence) in
+    /// `texts`, added the first time: texts that repeat (the same claim in
+    /// many mails, the same reason wording) are stored once. Found by the
+    /// first 8 bytes of its SHA-256; a different text under the same key
+    /// (a collision) takes the next free key.
+    pub(crate) fn text_id(&mut self, text: &str) -> Result<i64> {
+        if let Some(&id) = self.ids.texts.get(text) {
+            return Ok(id);
+        }
+        let action = "recording a text";
+        let mut key = key_of(&Digest::of(text.as_bytes()));
+        let id = loop {
+            let found: Option<(i64, String)> = self
+                .conn
+                .prepare_cached("SELECT id, text FROM texts WHERE key = ?1")
+                .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+                .map_err(self.err(action))?;
+            match found {
+                Some((id, t)) if t == text => break id,
+                Some(_) => key = key.wrapping_add(1),
+                None => {
+                    self.conn
+                        .prepare_cached("INSERT INTO texts (key, text) VALUES (?1, ?2)")
+                        .and_then(|mut s| s.execute(params![key, text]))
+                        .map_err(self.err(action))?;
+                    break self.conn.last_insert_rowid();
+                }
+            }
+        };
+        // Bounded: the texts of the last few thousand claims are what repeats soon.
+        if self.ids.texts.len() >= 20_000 {
+            self.ids.texts.clear();
+        }
+        self.ids.texts.insert(text.to_string(), id);
+        Ok(id)
+    }
+
     /// The number of a recorded run, if it is recorded.
     pub(crate) fn run_no_of(&mut self, run: &str) -> Result<Option<i64>> {
         if let Some(&n) = self.ids.runs.get(run) {
@@ -261,8 +298,8 @@ impl Ledger {
         let row: Option<Row> = self
             .conn
             .prepare_cached(
-                "SELECT c.claim, c.span_start, c.span_end, c.text, c.claim_id FROM claims c JOIN messages_seen m ON m.msg = c.msg
-                 WHERE m.digest = ?1 AND c.id_key = ?2",
+                "SELECT c.claim, c.span_start, c.span_end, t.text, c.claim_id FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                 JOIN texts t ON t.id = c.text WHERE m.digest = ?1 AND c.id_key = ?2",
             )
             .and_then(|mut s| {
                 s.query_row(params![message_digest.0.as_slice(), key_of(&claim.0)], |r| {
@@ -465,7 +502,7 @@ impl Ledger {
     pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim) -> Result<(i64, u64)> {
         let extractor = self.name_id(&c.extractor)?;
         let kind = self.name_id(c.kind.as_str())?;
-        let text = Some(c.text.as_str());
+        let text = self.text_id(&c.text)?;
         // The whole id only when it cannot be computed back from the row.
         let whole = (Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
         let n = self
@@ -543,6 +580,8 @@ impl Ledger {
             for (ord, f) in g.flags.iter().enumerate() {
                 let check = self.name_id(&f.check)?;
                 let rule = self.name_id(&f.rule)?;
+                let source_sentence = self.text_id(&f.source_sentence)?;
+                let memory_sentence = self.text_id(&f.memory_sentence)?;
                 self.conn
                     .prepare_cached(
                         "INSERT INTO gate_flags (seq, ord, flag_check, rule, cue, source_start, source_end, source_sentence, memory_sentence)
@@ -557,8 +596,8 @@ impl Ledger {
                             f.cue,
                             f.source_span.start as i64,
                             f.source_span.end as i64,
-                            f.source_sentence,
-                            f.memory_sentence
+                            source_sentence,
+                            memory_sentence
                         ])
                     })
                     .map_err(self.err("recording a gate flag"))?;
@@ -570,7 +609,7 @@ impl Ledger {
     fn insert_reason(&mut self, seq: i64, ord: i64, r: &Reason, inline_quotes: bool) -> Result<()> {
         let facet = self.name_id(&r.facet)?;
         let rule = self.name_id(&r.rule)?;
-        let detail = self.name_id(&r.detail)?;
+        let detail = self.text_id(&r.detail)?;
         self.conn
             .prepare_cached(
                 "INSERT INTO assessment_reasons (seq, ord, facet, rule, detail, claim_start, claim_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
