@@ -97,6 +97,10 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// The allocator of the whole binary (see the workspace manifest for why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let ctx = match printer::Ctx::new(&cli.global) {
