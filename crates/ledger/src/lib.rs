@@ -68,7 +68,7 @@ mod schema;
 mod write;
 
 pub use error::{Error, Result};
-pub use lock::{HomeLock, LOCK_FILE, LockHolder};
+pub use lock::{DAMAGED_LOCK_GRACE, HomeLock, LOCK_FILE, LockHolder};
 
 use amem_model::{AmemUri, Assessment, Claim, ClaimKind, Digest, Message, RunId, Skipped};
 use rusqlite::{Connection, ErrorCode};
