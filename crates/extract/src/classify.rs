@@ -575,7 +575,7 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         return ClaimKind::Logistics;
     }
     if !has_finite_verb(&ws) {
-        return if is_named_value(&ws, cues) { ClaimKind::Quantity } else { ClaimKind::Logistics };
+        return if is_named_value(&ws, cues) || is_prose_with_value(&ws, cues) { ClaimKind::Quantity } else { ClaimKind::Logistics };
     }
     // 7. Audited kinds, 8. if the sentence asserts something checkable.
     let kind = audited_kind(sentence, &ws, cues, hits);
@@ -960,6 +960,23 @@ fn is_named_value(ws: &[Word<'_>], cues: &[Cue]) -> bool {
     // Every word with letters must be a real word, not a code ("03FEB").
     let has_label = ws.iter().any(|w| w.raw.chars().all(|c| c.is_alphabetic() || c == '-') && w.raw.chars().count() >= 2);
     has_label && has_quantity(ws, cues)
+}
+
+/// A clause of running prose that carries a value although its verb is
+/// not in the lists ("just 1 percent of the richest people derive 25
+/// percent of all the tax benefits"): eight words or more, most of them
+/// lower-case words (not a table row, a heading or an address).
+fn is_prose_with_value(ws: &[Word<'_>], cues: &[Cue]) -> bool {
+    if ws.len() < 8 {
+        return false;
+    }
+    let prose = ws
+        .iter()
+        .filter(|w| {
+            w.raw.chars().next().is_some_and(char::is_lowercase) && w.raw.chars().all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+        })
+        .count();
+    prose * 10 >= ws.len() * 6 && has_quantity(ws, cues)
 }
 
 fn audited_kind(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits) -> ClaimKind {
