@@ -110,6 +110,10 @@ impl HomeLock {
                         let _ = fs::remove_file(&path);
                         return Err(Error::LockIo { path, source });
                     }
+                    if let Some(fixed) = repair_readonly_shm(home) {
+                        tracing::warn!("{fixed}");
+                        recovered = Some(recovered.map_or(fixed.clone(), |r| format!("{r}; {fixed}")));
+                    }
                     return Ok(HomeLock { path, holder, recovered });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
@@ -200,6 +204,34 @@ impl Drop for HomeLock {
         {
             let _ = fs::remove_file(&self.path);
         }
+    }
+}
+
+/// SQLite gives a new `-shm` index the permissions of its database: a run
+/// on a read-only `ledger.sqlite` leaves a read-only `ledger.sqlite-shm`,
+/// and once the database is writable again every run fails on the index.
+/// With the home lock held, give the index its owner's write permission
+/// back when the database has it (the index is SQLite's own; nothing else
+/// writes it). Returns what was done, if anything.
+fn repair_readonly_shm(home: &Path) -> Option<String> {
+    let db = home.join(crate::LEDGER_FILE);
+    let shm = home.join(format!("{}-shm", crate::LEDGER_FILE));
+    let db_mode = fs::metadata(&db).ok()?.permissions();
+    let shm_meta = fs::metadata(&shm).ok()?;
+    if db_mode.readonly() || !shm_meta.permissions().readonly() {
+        return None;
+    }
+    let mut p = shm_meta.permissions();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        p.set_mode(shm_meta.permissions().mode() | 0o200);
+    }
+    #[cfg(not(unix))]
+    p.set_readonly(false);
+    match fs::set_permissions(&shm, p) {
+        Ok(()) => Some(format!("made {} writable again (left read-only by a run on a read-only ledger)", shm.display())),
+        Err(e) => Some(format!("{} is read-only and cannot be made writable ({e}): delete it while no amem runs", shm.display())),
     }
 }
 
@@ -314,6 +346,25 @@ mod tests {
         fs::write(dir.path().join(LOCK_FILE), stale.render()).unwrap();
         let lock = HomeLock::acquire(dir.path(), "amem new").unwrap();
         assert!(lock.recovered().unwrap().contains(&format!("pid {dead}")), "{:?}", lock.recovered());
+    }
+
+    /// Issue 16, finding 6: a read-only `ledger.sqlite-shm` left behind by a
+    /// run on a read-only ledger is made writable again when the lock is taken.
+    #[cfg(unix)]
+    #[test]
+    fn r16_leftover_readonly_shm_is_made_writable() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(crate::LEDGER_FILE), b"").unwrap();
+        let shm = dir.path().join(format!("{}-shm", crate::LEDGER_FILE));
+        fs::write(&shm, b"").unwrap();
+        fs::set_permissions(&shm, fs::Permissions::from_mode(0o444)).unwrap();
+        let lock = HomeLock::acquire(dir.path(), "amem").unwrap();
+        assert_eq!(fs::metadata(&shm).unwrap().permissions().mode() & 0o777, 0o644);
+        assert!(lock.recovered().unwrap().contains("writable again"), "{:?}", lock.recovered());
+        drop(lock);
+        // Nothing to do the next time.
+        assert!(HomeLock::acquire(dir.path(), "amem").unwrap().recovered().is_none());
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use super::{Verifier, text_evidence};
+use super::{Rarity, Verifier, text_evidence};
+use std::sync::Arc;
 use amem_model::{Evidence, Group, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -238,16 +239,26 @@ fn tally(name: &str, pairs: &[Pair], verdicts: impl Iterator<Item = Status>) -> 
     SetScore { name: name.to_string(), confusion, statuses }
 }
 
-/// Verify every pair against its own evidence and tally the groups.
+/// Document frequencies of a set's own evidence texts (each distinct text one document): the
+/// collection a claim of the set is checked against, as the wiki is for an audit.
+pub fn rarity_of(pairs: &[Pair]) -> Arc<Rarity> {
+    let mut texts: Vec<&str> = pairs.iter().flat_map(|p| p.evidence.iter().map(|e| e.text.as_str())).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    Arc::new(Rarity::from_texts(texts))
+}
+
+/// Verify every pair against its own evidence and tally the groups, words weighed by
+/// [`rarity_of`] the set.
 pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
-    let mut verifier = Verifier::new();
+    let mut verifier = Verifier::new().with_rarity(rarity_of(pairs));
     tally(name, pairs, pairs.iter().map(|p| verifier.verify(&p.claim, &evidence_of(p)).status))
 }
 
 /// Verify every pair against its own evidence and against the [`rotation`]'s evidence.
 pub fn score_with_control(name: &str, pairs: &[Pair]) -> Scored {
     let signal = score(name, pairs);
-    let mut verifier = Verifier::new();
+    let mut verifier = Verifier::new().with_rarity(rarity_of(pairs));
     let shuffled = tally(
         name,
         pairs,

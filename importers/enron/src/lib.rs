@@ -149,10 +149,18 @@ impl MaildirImporter {
     pub fn into_parallel(self, workers: usize) -> MessageStream {
         let MaildirImporter { tree, walk } = self;
         let root = tree.root.clone();
+        let root_w = tree.root.clone();
         let stream = ordered_map(
             walk,
             workers,
             move |rel: Result<PathBuf, ImportError>| rel.and_then(|rel| tree.read_one(&rel)).transpose(),
+            // The file is read by the worker: its size, from a stat, is what it will hold.
+            move |rel: &Result<PathBuf, ImportError>| {
+                rel.as_ref()
+                    .ok()
+                    .and_then(|r| std::fs::metadata(root_w.join(r)).ok())
+                    .map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX))
+            },
             move |i| Some(Err(ImportError::new(&root, format!("file[{i}]"), "internal", "the parser panicked on this file"))),
         );
         Box::new(stream.flatten())
@@ -427,6 +435,7 @@ impl CsvImporter {
             rows,
             workers,
             move |row: Result<Row, ImportError>| row.and_then(|r| ctx.parse(r)).transpose(),
+            |row: &Result<Row, ImportError>| row.as_ref().map_or(0, |r| r.raw.len()),
             move |i| Some(Err(ImportError::new(&path, format!("record[{i}]"), "internal", "the parser panicked on this record"))),
         );
         Box::new(stream.flatten())
@@ -450,13 +459,15 @@ impl CsvRows {
         let closed = n > 0
             && raw.seek(SeekFrom::Start(end - n as u64)).is_ok()
             && raw.read_exact(&mut tail[..n]).is_ok()
-            && (tail[..n].ends_with(b"\"\n") || tail[..n].ends_with(b"\"\r\n") || (end == self.len && tail[n - 1] == b'"'));
+            // After a `\r\n` terminator the csv crate may stand between the
+            // two bytes (it takes the `\n` with the next record).
+            && (tail[..n].ends_with(b"\"\n") || tail[..n].ends_with(b"\"\r\n") || tail[..n].ends_with(b"\"\r") || (end == self.len && tail[n - 1] == b'"'));
         let swallowed = message.split(|b| *b == b'\n').skip(1).any(starts_record);
         if closed && !swallowed {
             return Ok(());
         }
-        let line = start.line();
-        match self.resync(start) {
+        let mut line = start.line();
+        match self.resync(start, &mut line) {
             Some(next) => {
                 let at = next.line();
                 self.reader.seek(next).map_err(|e| ImportError::new(&self.path, format!("line {at}"), "io", e.to_string()))?;
@@ -482,7 +493,8 @@ impl CsvRows {
     }
 
     /// The position of the first line after `start` that starts a record.
-    fn resync(&mut self, start: &csv::Position) -> Option<csv::Position> {
+    /// `line` is set to the line the broken record starts on.
+    fn resync(&mut self, start: &csv::Position, line_of_start: &mut u64) -> Option<csv::Position> {
         let raw = self.raw.as_mut()?;
         raw.seek(SeekFrom::Start(start.byte())).ok()?;
         let mut lines = BufReader::with_capacity(256 << 10, &*raw);
@@ -494,6 +506,15 @@ impl CsvRows {
             let n = std::io::BufRead::read_until(&mut lines, b'\n', &mut buf).ok()?;
             if n == 0 {
                 return None;
+            }
+            if first && buf == b"\n" {
+                // After a `\r\n` the csv crate places the record at the `\n`
+                // that ends the line before it, not yet counted: the record
+                // itself starts on the next line.
+                byte += 1;
+                line += 1;
+                *line_of_start = line;
+                continue;
             }
             if !first && starts_record(buf.strip_suffix(b"\n").unwrap_or(&buf)) {
                 let mut p = csv::Position::new();

@@ -135,6 +135,36 @@ fn r16_csv_unbalanced_quote_is_counted_at_the_line_the_record_starts() {
     }
 }
 
+/// The check against the raw bytes reads CRLF files (what Python's csv
+/// module writes) as whole records, and still finds a broken one.
+#[test]
+fn r16_csv_crlf_records_are_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let crlf = |m: &str| m.replace("\r\n", "\n").replace('\n', "\r\n");
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_path(&p).unwrap();
+    w.write_record(["file", "message"]).unwrap();
+    for n in 1..=3 {
+        w.write_record([format!("u/f/{n}."), crlf(&MAIL.replace("<1.", &format!("<{n}.")))]).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let items = csv_items(&p);
+    assert_eq!(ids(&items), ["<1.JavaMail.evans@thyme>", "<2.JavaMail.evans@thyme>", "<3.JavaMail.evans@thyme>"]);
+    // A stray quote in the second record: one error, the third intact.
+    let text = std::fs::read_to_string(&p).unwrap().replacen("Where is the curve?", "He said \"where, is the curve?", 2);
+    let text = text.replacen("He said \"where, is the curve?", "Where is the curve?", 1);
+    std::fs::write(&p, text).unwrap();
+    let items = csv_items(&p);
+    let got = ids(&items);
+    let why: Vec<String> = items.iter().filter_map(|r| r.as_ref().err()).map(|e| format!("{} {}", e.position, e.reason)).collect();
+    assert_eq!(got.len(), 3, "{got:?} {why:?}");
+    assert!(got[1].starts_with("ERR csv_quote"), "{got:?}");
+    let line2 = std::fs::read_to_string(&p).unwrap().lines().position(|l| l.starts_with("u/f/2.,")).unwrap() + 1;
+    assert!(why[0].starts_with(&format!("line {line2} ")), "{why:?}");
+    assert_eq!(got[2], "<3.JavaMail.evans@thyme>");
+}
+
 /// A last record cut short (its quote never closes) is counted, not taken.
 #[test]
 fn r16_csv_truncated_last_record_is_counted() {

@@ -129,6 +129,7 @@ impl MboxImporter {
             source,
             workers,
             move |raw| info.parse(raw),
+            |raw: &Result<RawMessage, ImportError>| raw.as_ref().map_or(0, |m| m.bytes.len() + m.from_line.len()),
             move |i| Some(Err(ImportError::new(&panic_path, format!("message[{i}]"), "internal", "the parser panicked on this message"))),
         );
         Ok(MboxImporter { inner })

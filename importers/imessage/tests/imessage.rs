@@ -435,3 +435,45 @@ fn r16_no_shm_or_wal_appears_beside_the_source() {
     assert_eq!((stamp("chat.db"), stamp("chat.db-wal")), (db_before, wal_before));
     drop(writer);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// Issue 16, finding 7: a `message` table with any declared ROWID type
+    /// and any cell types in `ROWID`, `date` and `text` streams one item per
+    /// row and ends: never a loop, never a panic.
+    #[test]
+    fn any_cell_types_give_one_item_per_row(
+        rowid_type in proptest::sample::select(vec!["TEXT", "INTEGER", "REAL", "BLOB", ""]),
+        rows in proptest::collection::vec((0u8..5, 0u8..6, any_text()), 0..40),
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("chat.db");
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch(&format!("CREATE TABLE message (ROWID {rowid_type}, guid TEXT, text TEXT, date);")).unwrap();
+        for (i, (rk, dk, text)) in rows.iter().enumerate() {
+            let rowid: rusqlite::types::Value = match rk {
+                0 => (i as i64).into(),
+                1 => format!("r{}", i % 3).into(),
+                2 => (i as f64 + 0.5).into(),
+                3 => rusqlite::types::Value::Null,
+                _ => 7i64.into(),
+            };
+            let date: rusqlite::types::Value = match dk {
+                0 => 706018963580999808i64.into(),
+                1 => "706018963580999808".to_string().into(),
+                2 => 7.06e17f64.into(),
+                3 => i64::MAX.into(),
+                4 => rusqlite::types::Value::Null,
+                _ => vec![1u8, 2, 3].into(),
+            };
+            c.execute("INSERT INTO message VALUES (?1, ?2, ?3, ?4)", rusqlite::params![rowid, format!("G-{i}"), text, date]).unwrap();
+        }
+        drop(c);
+        let items: Vec<_> = amem_importer_imessage::open(&db, &ImportOptions::default()).unwrap().take(rows.len() + 10).collect();
+        proptest::prop_assert_eq!(items.len(), rows.len());
+    }
+}
+
+fn any_text() -> impl proptest::strategy::Strategy<Value = Option<String>> {
+    proptest::option::of("[a-z \u{fffc}]{0,12}")
+}

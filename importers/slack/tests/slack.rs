@@ -403,3 +403,26 @@ fn r16_duplicate_zip_members_are_counted() {
     assert_eq!(dup[0].kind, "duplicate_member");
     assert_eq!(dup[0].position, "copy 1 of 2");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Issue 16, finding 7: an export folder with any metadata and day-file
+    /// bytes opens and streams to the end; every error names a file of it.
+    #[test]
+    fn any_export_folder_streams_to_the_end(
+        channels in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80),
+        day in "[\\[\\]{}\",:<>@#!|&;a-z0-9. ]{0,160}",
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("export");
+        std::fs::create_dir_all(root.join("general")).unwrap();
+        std::fs::write(root.join("channels.json"), &channels).unwrap();
+        std::fs::write(root.join("general/2024-05-01.json"), &day).unwrap();
+        let stream = amem_importer_slack::open(&root, &ImportOptions::default()).unwrap();
+        for item in stream.take(10_000) {
+            if let Err(e) = item {
+                proptest::prop_assert!(e.path.starts_with(&root), "{}", e);
+            }
+        }
+    }
+}
