@@ -1136,7 +1136,9 @@ fn is_classification(tokens: &[&str]) -> bool {
 /// stance ("We didn't think so.", "You're right.", "I think we've seen a
 /// deterioration of values.") or a pointer at a suggestion ("Even the
 /// creation time might do."). A stance frame ("I think ...", "in my
-/// judgment") keeps a sentence audited only with a value, a date or a name;
+/// judgment") keeps a sentence audited only with a value or a date (a frame
+/// heading the clause, "I believe I discussed this with Pug", also with a
+/// name);
 /// a pointing, first- or second-person subject needs a value, a date, an
 /// event or two names.
 fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits, kind: ClaimKind) -> Option<ClaimKind> {
@@ -1241,7 +1243,7 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // pipeline: a frame at the head of a clause that names its subject
         // leaves the clause to be judged on its own.
         let head_framed_named = start > 0 && subject == Subject::Named;
-        if framed && !head_framed_named && !anchor.value && !anchor.name {
+        if framed && !head_framed_named && !anchor.value && !(start > 0 && anchor.name) {
             return Some(ClaimKind::Opinion);
         }
         if kind == ClaimKind::Attribution {
