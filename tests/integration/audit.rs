@@ -389,7 +389,11 @@ fn unverified_queue_list_reject_capture() {
     assert!(!list(&t).iter().any(|v| v["id"] == bakery.as_str()));
     let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
     let n: i64 = conn
-        .query_row("SELECT count(*) FROM assessments WHERE status = 'supported' AND method LIKE 'deterministic%'", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM assessments a JOIN names m ON m.id = a.method WHERE a.status = 'supported' AND m.name LIKE 'deterministic%'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(n >= 1);
     // Unknown ids are clear errors.

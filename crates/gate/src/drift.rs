@@ -2,7 +2,7 @@
 //! end-to-end loss attributed to the hop that lost it.
 
 use crate::check::check;
-use crate::cues::detect_cues;
+use amem_text::cues::detect_cues;
 use crate::report::{Check, GateReport, NOT_CHECKED};
 use amem_model::{CueClass, GateVerdict, Span};
 use serde::{Deserialize, Serialize};

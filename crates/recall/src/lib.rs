@@ -36,7 +36,6 @@
 pub mod chunk;
 mod error;
 mod hit;
-mod html;
 pub mod index;
 mod item;
 mod postings;
@@ -56,6 +55,6 @@ pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, Skippe
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.
 pub fn html_text(html: &str) -> (Option<String>, String) {
-    let p = html::extract(html);
-    (p.title, p.text)
+    use amem_text::html::{Quotes, element_text, html_to_text};
+    (element_text(html, "title").or_else(|| element_text(html, "h1")), html_to_text(html, Quotes::Plain))
 }

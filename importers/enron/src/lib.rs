@@ -292,6 +292,49 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
     Ok(MaildirImporter::open(path, opts)?.into_parallel(default_workers()))
 }
 
+/// A cheap look: is `path` Enron-style mail, that is one RFC 822 message
+/// file or a folder tree whose first mail file (the walk's order, hidden
+/// files aside, at most four folders down) starts with header fields? Reads
+/// a few listings and a few KiB; never an error.
+pub fn probe(path: &Path) -> bool {
+    use amem_importer_mail::probe::{head, is_message_head};
+    fn first_file(dir: &Path, depth: usize) -> Option<PathBuf> {
+        let mut entries = list_dir(dir).ok()?;
+        entries.retain(|(_, n)| !n.starts_with('.'));
+        entries.truncate(512);
+        entries.sort_by_key(|(d, n)| entry_key(*d, n));
+        for (is_dir, name) in entries {
+            let p = dir.join(&name);
+            if !is_dir {
+                return Some(p);
+            }
+            if depth > 0
+                && let Some(f) = first_file(&p, depth - 1)
+            {
+                return Some(f);
+            }
+        }
+        None
+    }
+    let file = if path.is_dir() { first_file(path, 4) } else { Some(path.to_path_buf()) };
+    file.is_some_and(|f| is_message_head(&head(&f)))
+}
+
+/// A cheap look: is `path` a CSV whose header row names the `file` and
+/// `message` columns (the Kaggle Enron `emails.csv`)? Reads a few KiB;
+/// never an error.
+pub fn probe_csv(path: &Path) -> bool {
+    if path.is_dir() {
+        return false;
+    }
+    let head = amem_importer_mail::probe::head(path);
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(head.as_slice());
+    reader.byte_headers().is_ok_and(|h| {
+        let has = |want: &str| h.iter().any(|c| String::from_utf8_lossy(c).trim().eq_ignore_ascii_case(want));
+        has("file") && has("message")
+    })
+}
+
 /// The Kaggle `file,message` CSV as an iterator of messages, parsed on the
 /// calling thread ([`open_csv`] parses on several).
 pub struct CsvImporter {

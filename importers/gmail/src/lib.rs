@@ -148,6 +148,21 @@ impl Iterator for MboxImporter {
     }
 }
 
+/// A cheap look: is `path` an mbox (its first line a `From ` separator), or
+/// a folder holding one (`*.mbox`)? Reads a few KiB; never an error.
+pub fn probe(path: &Path) -> bool {
+    use amem_importer_mail::probe::{head, is_mbox_head};
+    if !path.is_dir() {
+        return is_mbox_head(&head(path));
+    }
+    std::fs::read_dir(path).is_ok_and(|rd| {
+        rd.filter_map(Result::ok)
+            .take(256)
+            .map(|e| e.path())
+            .any(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("mbox")) && is_mbox_head(&head(&p)))
+    })
+}
+
 /// Open an mbox file, or a folder of `*.mbox` files, as a lazy stream.
 ///
 /// # Errors

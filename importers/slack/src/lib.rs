@@ -120,6 +120,13 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
     Ok(Box::new(SlackStream::open(path, opts.window)?))
 }
 
+/// A cheap look: is `path` a Slack export (a folder, or a zip, holding
+/// `channels.json` or `users.json`)? A zip's listing is read, never its
+/// contents; never an error.
+pub fn probe(path: &Path) -> bool {
+    Archive::open(path).is_ok_and(|mut a| a.has("channels.json") || a.has("users.json"))
+}
+
 /// The metadata files and the kind of conversation each lists.
 const METADATA: [(&str, Option<ConvKind>); 5] = [
     ("users.json", None),

@@ -10,8 +10,10 @@
 #![deny(missing_docs)]
 
 pub mod assess;
+pub mod capture;
 pub mod ground;
 pub mod progress;
+pub mod quotes;
 pub mod report;
 pub mod run;
 pub mod sources;

@@ -174,6 +174,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         if !path.exists() {
             anyhow::bail!("{kind} source {} does not exist", path.display());
         }
+        // Content of another kind is an error before any work, not "1 skipped".
+        crate::sources::resolve_kind(Some(*kind), path)?;
     }
     if params.sources.is_empty() {
         anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
@@ -275,7 +277,10 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // run is marked finished once its reports exist.
     let mut summary = summary_totals(&ledger, &run, &counters)?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
-    let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
+    // Quotes are read back from the wiki index (the ledger keeps evidence by reference).
+    let wiki = open_wiki(&params.home)?;
+    let quotes = crate::quotes::WikiQuotes::new(&wiki);
+    let files = crate::report::write_reports(&ledger, &quotes, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
     ledger.finish_run(&summary)?;
     tracing::info!("reports written in {:.2?}", phase.elapsed());
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
@@ -476,7 +481,7 @@ fn outcome_for(
 ) -> Result<Outcome, String> {
     let earlier = match cache.lookup(claim) {
         Lookup::Outcome(o) => Some(o),
-        Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim) {
+        Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim, &crate::quotes::WikiQuotes::new(wiki)) {
             Ok(a) => a.map(|a| {
                 cache.count_reuse();
                 Outcome::from_assessment(a)
