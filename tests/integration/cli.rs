@@ -23,6 +23,8 @@ fn help_on_every_subcommand() {
         "pool",
         "bench",
         "eval",
+        "completions",
+        "man",
     ] {
         assert!(top.contains(sub), "top-level help lists {sub}");
         let h = ok(t.amem().args([sub, "--help"]));

@@ -91,6 +91,12 @@ fn bad_values_are_usage_errors_everywhere() {
     assert!(err.contains("unknown source kind"), "{err}");
     code(t.amem().args(["audit", "chat-history", "--source", "gmail:$NOPE_NOT_SET/x"]), 2);
     code(t.amem().args(["--home", "$NOPE_NOT_SET", "grounding", "list"]), 2);
+    let slack = repo_root().join("examples/home/exports/slack");
+    let (_, err) = code(
+        t.amem().args(["pool", "build", "--extractor", "rules", "--out", "pool", "--source"]).arg(format!("slack:{}", slack.display())),
+        2,
+    );
+    assert!(err.contains("pools are built from mail"), "{err}");
 }
 
 /// Archive kinds are checked before any work (issue 15): content of another
@@ -141,4 +147,141 @@ fn auto_and_bare_paths_pick_the_kind_by_probing() {
     assert!(rows.contains("\"source\":\"gmail\"") && rows.contains("\"source\":\"slack\""), "{rows}");
     let out = ok(t.amem().args(["import", "auto"]).arg(&mbox));
     assert_eq!(messages(&out), 2);
+}
+
+/// Colour (issue 15): `--color auto|always|never` and NO_COLOR; no escapes
+/// when stderr is not a terminal (here it is always a pipe).
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let t = TestDir::new();
+    let p = example_mbox(&t, "a.mbox");
+    let audit = |extra: &[&str], no_color: Option<&str>| {
+        let mut c = t.amem();
+        c.args(extra)
+            .args(["-v", "audit", "chat-history", "--offline", "--since", "2001-01-01", "--source"])
+            .arg(format!("gmail:{}", p.display()));
+        if let Some(v) = no_color {
+            c.env("NO_COLOR", v);
+        }
+        let out = run(&mut c);
+        assert!(out.status.success(), "{}", describe(&c, &out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let piped = audit(&[], None);
+    assert!(piped.contains("INFO") && !piped.contains('\x1b'), "no escapes into a pipe: {piped:?}");
+    assert!(!audit(&["--color", "never"], None).contains('\x1b'));
+    assert!(!audit(&["--color=auto"], Some("1")).contains('\x1b'));
+    let forced = audit(&["--color", "always"], None);
+    assert!(forced.contains('\x1b'), "--color always colours even a pipe: {forced:?}");
+    // Warnings and errors are coloured the same way.
+    let (_, err) = code(t.amem().args(["--color", "always", "recall", "anything"]), 0);
+    assert!(err.contains("\x1b[1;33mwarning:\x1b[0m"), "{err:?}");
+    let (_, err) = code(t.amem().args(["recall", "anything"]), 0);
+    assert!(err.contains("warning:") && !err.contains('\x1b'), "{err:?}");
+    let (_, err) = code(t.amem().args(["--color", "sometimes", "index"]), 2);
+    assert!(err.contains("auto, always, never"), "{err}");
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_same_definition() {
+    let t = TestDir::new();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = ok(t.amem().args(["completions", shell]));
+        assert!(out.contains("amem") && out.contains("chat-history") && out.contains("since"), "{shell}: {}", &out[..out.len().min(300)]);
+    }
+    code(t.amem().args(["completions", "tcsh"]), 2);
+    let man = ok(t.amem().arg("man"));
+    assert!(man.contains(".TH amem 1") && man.contains("audit") && man.contains("completions"), "{}", &man[..man.len().min(400)]);
+}
+
+/// `--format json` is the machine-output flag everywhere; `--json` still works.
+#[test]
+fn format_json_on_every_command_with_machine_output() {
+    let t = TestDir::new();
+    let p = example_mbox(&t, "a.mbox");
+    let is_jsonl = |s: &str| !s.trim().is_empty() && s.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok());
+    let source = format!("gmail:{}", p.display());
+    let audit = |fmt: &[&str]| {
+        ok(t.amem().args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--rerun", "--source", &source]).args(fmt))
+    };
+    for fmt in [&["--format", "json"][..], &["--json"], &["--format", "md,json"]] {
+        let out = audit(fmt);
+        assert!(is_jsonl(&out) && out.contains("\"run_summary\""), "{fmt:?}: {out}");
+    }
+    assert_eq!(audit(&["--format", "md"]), "", "reports only: nothing on stdout");
+    for args in [
+        &["grounding", "list", "--format", "json"][..],
+        &["grounding", "list", "--json"],
+        &["unverified", "list", "--format", "json"],
+        &["recall", "launch", "--format", "json"],
+        &["factcheck", "The launch moved to Friday", "--offline", "--format", "json"],
+    ] {
+        let out = ok(t.amem().args(args));
+        assert!(is_jsonl(&out), "{args:?}: {out}");
+    }
+}
+
+/// A run that could not say much says what to do next.
+#[test]
+fn runs_with_nothing_to_say_say_what_to_do_next() {
+    let t = TestDir::new();
+    let p = example_mbox(&t, "a.mbox");
+    let source = format!("gmail:{}", p.display());
+    let (_, err) = code(t.amem().args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--source", &source]), 0);
+    assert!(err.contains("hint:") && err.contains("holds no notes") && err.contains("--rerun"), "{err}");
+    let (_, err) = code(
+        t.amem().args([
+            "audit",
+            "chat-history",
+            "--offline",
+            "--since",
+            "2001-01-01",
+            "--now",
+            "2030-01-01T00:00:00Z",
+            "--source",
+            &source,
+        ]),
+        0,
+    );
+    assert!(err.contains("nothing new since the last run"), "{err}");
+    let (_, err) = code(
+        t.amem().args([
+            "audit",
+            "chat-history",
+            "--offline",
+            "--since",
+            "2026-01-01",
+            "--now",
+            "2030-01-02T00:00:00Z",
+            "--source",
+            &source,
+        ]),
+        0,
+    );
+    assert!(err.contains("no message fell inside the time window"), "{err}");
+    let (_, err) =
+        code(t.amem().args(["-q", "audit", "chat-history", "--offline", "--since", "2001-01-01", "--rerun", "--source", &source]), 0);
+    assert!(!err.contains("hint:"), "-q keeps hints quiet: {err}");
+}
+
+/// The README opens with what amem is and how to install it, then the two
+/// fresh-machine commands; the licences Cargo.toml names are at the root.
+#[test]
+fn readme_opening_and_licence_files() {
+    let root = repo_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let before_first_block = &readme[..readme.find("```sh").unwrap()];
+    assert!(before_first_block.starts_with("# amem\n\namem "), "one sentence of what amem is first");
+    assert!(before_first_block.contains("`cargo install --path .`"), "{before_first_block}");
+    let blocks: Vec<&str> = readme.split("```sh\n").skip(1).take(2).map(|b| b.lines().next().unwrap()).collect();
+    assert!(blocks[0].contains("audit chat-history --home examples/home"), "{blocks:?}");
+    assert_eq!(blocks[1], "cargo test --workspace");
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    assert!(cargo.contains("license = \"MIT OR Apache-2.0\""));
+    let mit = std::fs::read_to_string(root.join("LICENSE-MIT")).unwrap();
+    assert!(mit.starts_with("MIT License") && mit.contains("WITHOUT WARRANTY OF ANY KIND"));
+    let apache = std::fs::read_to_string(root.join("LICENSE-APACHE")).unwrap();
+    assert!(
+        apache.contains("Apache License") && apache.contains("Version 2.0, January 2004") && apache.contains("END OF TERMS AND CONDITIONS")
+    );
 }

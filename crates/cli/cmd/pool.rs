@@ -61,9 +61,8 @@ pub(crate) enum PoolCommand {
         /// Seed of the bootstrap
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// One JSON object on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
     /// Fisher's exact test on the mechanism counts of two labelled sessions
     Compare {
@@ -71,9 +70,8 @@ pub(crate) enum PoolCommand {
         a: PathBuf,
         /// Second labelled session.csv (with its key.csv beside it)
         b: PathBuf,
-        /// One JSON object on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
 }
 
@@ -85,9 +83,10 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 let (kind, path) = crate::paths::source_arg(spec)?;
                 let path = &path;
                 if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
-                    anyhow::bail!(
+                    return Err(crate::UsageError(format!(
                         "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
-                    );
+                    ))
+                    .into());
                 }
                 streams.push(open_source(kind, path, &ImportOptions::default()).with_context(|| format!("cannot open {spec}"))?);
             }
@@ -127,7 +126,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             ));
             Ok(Exit::Success)
         }
-        PoolCommand::Score { session, key, second_pass, seed, json } => {
+        PoolCommand::Score { session, key, second_pass, seed, output } => {
             let key = score::read_key(&key)?;
             let (rows, unlabelled) = score::read_labelled(&session, &key)?;
             let second = match &second_pass {
@@ -136,7 +135,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             };
             let s = score::score(&rows, unlabelled, second.as_deref(), seed);
             let mut out = ctx.stdout();
-            if json {
+            if output.is_json() {
                 write_json_line(&mut out, &s)?;
             } else {
                 out.write_all(score::render(&s).as_bytes())?;
@@ -144,7 +143,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             out.flush()?;
             Ok(Exit::Success)
         }
-        PoolCommand::Compare { a, b, json } => {
+        PoolCommand::Compare { a, b, output } => {
             let counts = |p: &PathBuf| -> anyhow::Result<[u64; 4]> {
                 let key = score::read_key(&p.with_file_name("key.csv")).with_context(|| format!("no key.csv beside {}", p.display()))?;
                 Ok(score::mechanism_counts(&score::read_labelled(p, &key)?.0))
@@ -152,7 +151,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             let (ca, cb) = (counts(&a)?, counts(&b)?);
             let p = amem_pool::stats::fisher_exact_2xk(&ca, &cb);
             let mut out = ctx.stdout();
-            if json {
+            if output.is_json() {
                 write_json_line(&mut out, &serde_json::json!({"mechanisms": MECHANISMS, "a": ca, "b": cb, "fisher_p_two_sided": p}))?;
             } else {
                 writeln!(out, "{:<12} {:>6} {:>6}", "mechanism", "A", "B")?;

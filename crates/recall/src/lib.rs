@@ -38,6 +38,7 @@ mod error;
 mod hit;
 pub mod index;
 mod item;
+mod note;
 mod postings;
 pub mod presence;
 pub mod query;
@@ -49,8 +50,9 @@ pub use error::{Error, Result};
 pub use hit::{Hit, OpenedChunk};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
+pub use note::NoteWarning;
 pub use walk::MAX_NOTE_BYTES;
-pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, Wiki, capture};
+pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.

@@ -46,7 +46,14 @@ pub(crate) fn read_file(f: &FoundFile, report: &mut IndexReport) -> Option<Parse
     };
     report.bytes_read += bytes.len() as u64;
     match parse_item(&bytes, f.kind) {
-        Ok(p) => Some(p),
+        Ok(p) => {
+            if let Some(w) = &p.warning {
+                // The CLI's `amem index` prints these; an audit's log shows them with -v.
+                tracing::info!("{}:{}: {}; indexed as plain text", f.abs.display(), w.line, w.problem);
+                report.warnings.push(crate::wiki::WarnedFile { path: f.abs.clone(), warning: w.clone() });
+            }
+            Some(p)
+        }
         Err(reason) => {
             report.skipped.push(SkippedFile { path: f.abs.clone(), reason });
             None

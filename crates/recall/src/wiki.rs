@@ -77,6 +77,16 @@ pub struct SkippedFile {
     pub reason: SkipReason,
 }
 
+/// A wiki file indexed as plain text because its front matter could not
+/// be read (it is in the index; the warning says where to fix it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WarnedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The line and the problem.
+    pub warning: crate::note::NoteWarning,
+}
+
 /// What an index run did. File counts are by path; item counts by revision.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct IndexReport {
@@ -100,6 +110,8 @@ pub struct IndexReport {
     pub bytes_read: u64,
     /// Files reported and skipped (bad files, unsupported formats).
     pub skipped: Vec<SkippedFile>,
+    /// Files indexed as plain text, with the line their front matter broke at.
+    pub warnings: Vec<WarnedFile>,
     /// What the index holds after the run.
     #[serde(skip)]
     pub stats: IndexStats,
@@ -252,11 +264,13 @@ impl Wiki {
         }
         let body = format!("{body}\n");
         let mut doc = String::from("---\n");
+        // Quoted (a JSON string is a YAML double-quoted scalar), so that a
+        // title such as `[Re] Attention` or `Hits #1: 1990` reads back whole.
         if let Some(t) = c.title.map(one_line).filter(|t| !t.is_empty()) {
-            doc.push_str(&format!("title: {t}\n"));
+            doc.push_str(&format!("title: {}\n", yaml_quoted(&t)));
         }
         if let Some(s) = c.source_url.map(one_line).filter(|s| !s.is_empty()) {
-            doc.push_str(&format!("source: {s}\n"));
+            doc.push_str(&format!("source: {}\n", yaml_quoted(&s)));
         }
         doc.push_str(&format!("retrieved_at: {}\n", one_line(c.retrieved_at)));
         doc.push_str(&format!("digest: {}\n---\n", Digest::of(body.as_bytes()).to_hex()));
@@ -469,6 +483,18 @@ pub fn capture(home: &Path, text: &str, title: Option<&str>, source_url: Option<
     Wiki::open(home)?.capture(&Capture { text, title, source_url, retrieved_at })
 }
 
+/// `s` as a YAML double-quoted scalar (JSON's string syntax is one).
+pub(crate) fn yaml_quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// `notes/Falcon budget.md` -> "Falcon budget".
+fn title_from_name(rel: &str) -> Option<String> {
+    let name = rel.rsplit('/').next()?;
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).trim();
+    (!stem.is_empty()).then(|| stem.to_string())
+}
+
 /// Insert the item revision (unless already there) and record the file.
 /// Returns false when the file could not be stored (an id collision).
 fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: &str, report: &mut IndexReport) -> Result<bool> {
@@ -492,7 +518,9 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
                 id: parsed.id.0.clone(),
                 digest: digest.clone(),
                 kind: parsed.kind.as_str().to_string(),
-                title: parsed.title.clone(),
+                // Without a title in the content, the file name (the id
+                // still rests on the content alone, see `ItemId`).
+                title: parsed.title.clone().or_else(|| title_from_name(&f.rel)),
                 source_url: parsed.source_url.clone(),
                 retrieved_at: parsed.retrieved_at.clone(),
                 indexed_at: now.to_string(),
@@ -889,13 +917,17 @@ mod tests {
             r.skipped.iter().map(|s| (s.path.file_name().unwrap().to_string_lossy().into_owned(), format!("{}", s.reason))).collect();
         assert!(reasons["latin1.md"].contains("not UTF-8"), "{reasons:?}");
         assert!(reasons["binary.txt"].contains("binary"));
-        assert!(reasons["broken.md"].contains("front matter"));
+        // Broken front matter is not a skip: the note is indexed as plain text, with a warning naming the line.
+        assert!(!reasons.contains_key("broken.md"), "{reasons:?}");
+        assert_eq!(r.warnings.len(), 1);
+        assert!(r.warnings[0].path.ends_with("broken.md") && r.warnings[0].warning.line == 1, "{:?}", r.warnings);
+        assert_eq!(w.search("never closed", 1).unwrap().len(), 1, "its text is searchable");
         assert!(reasons["image.png"].contains("not a wiki format"));
         #[cfg(unix)]
         assert!(reasons["dangling.md"].contains("unreadable"));
         assert!(!reasons.contains_key(".hidden.md"));
-        assert_eq!(r.items_added, 4);
-        assert_eq!(w.stats().unwrap().items, 4);
+        assert_eq!(r.items_added, 5);
+        assert_eq!(w.stats().unwrap().items, 5);
     }
 
     #[test]
@@ -946,10 +978,15 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "---\ntitle: Sea level report\nsource: https://example.org/sl\nretrieved_at: 2024-02-03T04:05:06Z\ndigest: {}\n---\n{body}",
+                "---\ntitle: \"Sea level report\"\nsource: \"https://example.org/sl\"\nretrieved_at: 2024-02-03T04:05:06Z\ndigest: {}\n---\n{body}",
                 Digest::of(body.as_bytes()).to_hex()
             )
         );
+        // A title YAML would read otherwise (a flow list, a comment) reads back whole.
+        let h2 = tempfile::tempdir().unwrap();
+        let odd = capture(h2.path(), "Replication notes.", Some("[Re] Hits #1: a study"), None, "2024-02-03T04:05:06Z").unwrap();
+        let text = std::fs::read(h2.path().join(format!("wiki/captured/{odd}.md"))).unwrap();
+        assert_eq!(parse_item(&text, ItemKind::Markdown).unwrap().title.as_deref(), Some("[Re] Hits #1: a study"));
         let mut w = Wiki::open(h.path()).unwrap();
         let opened = w.open_uri(&AmemUri::chunk(id.as_str(), 0)).unwrap();
         assert_eq!((opened.text.as_str(), opened.source_url.as_deref()), (body.trim_end(), Some("https://example.org/sl")));
