@@ -110,6 +110,10 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// The allocator of the whole binary (see the workspace manifest for why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// `--color` as given, read before clap parses (so that clap's own help
 /// and usage errors follow it too); a bad value is left for clap to report.
 fn color_from_args() -> printer::ColorWhen {

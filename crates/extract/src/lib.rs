@@ -68,9 +68,10 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// the first run on the hand labels (commit d734281); `rules@2` holds the
 /// fixes listed in the README `extract` section; `rules@3` (commit
 /// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
-/// `rules@4` adds the copula-classification rule and lets counts block the
-/// opinion rule.
-pub const EXTRACTOR: &str = "rules@4";
+/// `rules@4` (commit 8fc7ede) added the copula-classification rule and let
+/// counts block the opinion rule; `rules@5` reads a clause of prose with a
+/// value as a quantity when its verb is not in the lists.
+pub const EXTRACTOR: &str = "rules@5";
 
 /// Errors of this crate: only reading evaluation labels can fail;
 /// extraction itself takes any UTF-8 text.

@@ -210,6 +210,7 @@ struct Ids {
     names: HashMap<String, i64>,
     runs: HashMap<String, i64>,
     revisions: HashMap<(Digest, String), i64>,
+    texts: HashMap<String, i64>,
 }
 
 /// One buffered write.

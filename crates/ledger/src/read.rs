@@ -105,8 +105,13 @@ impl Ledger {
         let mut st = self
             .conn
             .prepare_cached(
-                "SELECT k.name, count(*) FROM message_assessed ma JOIN claims c ON c.msg = ma.msg JOIN names k ON k.id = c.kind
-                 WHERE ma.run_no = ?1 GROUP BY k.name ORDER BY k.name",
+                "SELECT k.name, sum(x.n) FROM (
+                     SELECT c.kind AS kind, count(*) AS n FROM message_assessed ma JOIN claims c ON c.msg = ma.msg
+                     WHERE ma.run_no = ?1 GROUP BY c.kind
+                     UNION ALL
+                     SELECT q.kind AS kind, sum(q.n) AS n FROM message_assessed ma JOIN claim_counts q ON q.msg = ma.msg
+                     WHERE ma.run_no = ?1 GROUP BY q.kind
+                 ) x JOIN names k ON k.id = x.kind GROUP BY k.name ORDER BY k.name",
             )
             .map_err(self.err(action))?;
         let rows = st.query_map([run_no], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))).map_err(self.err(action))?;
@@ -288,8 +293,9 @@ impl Ledger {
         let (stored_id, message_id, digest, start, end, kind, text, extractor): Row = self
             .conn
             .prepare_cached(
-                "SELECT c.claim_id, m.message_id, m.digest, c.span_start, c.span_end, k.name, c.text, x.name
+                "SELECT c.claim_id, m.message_id, m.digest, c.span_start, c.span_end, k.name, t.text, x.name
                  FROM claims c JOIN messages_seen m ON m.msg = c.msg JOIN names x ON x.id = c.extractor JOIN names k ON k.id = c.kind
+                 JOIN texts t ON t.id = c.text
                  WHERE c.claim = ?1",
             )
             .and_then(|mut s| {
@@ -339,7 +345,8 @@ impl Ledger {
         let (stored, digest, start, end, text): (Option<Vec<u8>>, Vec<u8>, i64, i64, Option<String>) = self
             .conn
             .prepare_cached(
-                "SELECT c.claim_id, m.digest, c.span_start, c.span_end, c.text FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                "SELECT c.claim_id, m.digest, c.span_start, c.span_end, t.text FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                 JOIN texts t ON t.id = c.text
                  WHERE c.claim = ?1",
             )
             .and_then(|mut s| s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
@@ -374,8 +381,8 @@ impl Ledger {
             let mut st = self
                 .conn
                 .prepare_cached(
-                    "SELECT f.name, u.name, d.name, x.claim_start, x.claim_end FROM assessment_reasons x
-                     JOIN names f ON f.id = x.facet JOIN names u ON u.id = x.rule JOIN names d ON d.id = x.detail
+                    "SELECT f.name, u.name, d.text, x.claim_start, x.claim_end FROM assessment_reasons x
+                     JOIN names f ON f.id = x.facet JOIN names u ON u.id = x.rule JOIN texts d ON d.id = x.detail
                      WHERE x.seq = ?1 ORDER BY x.ord",
                 )
                 .map_err(self.err(action))?;
@@ -451,8 +458,10 @@ impl Ledger {
                 let mut st = self
                     .conn
                     .prepare_cached(
-                        "SELECT k.name, u.name, g.cue, g.source_start, g.source_end, g.source_sentence, g.memory_sentence
-                         FROM gate_flags g JOIN names k ON k.id = g.flag_check JOIN names u ON u.id = g.rule WHERE g.seq = ?1 ORDER BY g.ord",
+                        "SELECT k.name, u.name, g.cue, g.source_start, g.source_end, ss.text, ms.text
+                         FROM gate_flags g JOIN names k ON k.id = g.flag_check JOIN names u ON u.id = g.rule
+                         JOIN texts ss ON ss.id = g.source_sentence JOIN texts ms ON ms.id = g.memory_sentence
+                         WHERE g.seq = ?1 ORDER BY g.ord",
                     )
                     .map_err(self.err(action))?;
                 let rows = st

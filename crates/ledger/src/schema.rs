@@ -19,8 +19,10 @@ pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 12] = [
+pub(crate) const OWN_TABLES: [&str; 14] = [
     "runs",
+    "texts",
+    "claim_counts",
     "messages_seen",
     "message_assessed",
     "claims",
@@ -248,13 +250,16 @@ ALTER TABLE skipped RENAME TO v3_skipped;
 /// - rows refer to each other by integer (`msg`, `claim`, `seq`, `run_no`,
 ///   `rev`), digests are 32-byte blobs, stored once;
 /// - names repeated on every row (status, method, policy, time of the
-///   verdict, extractor, claim kind, facet, rule, reason text, gate verdict
-///   and check, archive path) are numbers into `names`: on the bench
-///   185,234 reasons have 21,081 distinct texts;
-/// - a claim's text and cues are kept only for claims that are audited or
-///   assessed (on the bench 60% of claims are greetings, opinions and the
-///   like, counted by kind and never read back), and its 32-byte id only
-///   when it is not the digest of its message, span and text;
+///   verdict, extractor, claim kind, facet, rule, gate verdict and check,
+///   archive path) are numbers into `names`, and longer texts that repeat
+///   (claim texts, reason texts, gate sentences) into `texts`: on the bench
+///   185,234 reasons have 21,081 distinct texts, and 104,928 audited
+///   claims 52,654 distinct ones;
+/// - claims that are audited or assessed are rows (text, span, cues; the
+///   32-byte id only when it is not the digest of its message, span and
+///   text); the others (on the bench 60% of claims are greetings, opinions
+///   and the like) are counted by kind per message, since nothing reads
+///   them back;
 /// - an assessment is a row of columns, with one row per reason, per
 ///   evidence span a reason cites, and per gate flag;
 /// - evidence is a reference: revision, chunk, span, and `quote_check`
@@ -269,6 +274,14 @@ pub(crate) const V4_TABLES: &str = "
 CREATE TABLE names (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
+);
+-- Longer texts that repeat (claim texts, reason texts, gate sentences),
+-- stored once; `key` is the first 8 bytes of the text's SHA-256 (the next
+-- free one on a collision), so the index does not hold the text again.
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    key INTEGER NOT NULL UNIQUE,
+    text TEXT NOT NULL
 );
 CREATE TABLE runs (
     run_no INTEGER PRIMARY KEY,
@@ -301,10 +314,9 @@ CREATE TABLE message_assessed (
     PRIMARY KEY (msg, policy, run_no)
 ) WITHOUT ROWID;
 CREATE INDEX message_assessed_by_run ON message_assessed (run_no, msg);
--- `id_key` is the first 8 bytes of the claim id; `claim_id` holds the
--- whole id only when it is not `Claim::id_for(message digest, span, text)`.
--- `text` (and the cues) are kept for claims that are audited or assessed:
--- a greeting or an opinion is counted by kind, never read back.
+-- Claims that are audited or assessed. `id_key` is the first 8 bytes of
+-- the claim id; `claim_id` holds the whole id only when it is not
+-- `Claim::id_for(message digest, span, text)`.
 CREATE TABLE claims (
     claim INTEGER PRIMARY KEY,
     msg INTEGER NOT NULL,
@@ -313,9 +325,17 @@ CREATE TABLE claims (
     span_end INTEGER NOT NULL,
     kind INTEGER NOT NULL,
     extractor INTEGER NOT NULL,
-    text TEXT,
+    text INTEGER NOT NULL,
     claim_id BLOB
 );
+-- Claims never audited (greetings, opinions, ...), counted by kind: nothing
+-- reads them back.
+CREATE TABLE claim_counts (
+    msg INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (msg, kind)
+) WITHOUT ROWID;
 CREATE UNIQUE INDEX claims_by_message ON claims (msg, id_key);
 -- `text` is NULL when it is the claim text at the span (always, today).
 CREATE TABLE claim_cues (
@@ -382,8 +402,8 @@ CREATE TABLE gate_flags (
     cue TEXT NOT NULL,
     source_start INTEGER NOT NULL,
     source_end INTEGER NOT NULL,
-    source_sentence TEXT NOT NULL,
-    memory_sentence TEXT NOT NULL,
+    source_sentence INTEGER NOT NULL,
+    memory_sentence INTEGER NOT NULL,
     PRIMARY KEY (seq, ord)
 ) WITHOUT ROWID;
 CREATE TABLE skipped (
@@ -696,7 +716,7 @@ impl Ledger {
                 Some(m) => m,
                 None => self.insert_bare_message(&c.message_digest)?,
             };
-            self.insert_claim(msg, &c, true)?;
+            self.insert_claim(msg, &c)?;
         }
         // Assessments, in their order.
         let assessments: Vec<(i64, String, String, String)> = {

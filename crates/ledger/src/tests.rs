@@ -373,8 +373,8 @@ fn mark_stale_adds_observations_once() {
     }
 }
 
-/// A claim that is never audited (a greeting) is counted by kind but kept
-/// without its text or cues; it cannot be assessed after the fact.
+/// A claim that is never audited (a greeting) is counted by kind, without a
+/// row of its own; it cannot be assessed after the fact.
 #[test]
 fn counted_only_claims_keep_no_text() {
     let mut l = Ledger::open_in_memory().unwrap();
@@ -385,12 +385,25 @@ fn counted_only_claims_keep_no_text() {
     hello.cues = vec![Cue { class: CueClass::Hedge, text: "The".into(), span: Span::new(0, 3), rule: "hedge.x".into() }];
     l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&hello), assessments: &[], skipped: &[] }).unwrap();
     l.flush().unwrap();
-    let (text, id): (Option<String>, Option<Vec<u8>>) =
-        l.conn.query_row("SELECT text, claim_id FROM claims", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
-    assert_eq!((text, id, count(&l, "claim_cues")), (None, None, 0));
+    assert_eq!((count(&l, "claims"), count(&l, "claim_cues"), count(&l, "claim_counts")), (0, 0, 1));
     assert_eq!(l.run_totals(&RunId("r1".into())).unwrap().claims_by_kind.get(&ClaimKind::Greeting), Some(&1));
     let a = assessment(&hello, Status::Supported, vec![], "2024-02-01T00:00:00Z");
     assert!(matches!(l.append_assessment(&m.digest(), &a), Err(Error::UnknownClaim(_))));
+}
+
+/// Texts are stored once; a different text under the same 8-byte key (a
+/// collision, forced here) takes the next key and both read back.
+#[test]
+fn texts_are_stored_once_and_survive_a_key_collision() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    let key = write::key_of(&Digest::of(b"The launch moved to Friday."));
+    l.conn.execute("INSERT INTO texts (key, text) VALUES (?1, 'another text with the same key')", [key]).unwrap();
+    let a = l.text_id("The launch moved to Friday.").unwrap();
+    l.ids = Ids::default();
+    assert_eq!(l.text_id("The launch moved to Friday.").unwrap(), a, "found again past the colliding row");
+    let (k, t): (i64, String) = l.conn.query_row("SELECT key, text FROM texts WHERE id = ?1", [a], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert_eq!((k, t.as_str()), (key.wrapping_add(1), "The launch moved to Friday."));
+    assert_eq!(count(&l, "texts"), 2);
 }
 
 #[test]

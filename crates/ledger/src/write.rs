@@ -197,6 +197,43 @@ impl Ledger {
         Ok(id)
     }
 
+    /// The number of a text (claim text, reason text, gate sentence) in
+    /// `texts`, added the first time: texts that repeat (the same claim in
+    /// many mails, the same reason wording) are stored once. Found by the
+    /// first 8 bytes of its SHA-256; a different text under the same key
+    /// (a collision) takes the next free key.
+    pub(crate) fn text_id(&mut self, text: &str) -> Result<i64> {
+        if let Some(&id) = self.ids.texts.get(text) {
+            return Ok(id);
+        }
+        let action = "recording a text";
+        let mut key = key_of(&Digest::of(text.as_bytes()));
+        let id = loop {
+            let found: Option<(i64, String)> = self
+                .conn
+                .prepare_cached("SELECT id, text FROM texts WHERE key = ?1")
+                .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+                .map_err(self.err(action))?;
+            match found {
+                Some((id, t)) if t == text => break id,
+                Some(_) => key = key.wrapping_add(1),
+                None => {
+                    self.conn
+                        .prepare_cached("INSERT INTO texts (key, text) VALUES (?1, ?2)")
+                        .and_then(|mut s| s.execute(params![key, text]))
+                        .map_err(self.err(action))?;
+                    break self.conn.last_insert_rowid();
+                }
+            }
+        };
+        // Bounded: the texts of the last few thousand claims are what repeats soon.
+        if self.ids.texts.len() >= 20_000 {
+            self.ids.texts.clear();
+        }
+        self.ids.texts.insert(text.to_string(), id);
+        Ok(id)
+    }
+
     /// The number of a recorded run, if it is recorded.
     pub(crate) fn run_no_of(&mut self, run: &str) -> Result<Option<i64>> {
         if let Some(&n) = self.ids.runs.get(run) {
@@ -261,8 +298,8 @@ impl Ledger {
         let row: Option<Row> = self
             .conn
             .prepare_cached(
-                "SELECT c.claim, c.span_start, c.span_end, c.text, c.claim_id FROM claims c JOIN messages_seen m ON m.msg = c.msg
-                 WHERE m.digest = ?1 AND c.id_key = ?2",
+                "SELECT c.claim, c.span_start, c.span_end, t.text, c.claim_id FROM claims c JOIN messages_seen m ON m.msg = c.msg
+                 JOIN texts t ON t.id = c.text WHERE m.digest = ?1 AND c.id_key = ?2",
             )
             .and_then(|mut s| {
                 s.query_row(params![message_digest.0.as_slice(), key_of(&claim.0)], |r| {
@@ -403,11 +440,21 @@ impl Ledger {
         };
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };
         let mut numbers: Vec<(ClaimId, i64)> = Vec::with_capacity(claims.len());
+        let mut counted: Vec<(&'static str, u64)> = Vec::new();
         for c in claims {
-            let read_back = c.kind.is_audited() || assessments.iter().any(|a| a.claim == c.id);
-            let (claim, new) = self.insert_claim(msg, c, read_back)?;
-            rec.claims += new;
-            numbers.push((c.id, claim));
+            if c.kind.is_audited() || assessments.iter().any(|a| a.claim == c.id) {
+                let (claim, new) = self.insert_claim(msg, c)?;
+                rec.claims += new;
+                numbers.push((c.id, claim));
+            } else {
+                match counted.iter_mut().find(|(k, _)| *k == c.kind.as_str()) {
+                    Some((_, n)) => *n += 1,
+                    None => counted.push((c.kind.as_str(), 1)),
+                }
+            }
+        }
+        for (kind, n) in counted {
+            rec.claims += self.count_claims(msg, kind, n)?;
         }
         for a in assessments {
             let claim = match numbers.iter().find(|(id, _)| *id == a.claim) {
@@ -427,16 +474,37 @@ impl Ledger {
         Ok(rec)
     }
 
-    /// Record a claim of message `msg`; returns its number and 1 when it
-    /// was new. `read_back`: keep its text and cues (it is audited or
-    /// assessed), else only its span, kind and extractor (it is counted).
-    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim, read_back: bool) -> Result<(i64, u64)> {
+    /// Count `n` claims of `kind` that are never audited (greetings,
+    /// opinions, ...) for message `msg`: nothing reads them back, so their
+    /// rows would only be weight. Returns `n` when the count is new.
+    fn count_claims(&mut self, msg: i64, kind: &str, n: u64) -> Result<u64> {
+        let kind = self.name_id(kind)?;
+        let action = "counting a message's claims";
+        let added = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO claim_counts (msg, kind, n) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| s.execute(params![msg, kind, n as i64]))
+            .map_err(self.err(action))?;
+        if added == 1 {
+            return Ok(n);
+        }
+        // Recorded before (a re-run under another policy, a restarted run):
+        // the larger count stands.
+        self.conn
+            .prepare_cached("UPDATE claim_counts SET n = max(n, ?3) WHERE msg = ?1 AND kind = ?2")
+            .and_then(|mut s| s.execute(params![msg, kind, n as i64]))
+            .map_err(self.err(action))?;
+        Ok(0)
+    }
+
+    /// Record an audited (or assessed) claim of message `msg`, with its
+    /// text and cues; returns its number and 1 when it was new.
+    pub(crate) fn insert_claim(&mut self, msg: i64, c: &Claim) -> Result<(i64, u64)> {
         let extractor = self.name_id(&c.extractor)?;
         let kind = self.name_id(c.kind.as_str())?;
-        let text = read_back.then_some(c.text.as_str());
-        // The whole id only when it cannot be computed back from the row
-        // (a counted-only claim is found by `id_key` alone).
-        let whole = (read_back && Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
+        let text = self.text_id(&c.text)?;
+        // The whole id only when it cannot be computed back from the row.
+        let whole = (Claim::id_for(&c.message_digest, c.span, &c.text) != c.id).then_some(c.id.0.0.as_slice());
         let n = self
             .conn
             .prepare_cached(
@@ -456,9 +524,6 @@ impl Ledger {
             return Ok((claim, 0));
         }
         let claim = self.conn.last_insert_rowid();
-        if !read_back {
-            return Ok((claim, 1));
-        }
         for (ord, cue) in c.cues.iter().enumerate() {
             let rule = self.name_id(&cue.rule)?;
             // The cue's text is the claim's at its span: kept only if not.
@@ -515,6 +580,8 @@ impl Ledger {
             for (ord, f) in g.flags.iter().enumerate() {
                 let check = self.name_id(&f.check)?;
                 let rule = self.name_id(&f.rule)?;
+                let source_sentence = self.text_id(&f.source_sentence)?;
+                let memory_sentence = self.text_id(&f.memory_sentence)?;
                 self.conn
                     .prepare_cached(
                         "INSERT INTO gate_flags (seq, ord, flag_check, rule, cue, source_start, source_end, source_sentence, memory_sentence)
@@ -529,8 +596,8 @@ impl Ledger {
                             f.cue,
                             f.source_span.start as i64,
                             f.source_span.end as i64,
-                            f.source_sentence,
-                            f.memory_sentence
+                            source_sentence,
+                            memory_sentence
                         ])
                     })
                     .map_err(self.err("recording a gate flag"))?;
@@ -542,7 +609,7 @@ impl Ledger {
     fn insert_reason(&mut self, seq: i64, ord: i64, r: &Reason, inline_quotes: bool) -> Result<()> {
         let facet = self.name_id(&r.facet)?;
         let rule = self.name_id(&r.rule)?;
-        let detail = self.name_id(&r.detail)?;
+        let detail = self.text_id(&r.detail)?;
         self.conn
             .prepare_cached(
                 "INSERT INTO assessment_reasons (seq, ord, facet, rule, detail, claim_start, claim_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -656,16 +723,9 @@ impl Ledger {
         self.flush()?;
         self.in_tx("appending an assessment", |l| {
             let run_no = l.run_no(&run_id)?;
+            // A claim only counted (never audited) has no row: it cannot be
+            // assessed after the fact.
             let claim = l.claim_of(message_digest, &a.claim)?.ok_or_else(|| Error::UnknownClaim(a.claim.0.to_hex()))?;
-            // A claim recorded as counted only (never audited) has no text
-            // to rebuild it from: it cannot be assessed after the fact.
-            let kept: bool = l
-                .conn
-                .query_row("SELECT text IS NOT NULL FROM claims WHERE claim = ?1", [claim], |r| r.get(0))
-                .map_err(l.err("reading a claim"))?;
-            if !kept {
-                return Err(Error::UnknownClaim(a.claim.0.to_hex()));
-            }
             l.insert_assessment_at(run_no, claim, a, None, false)
         })
     }

@@ -373,6 +373,15 @@ struct CsvRows {
 /// quote or comma, then the quoted message's first header.
 const RECORD_START: &[u8] = b",\"Message-ID:";
 
+/// True when a line after the first of `message` starts a Kaggle record
+/// (one search over the whole message; lines are looked at only on a hit).
+fn holds_record_start(message: &[u8]) -> bool {
+    memchr::memmem::find_iter(message, RECORD_START).any(|hit| match memchr::memrchr(b'\n', &message[..hit]) {
+        Some(nl) => starts_record(&message[nl + 1..]),
+        None => false,
+    })
+}
+
 /// True when `line` (without its line break) starts a Kaggle record.
 fn starts_record(line: &[u8]) -> bool {
     memchr::memmem::find(line, RECORD_START).is_some_and(|i| i > 0 && !line[..i].iter().any(|b| matches!(b, b'"' | b',')))
@@ -462,7 +471,7 @@ impl CsvRows {
             // After a `\r\n` terminator the csv crate may stand between the
             // two bytes (it takes the `\n` with the next record).
             && (tail[..n].ends_with(b"\"\n") || tail[..n].ends_with(b"\"\r\n") || tail[..n].ends_with(b"\"\r") || (end == self.len && tail[n - 1] == b'"'));
-        let swallowed = message.split(|b| *b == b'\n').skip(1).any(starts_record);
+        let swallowed = holds_record_start(message);
         if closed && !swallowed {
             return Ok(());
         }
