@@ -16,8 +16,8 @@
 //!   updated by digest in one transaction ([`Wiki::index_wiki`]).
 //! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
 //!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
-//! - Measure: [`presence`] scores whether gold evidence sentences reach the
-//!   top-k context, verbatim and in value ([`value`]), against a shuffled control.
+//! - Measure: `amem_eval::recall` scores whether gold evidence sentences reach
+//!   the top-k context, verbatim and in value, against a shuffled control.
 //!
 //! ```no_run
 //! use amem_recall::{IndexOptions, Recall, Wiki};
@@ -39,9 +39,7 @@ mod hit;
 pub mod index;
 mod item;
 mod postings;
-pub mod presence;
 pub mod query;
-pub mod value;
 mod wiki;
 
 pub use error::{Error, Result};

@@ -54,7 +54,6 @@ mod align;
 mod analysis;
 mod cues;
 mod date;
-pub mod eval;
 mod number;
 pub(crate) mod text;
 mod verifier;

@@ -3,13 +3,12 @@
 //! change to the verifier (or to the text layer under it) causes:
 //!
 //! ```text
-//! cargo run -p amem-verify --example verdicts -- ../shared/eval > after.tsv
+//! cargo run -p amem-eval --example verdicts -- ../shared/eval > after.tsv
 //! diff before.tsv after.tsv
 //! ```
 #![allow(clippy::print_stdout)]
 
-use amem_verify::eval::load_corpus;
-use amem_verify::{text_evidence, verify};
+use amem_eval::verify::{load_corpus, verify_pair};
 use std::io::Write;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -17,17 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (set, pairs) in load_corpus(std::path::Path::new(&dir))? {
         for p in &pairs {
-            let evidence: Vec<_> = p
-                .evidence
-                .iter()
-                .enumerate()
-                .map(|(i, e)| {
-                    let mut ev = text_evidence(&e.text, i as u32);
-                    ev.title = e.title.clone();
-                    ev
-                })
-                .collect();
-            let v = verify(&p.claim, &evidence);
+            let v = verify_pair(p);
             writeln!(out, "{set}\t{}\t{:?}\t{:?}\t{}", p.id, p.label, v.status.group(), v.status.as_str())?;
         }
     }

@@ -18,7 +18,7 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use super::{text_evidence, verify};
+use amem_verify::{text_evidence, verify};
 use amem_model::{Evidence, Group};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -170,22 +170,28 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
+/// The verifier's answer for one pair: each evidence text is one evidence
+/// item (chunk = its position), with its title when the set gives one.
+pub fn verify_pair(p: &Pair) -> amem_verify::Verification {
+    let evidence: Vec<Evidence> = p
+        .evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mut ev = text_evidence(&e.text, i as u32);
+            ev.title = e.title.clone();
+            ev
+        })
+        .collect();
+    verify(&p.claim, &evidence)
+}
+
 /// Verify every pair and tally the groups.
 pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
     let mut confusion = [[0usize; 3]; 3];
     let mut statuses = BTreeMap::new();
     for p in pairs {
-        let evidence: Vec<Evidence> = p
-            .evidence
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let mut ev = text_evidence(&e.text, i as u32);
-                ev.title = e.title.clone();
-                ev
-            })
-            .collect();
-        let v = verify(&p.claim, &evidence);
+        let v = verify_pair(p);
         confusion[group_index(p.label)][group_index(v.status.group())] += 1;
         *statuses.entry(v.status.as_str().to_string()).or_insert(0) += 1;
     }
