@@ -53,8 +53,9 @@
 mod align;
 mod analysis;
 mod cues;
-mod date;
-mod number;
+// The value and date readers are the text layer's.
+use amem_text::dates as date;
+use amem_text::quantity as number;
 pub(crate) mod text;
 mod verifier;
 
