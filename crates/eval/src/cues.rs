@@ -22,9 +22,9 @@
 //! the current lexicon detects no cue of that class) have an annotated cue
 //! of that class at the matched span.
 
-use amem_text::cues::detect_cues;
 use crate::{Error, Result};
 use amem_model::{CueClass, Span};
+use amem_text::cues::detect_cues;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -18,8 +18,8 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use amem_verify::{text_evidence, verify};
 use amem_model::{Evidence, Group};
+use amem_verify::{text_evidence, verify};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -67,7 +67,6 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// fixes listed in the README `extract` section.
 pub const EXTRACTOR: &str = "rules@2";
 
-
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,13 +1,13 @@
 //! Alignment and the eight checks.
 
+use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
+use amem_model::{CueClass, Span};
 use amem_text::cues::CueAt;
 use amem_text::cues::cues_from;
 use amem_text::lexicon::{Hit, Kind, Lexicon};
 use amem_text::numbers::{Number, same_value, scan_numbers};
-use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
 use amem_text::sentence::{Layout, Sentence, sentences};
 use amem_text::words::{WordAt, WordHash as Word, clauses, content_words, word_set};
-use amem_model::{CueClass, Span};
 use std::collections::BTreeMap;
 
 /// Alignment threshold: a memory sentence is checkable when at least a

@@ -713,8 +713,8 @@ pub fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::words::words;
     use super::*;
+    use crate::words::words;
     use proptest::prelude::*;
 
     fn q(t: &str) -> Vec<Quantity> {

@@ -181,7 +181,8 @@ use crate::stopwords::FUNCTION_WORDS;
 pub fn is_stopword(lower: &str) -> bool {
     // A set, not a scan of the list: this runs for every word of every evidence sentence.
     static SET: OnceLock<HashSet<&'static str, FastHash>> = OnceLock::new();
-    SET.get_or_init(|| FUNCTION_WORDS.iter().copied().chain(crate::stopwords::ALIGNMENT_STOPWORDS.iter().copied()).collect()).contains(lower)
+    SET.get_or_init(|| FUNCTION_WORDS.iter().copied().chain(crate::stopwords::ALIGNMENT_STOPWORDS.iter().copied()).collect())
+        .contains(lower)
 }
 
 fn irregular(lower: &str) -> Option<&'static str> {
@@ -476,6 +477,13 @@ mod tests {
     }
 
     #[test]
+    fn possessives_and_the_gate_inflections_meet() {
+        assert_eq!(stem("alice's"), stem("alice"));
+        assert_eq!(stem("promoted"), stem("promotes"));
+        assert_eq!(stem("servers"), "server");
+        assert_eq!(stem("access"), "access");
+    }
+
     #[test]
     fn clauses_cut_on_commas_and_but() {
         let c = clauses("Alice has admin, but Bob does not");

@@ -48,4 +48,3 @@ impl CaptureStore for RecallStore {
         .map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))
     }
 }
-

@@ -62,4 +62,3 @@ async fn recall_store_captures_are_found_by_the_next_local_search() {
     let new_hits = store.with_wiki(|w| w.search("arXiv API one request every five seconds", 5)).unwrap();
     assert!(new_hits.iter().any(|h| h.item.0 == items[0].item && h.item_digest == stale[0].new_digest), "{new_hits:?}");
 }
-
