@@ -1,4 +1,4 @@
-//! `amem factcheck "claim" [--offline] [--json] [--refresh] [-k N]`: ground
+//! `amem factcheck "claim" [--offline] [--format json] [--refresh] [-k N]`: ground
 //! one claim. Local recall first (the wiki is brought up to date, then
 //! searched); when the local evidence does not settle the claim (or with
 //! `--refresh`), the trust list is asked (rate-limited, logged, captured back into the wiki); then
@@ -6,7 +6,7 @@
 //! the deterministic verifier, then the gate on the evidence the verdict rests
 //! on) judges the claim against all the evidence, as `amem audit` does.
 //!
-//! stdout (`--json`): one object in the RFC shape
+//! stdout (`--format json`): one object in the RFC shape
 //! `{verdict, status, evidence: [{source_uri, snippet, captured_at, similarity}], amem_uri}`
 //! plus `claim`, `method`, `reasons` (`facet`, `rule`, `detail`), `gate` (the
 //! gate's summary, `null` when no evidence is cited) and
@@ -16,15 +16,16 @@
 //! `requests`). `verdict` is the report group (`SUPPORTED`,
 //! `CONTRADICTED`, or `NO_EVIDENCE` for everything unverified); `status` is
 //! the finer DESIGN.md status. `similarity` is the share of the claim's
-//! search terms found in the snippet (0 to 1). Without `--json`, the same
+//! search terms found in the snippet (0 to 1). Without `--format json`, the same
 //! as text. An unavailable source never turns into "no evidence" silently:
 //! it is named on stderr and in `grounding.unavailable`.
 
 use crate::Exit;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
 use amem_audit::assess::Assessor;
 use amem_audit::capture::RecallStore;
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
+use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions};
 use amem_model::Reason;
 use amem_model::{AmemUri, Evidence};
 use amem_recall::{IndexOptions, Recall};
@@ -45,9 +46,8 @@ pub(crate) struct FactcheckArgs {
     /// Make no network request: the local wiki and earlier captures only
     #[arg(long)]
     pub offline: bool,
-    /// Print one JSON object on stdout
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: crate::printer::OutputArgs,
     /// Ask the trust list even when the wiki or the cache already answers (finds changed documents)
     #[arg(long)]
     pub refresh: bool,
@@ -175,7 +175,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         "grounding": grounding,
     });
     let mut out = ctx.stdout();
-    if a.json {
+    if a.out.is_json() {
         write_json_line(&mut out, &result)?;
     } else {
         writeln!(out, "{}  {}", result["verdict"].as_str().unwrap_or(""), result["status"].as_str().unwrap_or(""))?;
