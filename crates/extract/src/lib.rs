@@ -49,7 +49,6 @@
 
 pub mod classify;
 pub mod compound;
-pub mod eval;
 pub mod lexicon;
 pub mod strip;
 
@@ -72,33 +71,6 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// counts block the opinion rule; `rules@5` reads a clause of prose with a
 /// value as a quantity when its verb is not in the lists.
 pub const EXTRACTOR: &str = "rules@5";
-
-/// Errors of this crate: only reading evaluation labels can fail;
-/// extraction itself takes any UTF-8 text.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A labels file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A labels line is not a valid label.
-    #[error("{path}:{line}: {message}")]
-    Label {
-        /// The file (or the name of the bundled labels).
-        path: String,
-        /// 1-based line number.
-        line: usize,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-/// Result alias.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).

@@ -2,7 +2,7 @@
 //! server, host restriction, capture back, stale revisions, negative cache,
 //! offline mode, the adapters against recorded responses.
 
-use crate::testing::{LoopbackServer, Reply, Seen, routes};
+use crate::testing::{LoopbackServer, Reply, Seen, fast_options as fast_opts, routes, source_config as source, trust_list as grounding};
 use crate::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,35 +24,6 @@ fn shared_fixture(test: &str, rel: &str) -> Option<Vec<u8>> {
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 const JSON: &str = "application/json; charset=utf-8";
-
-fn source(name: &str, server: &LoopbackServer, adapter: AdapterKind, rate: &str, priority: i64) -> SourceConfig {
-    SourceConfig {
-        name: name.into(),
-        url_pattern: format!("{}*", server.url()).parse().unwrap(),
-        priority,
-        adapter,
-        rate: Some(rate.parse().unwrap()),
-        search_url: None,
-    }
-}
-
-fn grounding(sources: Vec<SourceConfig>) -> GroundingConfig {
-    GroundingConfig { enabled: true, default_action: DefaultAction::Warn, sources }
-}
-
-fn fast_opts() -> GrounderOptions {
-    GrounderOptions {
-        client: ClientOptions {
-            max_retries: 2,
-            backoff_base: Duration::from_millis(20),
-            global_rate: "100/s".parse().unwrap(),
-            timeout: Duration::from_secs(5),
-            connect_timeout: Duration::from_secs(2),
-            ..ClientOptions::default()
-        },
-        ..GrounderOptions::default()
-    }
-}
 
 struct Home {
     _dir: tempfile::TempDir,

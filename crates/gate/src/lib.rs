@@ -34,7 +34,6 @@
 
 mod check;
 mod drift;
-pub mod eval;
 mod inspect;
 mod report;
 
@@ -46,33 +45,3 @@ pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
 /// The gate's version, as named in assessment methods (`gate@<VERSION>`).
 /// Bump it when a lexicon or a check changes what the gate reports.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Errors of this crate (only the eval reader can fail; the gate itself
-/// takes any UTF-8 text).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A corpus file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A corpus line is not the expected JSON.
-    #[error("{path}:{line}: {message}")]
-    Record {
-        /// The file.
-        path: std::path::PathBuf,
-        /// 1-based line number.
-        line: usize,
-        /// What was wrong.
-        message: String,
-    },
-    /// The folder holds none of the cue corpora.
-    #[error("no cue corpus under {0}: expected bioscope/, sfu_review/, sherlock_cdsco/ or polnear/ with sentences.jsonl")]
-    NoCorpus(std::path::PathBuf),
-}
-
-/// Result alias.
-pub type Result<T, E = Error> = std::result::Result<T, E>;

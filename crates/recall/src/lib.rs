@@ -16,8 +16,8 @@
 //!   updated by digest in one transaction ([`Wiki::index_wiki`]).
 //! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
 //!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
-//! - Measure: [`presence`] scores whether gold evidence sentences reach the
-//!   top-k context, verbatim and in value ([`value`]), against a shuffled control.
+//! - Measure: `amem_eval::recall` scores whether gold evidence sentences reach
+//!   the top-k context, verbatim and in value, against a shuffled control.
 //!
 //! ```no_run
 //! use amem_recall::{IndexOptions, Recall, Wiki};
@@ -40,9 +40,7 @@ pub mod index;
 mod item;
 mod note;
 mod postings;
-pub mod presence;
 pub mod query;
-pub mod value;
 mod walk;
 mod wiki;
 
@@ -52,7 +50,7 @@ pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 pub use note::NoteWarning;
 pub use walk::MAX_NOTE_BYTES;
-pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture};
+pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.

@@ -484,7 +484,7 @@ pub fn capture(home: &Path, text: &str, title: Option<&str>, source_url: Option<
 }
 
 /// `s` as a YAML double-quoted scalar (JSON's string syntax is one).
-pub(crate) fn yaml_quoted(s: &str) -> String {
+pub fn yaml_quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
 }
 

@@ -11,7 +11,9 @@
 //! - [`stopwords`] and [`lexicon`]: the word lists and the one automaton over them;
 //! - [`html`]: HTML to text, with every HTML5 character reference decoded;
 //! - [`cues`]: negation, hedge, attribution, condition and temporal cues;
-//! - [`numbers`]: numbers with scale, unit and currency.
+//! - [`quantity`]: the value reader (numbers with scale, unit or currency, anchor,
+//!   bound, range, stated precision) and [`dates`], the date reader;
+//! - [`numbers`]: the gate's number scanner (value, canonical unit, date part).
 //!
 //! ```
 //! assert!(amem_text::stopwords::FUNCTION_WORDS.contains(&"the"));
@@ -21,9 +23,11 @@
 #![deny(missing_docs)]
 
 pub mod cues;
+pub mod dates;
 pub mod html;
 pub mod lexicon;
 pub mod numbers;
+pub mod quantity;
 pub mod sentence;
 pub mod stopwords;
 pub mod words;

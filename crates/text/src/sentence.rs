@@ -459,7 +459,7 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
         // ... but a quotation closed after its "?" and followed by a
         // lower-case word keeps its attribution (`"Caught cold, Watson?"
         // said he.`).
-        '?' | '‽' => !(next_lower && core.len() < tok.len()) && !is_url_or_address(core),
+        '?' | '‽' => !(is_url_or_address(core) || next_lower && core.len() < tok.len()),
         '…' => !next_lower,
         '.' => {
             if next_lower {

@@ -54,9 +54,9 @@ mod admission;
 mod align;
 mod analysis;
 mod cues;
-mod date;
-pub mod eval;
-mod number;
+// The value and date readers are the text layer's.
+use amem_text::dates as date;
+use amem_text::quantity as number;
 mod relevance;
 mod scope;
 pub(crate) mod text;
@@ -74,7 +74,9 @@ use serde::{Deserialize, Serialize};
 /// 3 of the 9,686 dev pairs changed status (docs/adr/0002-text-layer.md).
 /// `@4`: relevance first (the claim's own subject, rarity-weighted), support from
 /// one item only, contradictions only in a shared scope, stale claims about "now".
-pub const METHOD: &str = "deterministic@4";
+/// `@5`: Snowball English stems (`amem_text::words::stem`), chosen by measure
+/// (docs/adr/0002-text-layer.md).
+pub const METHOD: &str = "deterministic@5";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -96,7 +96,16 @@ impl Assessor {
         // narrows the quote itself.
         let hits = recall.search_chunks(text, RECALL_K)?;
         let evidence: Vec<Evidence> = hits.iter().map(Hit::to_evidence).collect();
-        let v = self.verifier.verify(text, &evidence);
+        Ok(self.assess_evidence(text, &evidence))
+    }
+
+    /// Assess one claim text against the evidence given: the verifier's
+    /// verdict, then the gate on the claim against the evidence the verdict
+    /// rests on. The audit calls it on what recall found ([`Assessor::assess`]);
+    /// `amem factcheck` on what it weighed (recall and the trust list), so the
+    /// two read a claim the same way.
+    pub fn assess_evidence(&mut self, text: &str, evidence: &[Evidence]) -> Outcome {
+        let v = self.verifier.verify(text, evidence);
         let cited: Vec<&Evidence> = v.reasons.iter().flat_map(|r| r.evidence.iter()).collect();
         // The gate reads the claim as a memory of the evidence it rests on: a
         // claim flatter than its source (hedge, attribution, condition dropped)
@@ -116,7 +125,7 @@ impl Assessor {
             Some(amem_gate::check(&source, text).summary())
         };
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
-        Ok(Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit })
+        Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit }
     }
 }
 

@@ -256,7 +256,20 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let rx = Arc::clone(&shared_rx);
             let cache = Arc::clone(&cache);
             let run_id = run.run_id.clone();
-            scope.spawn(move || assess_stage(wiki, seen, &run_id, &policy, rerun, &rx, done, misses, c, &cache));
+            scope.spawn(move || {
+                assess_stage(AssessStage {
+                    wiki,
+                    seen,
+                    run_id: &run_id,
+                    policy: &policy,
+                    rerun,
+                    rx: &rx,
+                    done,
+                    misses,
+                    counters: c,
+                    cache: &cache,
+                })
+            });
         }
         drop(done_tx);
         drop(miss_tx);
@@ -378,19 +391,30 @@ fn import_all(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn assess_stage(
+/// What one assessing worker owns and shares: its own wiki and ledger
+/// connections, the run's identity, the queues it reads from and feeds, the
+/// counters and the run's outcome cache.
+struct AssessStage<'a> {
+    /// This worker's wiki connection.
     wiki: Wiki,
+    /// This worker's read connection to the ledger ("already assessed?").
     seen: Ledger,
-    run_id: &amem_model::RunId,
-    policy: &str,
+    run_id: &'a amem_model::RunId,
+    policy: &'a str,
+    /// Assess messages the ledger already holds under this policy.
     rerun: bool,
-    rx: &std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
+    /// The imported messages, shared by the workers.
+    rx: &'a std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
+    /// To the recording thread.
     done: SyncSender<Item>,
+    /// To the trust-list stage, when grounding is on.
     misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
-    c: Arc<Counters>,
-    cache: &OutcomeCache,
-) {
+    counters: Arc<Counters>,
+    cache: &'a OutcomeCache,
+}
+
+fn assess_stage(stage: AssessStage<'_>) {
+    let AssessStage { wiki, seen, run_id, policy, rerun, rx, done, misses, counters: c, cache } = stage;
     let fatal = |done: &SyncSender<Item>, e: String| {
         let _ = done.send(Item::Fatal(e));
     };

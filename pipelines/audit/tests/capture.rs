@@ -3,47 +3,17 @@
 //! wiki and found by the next local search, with the digest recall's evidence carries.
 
 use amem_audit::capture::RecallStore;
-use amem_factcheck::testing::{LoopbackServer, Reply, Seen};
+use amem_factcheck::testing::{LoopbackServer, Reply, Seen, fast_options as fast_opts, source_config as source, trust_list as grounding};
 use amem_factcheck::*;
 use amem_recall::Recall;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 
 fn fixture(rel: &str) -> Vec<u8> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/factcheck/tests/fixtures/http");
     std::fs::read(dir.join(rel)).expect("handmade fixture")
-}
-
-fn source(name: &str, server: &LoopbackServer, adapter: AdapterKind, rate: &str, priority: i64) -> SourceConfig {
-    SourceConfig {
-        name: name.into(),
-        url_pattern: format!("{}*", server.url()).parse().unwrap(),
-        priority,
-        adapter,
-        rate: Some(rate.parse().unwrap()),
-        search_url: None,
-    }
-}
-
-fn grounding(sources: Vec<SourceConfig>) -> GroundingConfig {
-    GroundingConfig { enabled: true, default_action: DefaultAction::Warn, sources }
-}
-
-fn fast_opts() -> GrounderOptions {
-    GrounderOptions {
-        client: ClientOptions {
-            max_retries: 2,
-            backoff_base: Duration::from_millis(20),
-            global_rate: "100/s".parse().unwrap(),
-            timeout: Duration::from_secs(5),
-            connect_timeout: Duration::from_secs(2),
-            ..ClientOptions::default()
-        },
-        ..GrounderOptions::default()
-    }
 }
 
 struct Home {

@@ -7,7 +7,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, CLAIMBUSTER_DEV, halves_markdown, load_labels, parse_labels, score};
+use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, CLAIMBUSTER_DEV, halves_markdown, load_labels, parse_labels, score};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -76,7 +76,7 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             }
             writeln!(out)?;
             writeln!(out, "audited claim by label set and half (tuning half: what the rules were tuned on):")?;
-            let mut sets: Vec<(&str, &[amem_extract::eval::Label])> = vec![(name.as_str(), &labels)];
+            let mut sets: Vec<(&str, &[amem_eval::claims::Label])> = vec![(name.as_str(), &labels)];
             match &claimbuster {
                 Some(cb) => sets.push((cb_name.as_str(), cb)),
                 None => writeln!(out, "({} not found: ClaimBuster skipped)", a.claimbuster.display())?,

@@ -1,6 +1,6 @@
 //! The extractor's measure: hand labels (`eval/labels.jsonl`, committed
 //! before the classifier was first run on them) against
-//! [`crate::classify_sentence`].
+//! [`amem_extract::classify_sentence`].
 //!
 //! Each label line: `{"source": "<corpus path>#<locator>", "text": ...,
 //! "audited": true|false, "kind": "<ClaimKind>"}`. The text is carried in the
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The committed labels, compiled in so `amem eval claims` works anywhere.
-pub const BUNDLED_LABELS: &str = include_str!("../eval/labels.jsonl");
+pub const BUNDLED_LABELS: &str = include_str!("../../extract/eval/labels.jsonl");
 
 /// Name of the bundled labels in reports.
 pub const BUNDLED_LABELS_NAME: &str = "crates/extract/eval/labels.jsonl";
@@ -123,7 +123,7 @@ fn ratio(a: usize, b: usize) -> f64 {
 /// before any change made after seeing its errors), kept so the README can
 /// show the first run next to the current one: `{"source", "kind"}` per line,
 /// in label order.
-pub const FIRST_RUN: &str = include_str!("../eval/first_run.jsonl");
+pub const FIRST_RUN: &str = include_str!("../../extract/eval/first_run.jsonl");
 
 /// One recorded prediction.
 #[derive(Clone, Debug, Deserialize)]
@@ -211,10 +211,10 @@ pub const CLAIMBUSTER_DEV: &str = "../shared/eval/claimbuster/labels.jsonl";
 /// the labels. Its precision sits at the base rate; the gap to [`score`] is
 /// what the rules know about the sentences.
 pub fn score_shuffled(labels: &[Label]) -> ClaimsScore {
-    let kinds: Vec<ClaimKind> = labels.iter().map(|l| crate::classify_sentence(&l.text)).collect();
+    let kinds: Vec<ClaimKind> = labels.iter().map(|l| amem_extract::classify_sentence(&l.text)).collect();
     let shift = kinds.len() / 2;
     let mut i = 0;
-    score_with(labels, crate::EXTRACTOR, |_| {
+    score_with(labels, amem_extract::EXTRACTOR, |_| {
         let k = kinds.get((i + shift) % kinds.len().max(1)).copied().unwrap_or(ClaimKind::Greeting);
         i += 1;
         k
@@ -227,7 +227,7 @@ pub fn score_shuffled(labels: &[Label]) -> ClaimsScore {
 pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
     let mut out = format!(
         "| `{}` on | sentences | base rate | audited | precision | recall | F1 | F1, shuffled control | margin |\n|---|---|---|---|---|---|---|---|---|\n",
-        crate::EXTRACTOR
+        amem_extract::EXTRACTOR
     );
     for (name, labels) in sets {
         let parts = [("tune half", half(labels, Half::Tune)), ("check half", half(labels, Half::Check)), ("whole", labels.to_vec())];
@@ -252,7 +252,7 @@ pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
 
 /// Score the classifier on labels.
 pub fn score(labels: &[Label]) -> ClaimsScore {
-    score_with(labels, crate::EXTRACTOR, crate::classify_sentence)
+    score_with(labels, amem_extract::EXTRACTOR, amem_extract::classify_sentence)
 }
 
 fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) -> ClaimKind) -> ClaimsScore {

@@ -17,9 +17,8 @@
 //! matter) into a temporary home and indexed like a user's wiki; gold pairs
 //! are the evidence sentences labelled `SUPPORTED` in `claims.jsonl`.
 
-use crate::error::{Error, Result};
 use crate::value::{self, Value};
-use crate::{IndexOptions, Recall, Wiki};
+use amem_recall::{Error, IndexOptions, Recall, Result, Wiki};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -246,7 +245,7 @@ fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnM
         let file = wiki_dir.join(format!("doc-{i:05}.md"));
         let body = match title {
             Some(t) => {
-                format!("---\ntitle: {}\n---\n{text}\n", crate::wiki::yaml_quoted(&t.split_whitespace().collect::<Vec<_>>().join(" ")))
+                format!("---\ntitle: {}\n---\n{text}\n", amem_recall::yaml_quoted(&t.split_whitespace().collect::<Vec<_>>().join(" ")))
             }
             // No front matter: a first line of `---` in the text must not read as one.
             None => format!("\n{text}\n"),

@@ -1,14 +1,14 @@
 //! Score the classifier on a labels file, whole and per half (the stable
-//! split of `amem_extract::eval::Half`), a tuning aid; `--misses` lists the
+//! split of `amem_eval::claims::Half`), a tuning aid; `--misses` lists the
 //! tuning half's sentences whose audited decision differs from the label:
 //!
 //! ```text
-//! cargo run -p amem-extract --example score_labels -- ../shared/eval/claimbuster/labels.jsonl [--misses]
+//! cargo run -p amem-eval --example score_labels -- ../shared/eval/claimbuster/labels.jsonl [--misses]
 //! ```
 
 #![allow(clippy::print_stdout)]
 
-use amem_extract::eval::{Half, half, load_labels, score};
+use amem_eval::claims::{Half, half, load_labels, score};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,7 +23,7 @@ fn main() {
             return;
         }
     };
-    let line = |name: &str, s: &amem_extract::eval::ClaimsScore| {
+    let line = |name: &str, s: &amem_eval::claims::ClaimsScore| {
         println!(
             "{name:<6} n={:<5} P={:.3} R={:.3} F1={:.3} audited={:.2} base={:.3}",
             s.n,

@@ -4,7 +4,7 @@
 
 #![allow(clippy::print_stderr)]
 
-use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
+use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
 
 fn readme_extract_section() -> String {
     let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
@@ -55,12 +55,12 @@ fn readme_first_run_figures_match_the_recorded_predictions() {
 /// ClaimBuster dev half in ../shared; prints SKIPPED without it.
 #[test]
 fn readme_halves_block_matches_both_label_sets() {
-    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_extract::eval::CLAIMBUSTER_DEV;
-    let Ok(cb) = amem_extract::eval::load_labels(std::path::Path::new(&cb_path)) else {
-        eprintln!("SKIPPED: {} not found", amem_extract::eval::CLAIMBUSTER_DEV);
+    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
+    let Ok(cb) = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)) else {
+        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
         return;
     };
     let own = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
-    let table = amem_extract::eval::halves_markdown(&[("own labels", &own), ("ClaimBuster dev", &cb)]);
+    let table = amem_eval::claims::halves_markdown(&[("own labels", &own), ("ClaimBuster dev", &cb)]);
     check("halves", &table);
 }

@@ -18,7 +18,7 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use super::{Rarity, Verifier, text_evidence};
+use amem_verify::{Rarity, Verifier, text_evidence};
 use amem_model::{Evidence, Group, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -217,7 +217,8 @@ pub fn rotation(pairs: &[Pair]) -> Vec<Option<usize>> {
     (0..n).map(|i| (1..n).map(|k| (i + k) % n).find(|&j| pairs[j].doc != pairs[i].doc)).collect()
 }
 
-fn evidence_of(p: &Pair) -> Vec<Evidence> {
+/// A pair's evidence texts as evidence items (chunk = position), with their titles.
+pub fn evidence_of(p: &Pair) -> Vec<Evidence> {
     p.evidence
         .iter()
         .enumerate()
