@@ -17,12 +17,18 @@
 //! [[imports]]
 //! kind = "slack"
 //! path = "exports/slack"
+//!
+//! [me]                             # whose claims are the user's (`--who`, and the report leads with them)
+//! emails = ["ann@example.org"]     # mail From: addresses, any case
+//! slack_ids = ["U024BE7LH"]
+//! slack_names = ["ann"]
+//! handles = ["+1 555 010 2000"]    # iMessage handles (is_from_me needs none)
 //! ```
 
 use crate::rate::Rate;
 use crate::trust::{TrustList, UrlPattern};
 use crate::{Error, Result};
-use amem_model::SourceKind;
+use amem_model::{Identity, SourceKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -34,6 +40,8 @@ pub struct HomeConfig {
     pub grounding: GroundingConfig,
     /// `[[imports]]`: archives the audit reads when none are given.
     pub imports: Vec<ImportConfig>,
+    /// `[me]`: the user's own addresses and handles.
+    pub me: Identity,
 }
 
 /// `[grounding]`.
@@ -156,6 +164,8 @@ struct RawHome {
     grounding: Option<RawGrounding>,
     #[serde(default)]
     imports: Vec<ImportConfig>,
+    #[serde(default)]
+    me: Identity,
 }
 
 #[derive(Deserialize)]
@@ -217,7 +227,7 @@ impl HomeConfig {
             None => (false, DefaultAction::Warn),
         };
         sources.sort_by(|a, b| a.priority.cmp(&b.priority).then_with(|| a.name.cmp(&b.name)));
-        Ok(HomeConfig { grounding: GroundingConfig { enabled, default_action, sources }, imports: raw.imports })
+        Ok(HomeConfig { grounding: GroundingConfig { enabled, default_action, sources }, imports: raw.imports, me: raw.me })
     }
 }
 
@@ -382,6 +392,19 @@ path = "exports/slack"
         assert_eq!(c.grounding.sources[0].name, "a");
         assert_eq!(c.imports[0].kind, SourceKind::Slack);
         assert_eq!(c.imports[0].resolved_path(Path::new("/h")), Path::new("/h/exports/slack"));
+    }
+
+    #[test]
+    fn me_section() {
+        let c =
+            parse("[me]\nemails = [\"Ann@Example.org\"]\nslack_ids = [\"U1\"]\nslack_names = [\"ann\"]\nhandles = [\"+15550102000\"]\n")
+                .unwrap();
+        assert_eq!(c.me.emails, ["Ann@Example.org"]);
+        assert_eq!(c.me.slack_ids, ["U1"]);
+        assert_eq!(c.me.handles, ["+15550102000"]);
+        assert!(parse("").unwrap().me.is_empty());
+        let err = parse("[me]\nemail = [\"a@x.org\"]\n").unwrap_err().to_string();
+        assert!(err.contains(":2:") && err.contains("`email`"), "{err}");
     }
 
     #[test]

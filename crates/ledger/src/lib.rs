@@ -911,6 +911,8 @@ impl Ledger {
                 claim,
                 assessment,
                 evidence,
+                from_me: false,
+                notes: Vec::new(),
             };
             f(rec)?;
         }

@@ -1,5 +1,6 @@
 //! `amem-report-arrow`: the machine-readable reports, `audit.arrow` (Arrow
-//! IPC file) and `audit.jsonl` (JSON Lines).
+//! IPC file), `audit.parquet` ([`ParquetSink`], the same rows) and
+//! `audit.jsonl` (JSON Lines).
 //!
 //! Where it sits: a report sink at the end of the audit (DESIGN.md,
 //! "Reports"). [`ArrowSink`] implements [`ReportSink`] and writes one row per
@@ -38,9 +39,11 @@
 
 mod columns;
 mod jsonl;
+mod parquet_sink;
 mod schema;
 
 pub use jsonl::{FILE_NAME as JSONL_FILE_NAME, JsonlSink};
+pub use parquet_sink::{FILE_NAME as PARQUET_FILE_NAME, ParquetSink};
 pub use schema::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, audit_schema};
 
 use amem_model::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
@@ -91,6 +94,15 @@ pub enum Error {
         /// The Arrow error.
         #[source]
         source: arrow_schema::ArrowError,
+    },
+    /// The Parquet writer failed.
+    #[error("parquet report {path}: {source}")]
+    Parquet {
+        /// The file being written.
+        path: PathBuf,
+        /// The Parquet error.
+        #[source]
+        source: parquet::errors::ParquetError,
     },
     /// A record could not be encoded as JSON.
     #[error("report {path}: cannot encode {what} as JSON: {source}")]
