@@ -3,11 +3,13 @@ use amem_model::{
     AmemUri, Assessment, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, RunId,
     RunParams, RunSource, SourceKind, Span, Status,
 };
+use amem_model::{AuditRecord, ReportSink, RunInfo, RunSummary};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, TimestampMicrosecondType, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use arrow_ipc::reader::FileReader;
 use arrow_schema::{DataType, Field};
+use std::fs::File;
 
 fn run() -> RunInfo {
     let t: jiff::Timestamp = "2024-05-02T03:04:05Z".parse().unwrap();
