@@ -71,6 +71,8 @@ fn readme_first_command_audits_the_example_home() {
         assert!(md.contains(heading), "audit.md has a {heading} section");
     }
     assert!(md.contains("amem://"), "verdicts cite amem:// evidence");
+    // The example home names its user in [me]: the report marks and leads with her claims.
+    assert!(md.contains("(you)") && md.contains("## What needs attention"), "{md}");
     assert!(dir.join("audit.arrow").is_file() && dir.join("audit.jsonl").is_file());
     // Every source format contributed messages.
     let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();

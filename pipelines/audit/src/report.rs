@@ -19,6 +19,9 @@ pub struct ReportOptions<'a> {
     pub formats: Formats,
     /// `[me]`: rows of the user's own messages are marked and listed first.
     pub identity: &'a Identity,
+    /// The names the user's Slack messages were recorded under (matched by
+    /// user id while importing; a row carries only the name).
+    pub slack_names: &'a std::collections::BTreeSet<String>,
     /// `--full`: the markdown report lists every unverified claim.
     pub full: bool,
 }
@@ -128,7 +131,8 @@ pub fn write_reports(
             filer.finish()
         });
         let read = ledger.for_each_latest(Scope::Run(&run.run_id), |mut rec: AuditRecord| -> anyhow::Result<()> {
-            rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None);
+            rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
+                || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
             rec.notes = notes.notes_for(&rec);
             count(summary, &rec);
             let rec = Arc::new(rec);

@@ -214,6 +214,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     drop(wiki);
 
     let assessed_at = run.started_at.to_string();
+    // The names the user's Slack messages (matched by user id) are recorded
+    // under: a report row carries the author's name, not the id.
+    let my_slack_names = std::sync::Mutex::new(std::collections::BTreeSet::<String>::new());
     let (msg_tx, msg_rx) = sync_channel::<Result<Message, amem_model::ImportError>>(256);
     let (done_tx, done_rx) = sync_channel::<Item>(1024);
 
@@ -264,7 +267,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let rx = Arc::clone(&shared_rx);
             let cache = Arc::clone(&cache);
             let run_id = run.run_id.clone();
-            let select = Selection { identity: &params.identity, who: params.who, include_bulk: params.include_bulk };
+            let select =
+                Selection { identity: &params.identity, who: params.who, include_bulk: params.include_bulk, slack_names: &my_slack_names };
             scope.spawn(move || assess_stage(wiki, seen, &run_id, &policy, rerun, &select, &rx, done, misses, c, &cache));
         }
         drop(done_tx);
@@ -286,7 +290,13 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // run is marked finished once its reports exist.
     let mut summary = summary_totals(&ledger, &run, &counters, params.now.is_some())?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
-    let options = crate::report::ReportOptions { formats: params.formats, identity: &params.identity, full: params.full_report };
+    let my_slack_names = my_slack_names.into_inner().unwrap_or_default();
+    let options = crate::report::ReportOptions {
+        formats: params.formats,
+        identity: &params.identity,
+        slack_names: &my_slack_names,
+        full: params.full_report,
+    };
     let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, &options, &params.home)?;
     ledger.finish_run(&summary)?;
     tracing::info!("reports written in {:.2?}", phase.elapsed());
@@ -381,6 +391,8 @@ struct Selection<'a> {
     identity: &'a Identity,
     who: Who,
     include_bulk: bool,
+    /// Authors of the user's Slack messages seen so far.
+    slack_names: &'a std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Selection<'_> {
@@ -389,7 +401,15 @@ impl Selection<'_> {
     /// (`meta["bulk"]`); the reason keeps the kind of signal, not the
     /// sender, so the report's skipped table has one row per kind.
     fn reason_to_skip(&self, message: &Message) -> Option<String> {
-        if !self.who.is_all() && !self.who.admits(self.identity.is_mine(message)) {
+        let mine = self.identity.is_mine(message);
+        if mine
+            && message.source == SourceKind::Slack
+            && let Ok(mut names) = self.slack_names.lock()
+            && !names.contains(&message.author)
+        {
+            names.insert(message.author.clone());
+        }
+        if !self.who.is_all() && !self.who.admits(mine) {
             let whose = if self.who == Who::Me { "not the user's" } else { "the user's own" };
             return Some(format!("--who {}: {whose}", self.who));
         }
