@@ -12,7 +12,9 @@
 //!   take the default signal action.
 
 mod cmd;
+mod config;
 mod home;
+mod paths;
 mod printer;
 
 use clap::{Parser, Subcommand};
@@ -69,6 +71,13 @@ enum Command {
     #[command(subcommand)]
     Eval(cmd::eval::EvalCommand),
 }
+
+/// A bad value on the command line (or in what stands for it: a `--source`
+/// spec, a time bound, a path that cannot be expanded) found before any
+/// work. It exits 2, like clap's own usage errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub String);
 
 /// The process exit status, converted to an [`ExitCode`] in one place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,9 +137,16 @@ fn main() -> ExitCode {
                 // A closed pipe (`amem import ... | head`) is a normal end.
                 return Exit::Success.into();
             }
-            report(&e, Exit::Failure)
+            let code = if is_usage_error(&e) { Exit::Usage } else { Exit::Failure };
+            report(&e, code)
         }
     }
+}
+
+/// Usage errors exit 2 wherever in the chain they sit: the CLI's own, and a
+/// time bound the model could not read.
+fn is_usage_error(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<UsageError>() || c.is::<amem_model::TimeError>())
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub(crate) struct GlobalArgs {
     /// amem's home: config.toml, wiki/, index, ledger, reports [default: ~/.amem]
-    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR")]
+    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR", value_parser = crate::paths::path_arg)]
     pub home: Option<PathBuf>,
     /// Print less (repeat for nothing but errors)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -34,7 +34,7 @@ pub(crate) struct Ctx {
 impl Ctx {
     pub(crate) fn new(g: &GlobalArgs) -> anyhow::Result<Ctx> {
         let home = match &g.home {
-            Some(h) => h.clone(),
+            Some(h) => crate::paths::canonical(h),
             None => match std::env::var_os("HOME") {
                 Some(h) => PathBuf::from(h).join(".amem"),
                 None => anyhow::bail!("no home directory: pass --home DIR or set AMEM_HOME"),

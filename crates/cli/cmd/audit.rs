@@ -8,15 +8,14 @@
 //! skipped records with `--strict`), 3 a contradicted claim was found with
 //! `--fail-on contradicted` (or `default_action = "block"` in config.toml).
 
-use crate::Exit;
 use crate::cmd::import::window;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
+use crate::{Exit, UsageError};
 use amem_audit::progress::Counters;
-use amem_audit::sources::parse_source_spec;
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_factcheck::config::{DefaultAction, HomeConfig};
+use amem_factcheck::DefaultAction;
 use amem_model::{Group, SourceKind, Who};
-use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,8 +37,8 @@ enum AuditTarget {
 /// Flags override config.toml; config.toml overrides the defaults.
 #[derive(clap::Args, Debug)]
 struct ChatHistoryArgs {
-    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv); repeatable.
-    /// Without it, the [[imports]] of config.toml are read
+    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv), auto:PATH
+    /// or a bare PATH (the kind is probed); repeatable. Without it, the [[imports]] of config.toml are read
     #[arg(long = "source", value_name = "KIND:PATH")]
     sources: Vec<String>,
     /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
@@ -55,7 +54,7 @@ struct ChatHistoryArgs {
     #[arg(long)]
     offline: bool,
     /// Where to write the reports [default: $AMEM_HOME/reports/<run-id>/]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::paths::path_arg)]
     out: Option<PathBuf>,
     /// Which reports: any of md, arrow, jsonl, parquet, comma-separated (parquet: the rows of audit.arrow as audit.parquet)
     #[arg(long, default_value = "md,arrow", value_parser = Formats::parse)]
@@ -104,13 +103,11 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let config = HomeConfig::load(&home)?;
     let mut sources: Vec<(SourceKind, PathBuf)> = Vec::new();
     for spec in &a.sources {
-        let (k, p) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
-        sources.push((k, p.to_path_buf()));
+        sources.push(crate::paths::source_arg(spec)?);
     }
     if sources.is_empty() {
         for imp in &config.imports {
-            let p = if imp.path.is_absolute() { imp.path.clone() } else { home.join(&imp.path) };
-            sources.push((imp.kind, p));
+            sources.push(crate::paths::checked_source(Some(imp.kind), imp.resolved_path(&home)?)?);
         }
     }
     if sources.is_empty() {
@@ -122,9 +119,14 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     // Validate the window before any work.
     window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())?;
-    let now = a.now.as_deref().map(|n| n.parse::<jiff::Timestamp>()).transpose().context("--now is not an RFC 3339 time")?;
+    let now = a
+        .now
+        .as_deref()
+        .map(|n| n.parse::<jiff::Timestamp>())
+        .transpose()
+        .map_err(|_| UsageError("--now is not an RFC 3339 time".into()))?;
     let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
-    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config)?) };
+    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding)?) };
     let params = AuditParams {
         home: home.clone(),
         sources,

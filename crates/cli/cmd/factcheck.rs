@@ -18,9 +18,10 @@
 //! it is named on stderr and in `grounding.unavailable`.
 
 use crate::Exit;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::store::RecallStore;
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
+use amem_audit::capture::RecallStore;
+use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions};
 use amem_model::{AmemUri, Evidence};
 use amem_recall::{IndexOptions, Recall};
 use amem_verify::{METHOD, Verification, verify};

@@ -7,8 +7,8 @@
 //! `{"type":"grounding","data":{"enabled","default_action","sources"}}` line.
 
 use crate::Exit;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::HomeConfig;
 use anyhow::Context as _;
 use serde_json::json;
 use std::io::Write;
@@ -36,7 +36,7 @@ pub(crate) enum GroundingCommand {
 pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     match c {
         GroundingCommand::Init { opinionated, force } => {
-            let path = amem_factcheck::config::init(&ctx.home, opinionated, force)?;
+            let path = crate::config::init(&ctx.home, opinionated, force)?;
             let mut out = ctx.stdout();
             writeln!(out, "{}", path.display())?;
             out.flush()?;

@@ -4,7 +4,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_audit::sources::{open_source, parse_source_spec};
+use amem_audit::sources::open_source;
 use amem_model::{ImportOptions, MessageStream, SourceKind};
 use amem_pool::build::{self, Writes};
 use amem_pool::pool_file::PoolWriter;
@@ -82,14 +82,12 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
         PoolCommand::Build { sources, writes, extractor: _, out } => {
             let mut streams: Vec<MessageStream> = Vec::new();
             for spec in &sources {
-                let (kind, path) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
+                let (kind, path) = crate::paths::source_arg(spec)?;
+                let path = &path;
                 if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
                     anyhow::bail!(
                         "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
                     );
-                }
-                if !path.exists() {
-                    anyhow::bail!("{} does not exist", path.display());
                 }
                 streams.push(open_source(kind, path, &ImportOptions::default()).with_context(|| format!("cannot open {spec}"))?);
             }

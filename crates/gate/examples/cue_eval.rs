@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for (name, path) in amem_gate::eval::corpora(&dir)? {
             let recs = amem_gate::eval::load(&path)?;
             for (i, r) in recs.iter().enumerate() {
-                for c in amem_gate::cues::detect_cues(&r.text) {
+                for c in amem_text::cues::detect_cues(&r.text) {
                     let ok = r.cues.iter().any(|(k, s)| *k == c.class && s.overlaps(&c.span));
                     println!("{name}\t{i}\t{}\t{}\t{}\t{}\t{}\t{}", c.class.as_str(), c.rule, ok, c.span.start, c.span.end, c.text);
                 }

@@ -55,8 +55,8 @@ fn deleting_one_real_cue_raises_exactly_its_check() {
     let (mut tried, mut uncheckable, mut failed) = (0usize, 0usize, Vec::new());
     for (name, path) in amem_gate::eval::corpora(&eval).expect("corpora") {
         let recs = amem_gate::eval::load(&path).expect("load");
-        for r in recs.iter().filter(|r| !amem_gate::cues::detect_cues(&r.text).is_empty()).take(limit) {
-            let cues = amem_gate::cues::detect_cues(&r.text);
+        for r in recs.iter().filter(|r| !amem_text::cues::detect_cues(&r.text).is_empty()).take(limit) {
+            let cues = amem_text::cues::detect_cues(&r.text);
             for c in &cues {
                 // only a cue that is the sole one of its class in the text
                 if cues.iter().filter(|d| d.class == c.class).count() != 1 {

@@ -50,7 +50,7 @@ mod lock;
 mod schema;
 
 pub use error::{Error, Result};
-pub use lock::{HomeLock, LOCK_FILE, LockHolder};
+pub use lock::{DAMAGED_LOCK_GRACE, HomeLock, LOCK_FILE, LockHolder};
 
 use amem_model::{
     Assessment, AuditRecord, Claim, ClaimId, ClaimKind, Digest, Message, MessageId, Reason, RunId, RunInfo, RunSummary, Skipped,

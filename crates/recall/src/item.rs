@@ -120,6 +120,19 @@ pub enum SkipReason {
     Empty,
     /// Not a format the wiki reads (by extension).
     Unsupported,
+    /// Not a regular file (a FIFO, device or socket, or a symlink to one):
+    /// reading it could block or never end.
+    NotRegular {
+        /// `FIFO`, `character device`, ...
+        kind: String,
+    },
+    /// Larger than the wiki reads in one file.
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -131,6 +144,8 @@ impl fmt::Display for SkipReason {
             SkipReason::FrontMatter { line, problem } => write!(f, "broken front matter at line {line}: {problem}"),
             SkipReason::Empty => f.write_str("no text after the front matter"),
             SkipReason::Unsupported => f.write_str("not a wiki format (.md, .markdown, .txt, .html, .htm)"),
+            SkipReason::NotRegular { kind } => write!(f, "not a regular file ({kind})"),
+            SkipReason::TooLarge { size, limit } => write!(f, "{size} bytes, more than the {limit}-byte limit for one file"),
         }
     }
 }
@@ -176,8 +191,8 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
             (title, source, retrieved, body.to_string())
         }
         ItemKind::Html => {
-            let page = crate::html::extract(text);
-            (page.title, None, None, page.text)
+            let (title, text) = crate::html_text(text);
+            (title, None, None, text)
         }
     };
     if body.trim().is_empty() {

@@ -36,24 +36,25 @@
 pub mod chunk;
 mod error;
 mod hit;
-mod html;
 pub mod index;
 mod item;
 mod postings;
 pub mod presence;
 pub mod query;
 pub mod value;
+mod walk;
 mod wiki;
 
 pub use error::{Error, Result};
 pub use hit::{Hit, OpenedChunk};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
+pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, Wiki, capture};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.
 pub fn html_text(html: &str) -> (Option<String>, String) {
-    let p = html::extract(html);
-    (p.title, p.text)
+    use amem_text::html::{Quotes, element_text, html_to_text};
+    (element_text(html, "title").or_else(|| element_text(html, "h1")), html_to_text(html, Quotes::Plain))
 }

@@ -7,9 +7,10 @@ use crate::hit::{Hit, OpenedChunk};
 use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
 use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::query::Query;
+use crate::walk::{FoundFile, file_stamp, read_file, walk};
 use amem_model::{AmemUri, Digest};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -115,16 +116,6 @@ pub struct Capture<'a> {
     pub source_url: Option<&'a str>,
     /// When it was fetched, RFC 3339 (front matter `retrieved_at:`).
     pub retrieved_at: &'a str,
-}
-
-/// A wiki file found by the walk.
-#[derive(Clone, Debug)]
-struct FoundFile {
-    rel: String,
-    abs: PathBuf,
-    kind: ItemKind,
-    size: i64,
-    mtime_ns: i64,
 }
 
 /// The user's wiki under `$AMEM_HOME/wiki` and its index in
@@ -478,25 +469,6 @@ pub fn capture(home: &Path, text: &str, title: Option<&str>, source_url: Option<
     Wiki::open(home)?.capture(&Capture { text, title, source_url, retrieved_at })
 }
 
-/// Read and parse one file, recording a skip on failure.
-fn read_file(f: &FoundFile, report: &mut IndexReport) -> Option<ParsedItem> {
-    let bytes = match std::fs::read(&f.abs) {
-        Ok(b) => b,
-        Err(e) => {
-            report.skipped.push(SkippedFile { path: f.abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
-            return None;
-        }
-    };
-    report.bytes_read += bytes.len() as u64;
-    match parse_item(&bytes, f.kind) {
-        Ok(p) => Some(p),
-        Err(reason) => {
-            report.skipped.push(SkippedFile { path: f.abs.clone(), reason });
-            None
-        }
-    }
-}
-
 /// Insert the item revision (unless already there) and record the file.
 /// Returns false when the file could not be stored (an id collision).
 fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: &str, report: &mut IndexReport) -> Result<bool> {
@@ -547,66 +519,11 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn file_stamp(p: &Path) -> std::io::Result<(i64, i64)> {
-    let md = std::fs::metadata(p)?;
-    let mtime = md.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
-    Ok((i64::try_from(md.len()).unwrap_or(i64::MAX), mtime))
-}
-
-/// Every wiki-format file under `dir`, sorted by relative path. Hidden
-/// entries (name starting with `.`) are left out; symlinked folders are not
-/// followed (no loops); unreadable folders and other formats are reported.
-fn walk(dir: &Path, skipped: &mut Vec<SkippedFile>) -> Vec<FoundFile> {
-    let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), String::new())];
-    while let Some((abs, rel)) = stack.pop() {
-        let rd = match std::fs::read_dir(&abs) {
-            Ok(rd) => rd,
-            Err(e) => {
-                if abs != dir || e.kind() != std::io::ErrorKind::NotFound {
-                    skipped.push(SkippedFile { path: abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
-                }
-                continue;
-            }
-        };
-        let mut entries: BTreeMap<String, std::fs::DirEntry> = BTreeMap::new();
-        for e in rd.flatten() {
-            entries.insert(e.file_name().to_string_lossy().into_owned(), e);
-        }
-        for (name, e) in entries {
-            if name.starts_with('.') {
-                continue;
-            }
-            let child_rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-            let child_abs = e.path();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_dir() {
-                stack.push((child_abs, child_rel));
-                continue;
-            }
-            // A symlink to a file is read; one to a folder is not followed.
-            if ft.is_symlink() && std::fs::metadata(&child_abs).is_ok_and(|m| m.is_dir()) {
-                continue;
-            }
-            let Some(kind) = ItemKind::from_name(&name) else {
-                skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unsupported });
-                continue;
-            };
-            match file_stamp(&child_abs) {
-                Ok((size, mtime_ns)) => out.push(FoundFile { rel: child_rel, abs: child_abs, kind, size, mtime_ns }),
-                Err(e) => skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unreadable { error: e.to_string() } }),
-            }
-        }
-    }
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use amem_model::Span;
+    use std::collections::BTreeMap;
 
     const GLACIERS: &str = "---\ntitle: Glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\
         Glaciers in the Alps lost 10% of their volume between 2022 and 2023. Penguins do not live there.\n";

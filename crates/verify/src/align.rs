@@ -17,10 +17,13 @@
 //! 5. most content words aligned but a facet unmatched → `partially_supported`;
 //! 6. otherwise the evidence is on topic but does not entail → `not_addressed`.
 
+use super::admission::{self, Refusal};
 use super::analysis::{EvidenceAnalysis, SentenceAnalysis, values_outside_dates};
 use super::cues::{self, Cue};
 use super::date::{self, Date, DateRelation};
 use super::number::{self, Quantity, Relation};
+use super::relevance::{self, Rarity, Subject};
+use super::scope::{self, TimeScope};
 use super::text::{self, Word};
 use amem_model::{Evidence, Reason, Span, Status};
 use regex::Regex;
@@ -69,6 +72,25 @@ struct ClaimView<'a> {
     /// Parallel to `content`: true for a stance word ("think", "now", "Maria" in "according to
     /// Maria"). It counts when the evidence has it and is never missing when it does not.
     optional: Vec<bool>,
+    /// Parallel to `content`: how rare the word is in the collection ([`Rarity::weight`]).
+    weights: Vec<f64>,
+    /// The weight of a number or a date.
+    value_weight: f64,
+    /// What the claim is about (see [`relevance::subject`]).
+    subject: Subject,
+    /// The claim's time relative to when it was written ("today", "this week"), if any.
+    relative_time: Option<Range<usize>>,
+    /// True when the claim speaks of the present ("now", "currently", "today").
+    about_now: bool,
+}
+
+/// What the verifier knows of a claim besides its text.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Context<'a> {
+    /// The day the claim was written (`YYYY-MM-DD`, the message's `sent_at`), when known.
+    pub sent_on: Option<&'a str>,
+    /// Document frequencies of the collection the evidence comes from.
+    pub rarity: Option<&'a Rarity>,
 }
 
 /// One evidence sentence on the claim's topic: a view of its [`EvidenceAnalysis`].
@@ -139,10 +161,10 @@ fn instruction_pattern() -> &'static Regex {
 /// supported"). Such text is data, not evidence: it is left out of alignment,
 /// so the verdict is what it would be without it.
 pub(crate) fn is_instruction(sentence: &str) -> bool {
-    instruction_pattern().is_match(sentence)
+    instruction_pattern().is_match(sentence) || admission::addresses_reader(sentence)
 }
 
-fn read_claim(text: &str) -> ClaimView<'_> {
+fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
     let words = text::words(text);
     let dates = date::dates(text);
     let quantities = values_outside_dates(number::quantities(text, &words), &dates);
@@ -181,7 +203,32 @@ fn read_claim(text: &str) -> ClaimView<'_> {
     let hedged = !hedges.is_empty();
     let scoped = !cues::scopes(&words).is_empty();
     let hearsay = !cues::hearsay(&words).is_empty();
-    ClaimView { text, words, content, names, quantities, dates, negations, hedged, scoped, hearsay, stance, optional }
+    let weights: Vec<f64> = content.iter().map(|&ci| rarity.map_or(1.0, |r| r.weight(&words[ci].stem))).collect();
+    let value_weight = rarity.map_or(1.0, Rarity::value_weight);
+    let name_list: Vec<usize> = names.iter().copied().collect();
+    let subject = relevance::subject(&words, &content, &optional, &name_list);
+    let relative_time = scope::relative_time(&words);
+    let about_now = relative_time.is_some()
+        || words.iter().any(|w| matches!(w.lower.as_str(), "now" | "nowadays" | "currently" | "presently" | "still"));
+    ClaimView {
+        text,
+        words,
+        content,
+        names,
+        quantities,
+        dates,
+        negations,
+        hedged,
+        scoped,
+        hearsay,
+        stance,
+        optional,
+        weights,
+        value_weight,
+        subject,
+        relative_time,
+        about_now,
+    }
 }
 
 /// True when the word is part of an identifier: a hyphenated token mixing letters and digits
@@ -212,10 +259,14 @@ fn read_sentences<'a>(
     evidence: &[Evidence],
     analyses: &[&'a EvidenceAnalysis],
     subjects: &'a mut [Vec<String>],
+    admitted: &[bool],
 ) -> Vec<Sentence<'a>> {
     let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
     let mut on_topic: Vec<(usize, &'a SentenceAnalysis, Vec<Option<usize>>)> = Vec::new();
     for (item, a) in analyses.iter().enumerate() {
+        if !admitted.get(item).copied().unwrap_or(true) {
+            continue;
+        }
         for (at, firsts) in a.first_matches(&content) {
             let Some(sa) = a.sentences.get(at) else { continue };
             if !a.is_instruction(sa) {
@@ -223,8 +274,18 @@ fn read_sentences<'a>(
             }
         }
     }
-    for &(item, sa, _) in &on_topic {
-        if let (Some(t), true, Some(slot)) = (&evidence[item].title, sa.opens_with_pronoun, subjects.get_mut(item))
+    // A sentence speaks of its item's titled subject when it opens with a pronoun ("She has
+    // appeared ...") or names the subject by part of its title ("Curie discovered polonium" in
+    // the note "Marie Curie"), not preceded by another name ("Pierre Curie").
+    let borrows: Vec<bool> = on_topic
+        .iter()
+        .map(|&(item, sa, _)| {
+            let Some(t) = &evidence[item].title else { return false };
+            sa.opens_with_pronoun || names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), t)
+        })
+        .collect();
+    for (&(item, _, _), &b) in on_topic.iter().zip(&borrows) {
+        if let (Some(t), true, Some(slot)) = (&evidence[item].title, b, subjects.get_mut(item))
             && slot.is_empty()
         {
             *slot = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
@@ -233,16 +294,32 @@ fn read_sentences<'a>(
     let subjects: &'a [Vec<String>] = subjects;
     on_topic
         .into_iter()
-        .map(|(item, sa, firsts)| Sentence {
+        .zip(borrows)
+        .map(|((item, sa, firsts), b)| Sentence {
             item,
             range: sa.range.clone(),
             text: analyses[item].sentence_text(sa),
             analysis: analyses[item],
             sentence: sa,
-            subject: if sa.opens_with_pronoun && evidence[item].title.is_some() { &subjects[item] } else { &[] },
+            subject: if b { &subjects[item] } else { &[] },
             firsts,
         })
         .collect()
+}
+
+/// True when the sentence names its item's titled subject by a capitalised word of the
+/// title (a surname, a short form) that no other capitalised word precedes.
+fn names_part_of_title(words: &[Word], sentence: &str, title: &str) -> bool {
+    let title_words: Vec<Word> = text::words(title).into_iter().filter(|w| !w.stop && w.capitalised).collect();
+    if title_words.len() < 2 {
+        return false;
+    }
+    let in_title = |w: &Word| title_words.iter().any(|t| text::stems_match(&t.stem, &w.stem));
+    words.iter().enumerate().any(|(j, w)| {
+        let named = w.capitalised && !w.stop && in_title(w) && sentence[w.range.clone()].chars().any(char::is_lowercase);
+        let other_name_before = j > 0 && words[j - 1].capitalised && !words[j - 1].stop && !in_title(&words[j - 1]);
+        named && !other_name_before
+    })
 }
 
 /// For each claim content word (by position in `claim.content`), the index of
@@ -261,14 +338,53 @@ fn match_words(claim: &ClaimView<'_>, s: &Sentence<'_>) -> Vec<Option<usize>> {
 
 /// Share of the claim's content units (content words, then its numbers and
 /// dates) the sentence holds: a matched value counts like a matched word.
-fn coverage(matches: &[Option<usize>], values: &[bool], optional: &[bool]) -> f64 {
-    // An unmatched stance word of the claim is neither matched nor missing.
-    let skipped = matches.iter().zip(optional).filter(|(m, o)| m.is_none() && **o).count();
-    let total = matches.len() + values.len() - skipped;
-    if total == 0 {
-        return 0.0;
+fn coverage(claim: &ClaimView<'_>, matches: &[Option<usize>], values: &[bool]) -> f64 {
+    coverage_by(claim, matches, values, false)
+}
+
+/// [`coverage`], each word weighed by its rarity ([`Rarity::weight`]), values as the rarest
+/// word: how much of what the claim says that is particular to it the sentence holds.
+fn rare_coverage(claim: &ClaimView<'_>, matches: &[Option<usize>], values: &[bool]) -> f64 {
+    coverage_by(claim, matches, values, true)
+}
+
+fn coverage_by(claim: &ClaimView<'_>, matches: &[Option<usize>], values: &[bool], weighted: bool) -> f64 {
+    let (mut held, mut total) = (0.0, 0.0);
+    let value_weight = if weighted { claim.value_weight } else { 1.0 };
+    for ((m, o), &w) in matches.iter().zip(&claim.optional).zip(&claim.weights) {
+        let w = if weighted { w } else { 1.0 };
+        // An unmatched stance word of the claim is neither matched nor missing.
+        if m.is_none() && *o {
+            continue;
+        }
+        total += w;
+        if m.is_some() {
+            held += w;
+        }
     }
-    (matches.iter().filter(|m| m.is_some()).count() + values.iter().filter(|v| **v).count()) as f64 / total as f64
+    for v in values {
+        total += value_weight;
+        if *v {
+            held += value_weight;
+        }
+    }
+    if total == 0.0 { 0.0 } else { held / total }
+}
+
+/// True when the sentence speaks of the claim's subject: one of its names, or half the weight
+/// of its opening noun phrase. A claim whose subject is a pronoun cannot be checked for it.
+fn addresses_subject(claim: &ClaimView<'_>, matches: &[Option<usize>]) -> bool {
+    match &claim.subject {
+        Subject::Deictic(_) => true,
+        Subject::Words(ks) if ks.is_empty() => true,
+        Subject::Words(ks) => {
+            // One of the claim's names, or half the weight of its opening noun phrase.
+            let named = claim.content.iter().zip(matches).any(|(ci, m)| m.is_some() && claim.names.contains(ci));
+            let held: f64 = ks.iter().filter(|&&k| matches[k].is_some()).map(|&k| claim.weights[k]).sum();
+            let all: f64 = ks.iter().map(|&k| claim.weights[k]).sum();
+            named || held * 2.0 >= all
+        }
+    }
 }
 
 /// For each claim value (quantities, then dates), whether the sentence states it.
@@ -320,61 +436,120 @@ fn negates_any(cues: &[Cue], words: &[Word], targets: &[usize]) -> Option<usize>
 }
 
 /// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
-pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis]) -> Outcome {
-    let claim = read_claim(claim_text);
+pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
+    let claim = read_claim(claim_text, ctx.rarity);
     if claim.content.is_empty() {
         return Outcome {
             status: Status::Ambiguous,
             reasons: vec![reason("topic", "claim.no_content_words", "the claim has no content words to align".into(), None, vec![])],
         };
     }
-    let mut subjects = vec![Vec::new(); evidence.len()];
-    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects);
-    let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
-    let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
-    let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(m, v, &claim.optional)).collect();
-    let mut order: Vec<usize> = (0..sentences.len()).collect();
-    order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(a.cmp(&b)));
-    // On topic: a quarter of the claim's content units, at least one of them a word (a shared
-    // number or date alone does not make two sentences about the same thing).
-    let on_topic = |i: usize| cov[i] >= TOPIC_MIN && matches[i].iter().any(Option::is_some);
-    let Some(&best) = order.first().filter(|&&b| on_topic(b)) else {
+    let words_to_check = claim.optional.iter().filter(|o| !**o).count();
+    if !relevance::checkable(words_to_check, claim.quantities.len() + claim.dates.len()) {
+        let left: Vec<&str> = claim
+            .content
+            .iter()
+            .zip(&claim.optional)
+            .filter(|(_, o)| !**o)
+            .map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()])
+            .collect();
         return Outcome {
-            status: Status::NoEvidence,
+            status: Status::Ambiguous,
             reasons: vec![reason(
                 "topic",
-                "align.below_topic_threshold",
-                format!("no evidence sentence shares {:.0}% of the claim's content words", TOPIC_MIN * 100.0),
+                "claim.not_checkable",
+                format!(
+                    "past its function words, pronouns and stance words the claim says nothing a note could check ({})",
+                    if left.is_empty() { "nothing left".to_string() } else { format!("only {:?}", left.join(" ")) }
+                ),
                 span(&(0..claim_text.len())),
                 vec![],
             )],
         };
+    }
+    // Fetched text that echoes the claim or was made from a query of it is not evidence.
+    let mut refused: Vec<Reason> = Vec::new();
+    let admitted: Vec<bool> = evidence
+        .iter()
+        .map(|e| match admission::refusal(claim_text, &e.quote, e.source_url.as_deref()) {
+            None => true,
+            Some(r) => {
+                let url = e.source_url.as_deref().unwrap_or("");
+                let (rule, why) = match r {
+                    Refusal::Echo => ("admission.echoes_claim", "reproduces the claim nearly word for word"),
+                    Refusal::QueryPage => ("admission.query_page", "was made from a query of the claim's words"),
+                };
+                refused.push(reason("admission", rule, format!("the fetched page {url} {why}: not evidence"), None, vec![]));
+                false
+            }
+        })
+        .collect();
+    let mut subjects = vec![Vec::new(); evidence.len()];
+    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects, &admitted);
+    let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
+    let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
+    let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(&claim, m, v)).collect();
+    let rare: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| rare_coverage(&claim, m, v)).collect();
+    let mut order: Vec<usize> = (0..sentences.len()).collect();
+    order.sort_by(|&a, &b| cov[b].total_cmp(&cov[a]).then(rare[b].total_cmp(&rare[a])).then(a.cmp(&b)));
+    // On topic: a quarter of the claim's content units, and a quarter of their weight by rarity
+    // (common words alone do not make two sentences about the same thing), at least one of
+    // them a word (nor does a shared number or date alone), and the claim's own subject.
+    let on_topic = |i: usize| {
+        cov[i] >= TOPIC_MIN && rare[i] >= TOPIC_MIN && matches[i].iter().any(Option::is_some) && addresses_subject(&claim, &matches[i])
+    };
+    let Some(&best) = order.iter().find(|&&b| on_topic(b)) else {
+        let mut reasons = vec![reason(
+            "topic",
+            "align.below_topic_threshold",
+            format!("no evidence sentence speaks of the claim's subject with {:.0}% of the weight of its content words", TOPIC_MIN * 100.0),
+            span(&(0..claim_text.len())),
+            vec![],
+        )];
+        reasons.append(&mut refused);
+        return Outcome { status: Status::NoEvidence, reasons };
     };
 
-    // 3. Conflicts in the aligned sentences.
+    // 3. Conflicts in the aligned sentences, in a shared scope.
     let aligned: Vec<usize> = order.iter().copied().filter(|&i| cov[i] >= ALIGN_MIN && on_topic(i)).collect();
     let mut conflicts: Vec<Reason> = Vec::new();
     let mut conflicting: Option<usize> = None;
+    let mut out_of_scope: Vec<Reason> = Vec::new();
     for &i in &aligned {
         let s = &sentences[i];
         if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence) {
-            conflicts.push(r);
-            conflicting = Some(i);
-            break;
+            match scope_difference(&claim, s, evidence, ctx) {
+                Some(why) => {
+                    if out_of_scope.is_empty() {
+                        out_of_scope.push(why);
+                    }
+                }
+                None => {
+                    conflicts.push(r);
+                    conflicts.push(proposition(&claim, s, &matches[i], evidence));
+                    conflicting = Some(i);
+                    break;
+                }
+            }
         }
     }
 
-    // 4. Support from the best sentence, or from up to MAX_JOINT on-topic sentences together,
-    // added greedily by the coverage each one adds (a claim can rest on a few sentences of a page).
+    // 4. Support from the best sentence, or from up to MAX_JOINT on-topic sentences of the same
+    // item together, added greedily by the coverage each one adds (a claim can rest on a few
+    // sentences of a page, never on sentences of unrelated notes).
+    let same_item = |j: usize| {
+        let (a, b) = (&evidence[sentences[j].item].uri, &evidence[sentences[best].item].uri);
+        sentences[j].item == sentences[best].item || a.item == b.item
+    };
     let mut candidates: Vec<Vec<usize>> = vec![vec![best]];
     let mut current = vec![best];
     while current.len() < MAX_JOINT {
-        let now = joint_cov(&matches, &values, &current, None, &claim.optional);
+        let now = joint_cov(&claim, &matches, &values, &current, None);
         let next = order
             .iter()
             .copied()
-            .filter(|j| !current.contains(j) && on_topic(*j))
-            .map(|j| (joint_cov(&matches, &values, &current, Some(j), &claim.optional), j))
+            .filter(|&j| !current.contains(&j) && on_topic(j) && same_item(j))
+            .map(|j| (joint_cov(&claim, &matches, &values, &current, Some(j)), j))
             .filter(|(c, _)| *c > now)
             .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
         let Some((_, j)) = next else { break };
@@ -389,7 +564,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         }
         let joint: Vec<Option<usize>> = (0..claim.content.len()).map(|k| cand.iter().find_map(|&i| matches[i][k])).collect();
         let joint_values: Vec<bool> = (0..values[best].len()).map(|k| cand.iter().any(|&i| values[i][k])).collect();
-        let c = coverage(&joint, &joint_values, &claim.optional);
+        let c = coverage(&claim, &joint, &joint_values);
         let check = facets(&claim, cand.iter().map(|&i| (&sentences[i], matches[i].as_slice())).collect(), &joint, c, evidence);
         match check {
             Facets::Entails { lowered } => {
@@ -414,10 +589,15 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
                             c * 100.0
                         ),
                         span(&(0..claim_text.len())),
-                        cited,
+                        cited.clone(),
                     )];
                     if let Some(r) = stance_reason(&claim) {
                         reasons.push(r);
+                    }
+                    reasons.push(proposition(&claim, &sentences[best], &joint, evidence));
+                    if let Some(r) = staleness(&claim, &cited, ctx) {
+                        reasons.insert(0, r);
+                        return Outcome { status: Status::Stale, reasons };
                     }
                     return Outcome { status: Status::Supported, reasons };
                 }
@@ -434,16 +614,123 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         return Outcome { status: Status::Contradicted, reasons: conflicts };
     }
     let (c, missing) = best_partial.unwrap_or((cov[best], vec![]));
-    let status = if c >= ALIGN_MIN && claim.content.len() >= 2 { Status::PartiallySupported } else { Status::NotAddressed };
-    let mut reasons = vec![reason(
+    let partial = c >= ALIGN_MIN && claim.content.len() >= 2 && out_of_scope.is_empty();
+    let status = if partial { Status::PartiallySupported } else { Status::NotAddressed };
+    let mut reasons = out_of_scope;
+    reasons.push(reason(
         "topic",
         if status == Status::PartiallySupported { "align.partial" } else { "align.topical_only" },
-        format!("the closest evidence sentence holds {:.0}% of the claim's content words", cov[best] * 100.0),
+        format!("the closest evidence sentence holds {:.0}% of the weight of the claim's content words", cov[best] * 100.0),
         span(&(0..claim_text.len())),
         vec![cite(evidence, &sentences[best])],
-    )];
+    ));
     reasons.extend(missing);
+    reasons.append(&mut refused);
     Outcome { status, reasons }
+}
+
+/// Why a conflict between the claim and sentence `s` does not count: the two do not share a
+/// scope. The claim's subject is a pronoun or a demonstrative only its conversation resolves
+/// ("He is not expected to play" against another "he"), or either side places the proposition
+/// at a time relative to its writing ("just Tuesday", "this week") and the two were not
+/// written on the same known day.
+fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
+    if let Subject::Deictic(r) = &claim.subject {
+        return Some(reason(
+            "scope",
+            "scope.subject_unnamed",
+            format!(
+                "the claim's subject {:?} is named only in its conversation, so the evidence cannot be shown to speak of the same one",
+                &claim.text[r.clone()]
+            ),
+            span(r),
+            vec![cite(evidence, s)],
+        ));
+    }
+    let personal = s.words().first().is_some_and(|w| matches!(w.lower.as_str(), "he" | "she" | "it" | "they"));
+    if personal && s.subject.is_empty() {
+        let first = s.words().first().map(|w| &s.text[w.range.clone()]).unwrap_or("");
+        return Some(reason(
+            "scope",
+            "scope.evidence_subject_unnamed",
+            format!("the evidence's subject {first:?} is not named in its item, so it cannot be shown to be the claim's"),
+            None,
+            vec![cite(evidence, s)],
+        ));
+    }
+    let ev = &evidence[s.item];
+    // A fetched page's retrieval day is when it was read; a note's index time says nothing of
+    // when it was written, so a note's relative time is unanchored.
+    let ev_day = ev.source_url.as_ref().and(ev.captured_at.as_deref()).and_then(|t| t.get(..10));
+    let ev_time = scope::relative_time(s.words());
+    let diff = scope::time_difference(claim.relative_time.as_ref(), ctx.sent_on, ev_time.as_ref(), ev_day)?;
+    let side = match (&claim.relative_time, &ev_time) {
+        (Some(c), Some(e)) => format!("the claim's {:?} and the evidence's {:?}", &claim.text[c.clone()], &s.text[e.clone()]),
+        (Some(c), None) => format!("the claim's {:?}", &claim.text[c.clone()]),
+        (None, Some(e)) => format!("the evidence's {:?}", &s.text[e.clone()]),
+        (None, None) => String::new(),
+    };
+    let (rule, detail) = match diff {
+        TimeScope::Unanchored => {
+            ("scope.time_unanchored", format!("{side} is relative to when it was written, and that day is not known on both sides"))
+        }
+        TimeScope::Differs => (
+            "scope.time_differs",
+            format!("{side} is relative to when it was written: {} against {}", ctx.sent_on.unwrap_or("?"), ev_day.unwrap_or("?")),
+        ),
+    };
+    Some(reason("scope", rule, detail, claim.relative_time.as_ref().and_then(span), vec![cite(evidence, s)]))
+}
+
+/// The proposition a verdict rests on: the claim's words the sentence holds, in claim order,
+/// with its subject named.
+fn proposition(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Reason {
+    let held: Vec<&str> =
+        claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()]).collect();
+    let subject = match &claim.subject {
+        Subject::Deictic(r) => claim.text[r.clone()].to_string(),
+        Subject::Words(ks) => ks.iter().map(|&k| &claim.text[claim.words[claim.content[k]].range.clone()]).collect::<Vec<_>>().join(" "),
+    };
+    let first = claim.content.iter().zip(m).find(|(_, m)| m.is_some()).map(|(&ci, _)| claim.words[ci].range.start);
+    let last = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| claim.words[ci].range.end).next_back();
+    reason(
+        "proposition",
+        "proposition.shared",
+        format!("subject {:?}; shared: {}", subject, held.join(" ")),
+        first.zip(last).map(|(a, b)| Span::new(a, b)),
+        vec![cite(evidence, s)],
+    )
+}
+
+/// A claim about the present ("now", "currently", "today") supported by evidence written a
+/// year or more away from the claim is `stale`: the evidence says what held then.
+fn staleness(claim: &ClaimView<'_>, cited: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
+    if !claim.about_now {
+        return None;
+    }
+    let sent = day_number(ctx.sent_on?)?;
+    let (e, days) = cited.iter().find_map(|e| {
+        let d = day_number(e.captured_at.as_deref()?)?;
+        ((d - sent).abs() >= 365).then_some((e, d - sent))
+    })?;
+    Some(reason(
+        "time",
+        "time.evidence_years_apart",
+        format!(
+            "the claim speaks of its present ({}), the evidence was written {} days {} it",
+            ctx.sent_on.unwrap_or(""),
+            days.abs(),
+            if days < 0 { "before" } else { "after" }
+        ),
+        None,
+        vec![e.clone()],
+    ))
+}
+
+/// Days since the epoch of a `YYYY-MM-DD...` string.
+fn day_number(t: &str) -> Option<i64> {
+    let d: jiff::civil::Date = t.get(..10)?.parse().ok()?;
+    Some(i64::from(d.since(jiff::civil::date(1970, 1, 1)).ok()?.get_days()))
 }
 
 /// A note that the claim's stance cues were read as the speaker's stance and not aligned.
@@ -465,14 +752,14 @@ fn stance_reason(claim: &ClaimView<'_>) -> Option<Reason> {
 /// [`coverage`] of the sentences `set` (and `extra`) taken together: a unit counts as matched
 /// when any of them matches it. Counted in place, as this runs for every candidate of every
 /// greedy step.
-fn joint_cov(matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize], extra: Option<usize>, optional: &[bool]) -> f64 {
+fn joint_cov(claim: &ClaimView<'_>, matches: &[Vec<Option<usize>>], values: &[Vec<bool>], set: &[usize], extra: Option<usize>) -> f64 {
     let Some(first) = set.first().copied().or(extra) else { return 0.0 };
     let members = || set.iter().copied().chain(extra);
     let (mut matched, mut skipped) = (0usize, 0usize);
     for (k, _) in matches[first].iter().enumerate() {
         if members().any(|i| matches[i][k].is_some()) {
             matched += 1;
-        } else if optional.get(k) == Some(&true) {
+        } else if claim.optional.get(k) == Some(&true) {
             skipped += 1;
         }
     }
@@ -695,10 +982,16 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
             continue;
         }
         let e = comparable[0];
+        let swapped = d.day.is_some() && d.day == e.month && d.month == e.day && d.day != d.month;
         return Some(reason(
             "date",
             "date.value_mismatch",
-            format!("the claim dates it {:?}, the aligned evidence {:?}", &claim.text[d.range.clone()], &s.text[e.range.clone()]),
+            format!(
+                "the claim dates it {:?}, the aligned evidence {:?}{}",
+                &claim.text[d.range.clone()],
+                &s.text[e.range.clone()],
+                if swapped { " (day and month swapped)" } else { "" }
+            ),
             span(&d.range),
             cited(&e.range),
         ));
@@ -710,9 +1003,42 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
-    if cov < POLARITY_MIN {
+    // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
+    // when the sentence lacks at most one content word of the claim and the negated word's own
+    // argument (the content word after it) is shared; an antonym only when it is the one word
+    // missing and stands next to a word it shares with the claim.
+    // An antonym is the one missing word itself, so it needs no coverage threshold beyond that.
+    let missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count();
+    if missing > 1 {
         return None;
     }
+    if cov >= POLARITY_MIN
+        && let Some(r) = polarity_conflict(claim, s, m, evidence)
+    {
+        return Some(r);
+    }
+    antonym_conflict(claim, s, m, evidence)
+}
+
+/// The content word after the one a negation cue denies, within the clause: its argument
+/// ("cannot reset *prices*"). `None` when the denied word ends the clause.
+fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
+    let content = |i: &usize| !words[*i].stop && words[*i].lower.chars().any(char::is_alphabetic);
+    let head = (cue.word + 1..words.len().min(cue.word + 1 + NEGATION_WINDOW)).find(content)?;
+    let next = (head + 1..words.len().min(head + 4)).find(content)?;
+    let gap = &text[words[head].range.end..words[next].range.start];
+    (!gap.contains([',', ';', ':', '.', '(', ')'])).then_some(next)
+}
+
+/// A negation on one side of a proposition the other side asserts, bound to shared words.
+fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let cited = |r: &Range<usize>| {
+        let mut e = cite(evidence, s);
+        let base = evidence[s.item].span.start + s.range.start;
+        e.span = Span::new(base + r.start, base + r.end);
+        e.quote = s.text[r.clone()].to_string();
+        vec![cite(evidence, s), e]
+    };
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
@@ -721,7 +1047,13 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
     let claim_near = negation_near(&claim.negations, &claim_targets);
     let ev_near = negation_near(s.negations(), &targets);
-    match (claim_neg.filter(|_| !ev_near), ev_neg.filter(|_| !claim_near)) {
+    // The negated word's argument must be one the other side shares too.
+    let ev_bound = |k: &usize| negated_argument(&s.negations()[*k], s.words(), s.text).is_none_or(|a| targets.contains(&a));
+    let claim_bound = |k: &usize| {
+        negated_argument(&claim.negations[*k], &claim.words, claim.text)
+            .is_none_or(|a| claim_targets.contains(&a) || !claim.content.contains(&a))
+    };
+    match (claim_neg.filter(|_| !ev_near).filter(claim_bound), ev_neg.filter(|_| !claim_near).filter(ev_bound)) {
         (None, Some(k)) => {
             let cue = &s.negations()[k];
             return Some(reason(
@@ -744,22 +1076,43 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         }
         _ => {}
     }
-    // Antonyms: a claim word missing from the sentence whose opposite is there.
-    for (k, &ci) in claim.content.iter().enumerate() {
-        if m[k].is_some() {
-            continue;
-        }
-        let w = &claim.words[ci];
-        for ant in cues::antonyms_of(&w.stem, &w.lower) {
-            if let Some(ew) = s.words().iter().find(|e| e.stem == ant || e.lower == ant) {
-                return Some(reason(
-                    "polarity",
-                    "polarity.antonym",
-                    format!("the claim says {:?}, the evidence says {:?}", &claim.text[w.range.clone()], &s.text[ew.range.clone()]),
-                    span(&w.range),
-                    cited(&ew.range),
-                ));
+    None
+}
+
+/// An antonym conflict: the one claim word the sentence lacks has its opposite in the sentence,
+/// bound to the same argument: next to (only function words between) a word the sentence shares
+/// with the claim's neighbouring content word. "Cases decreased" against "cases increased";
+/// not "jobs decreased" against "rising rates of job losses", where "rising" is said of "rates".
+fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let missing: Vec<usize> = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k]).collect();
+    let &[k] = missing.as_slice() else { return None };
+    let ci = claim.content[k];
+    let w = &claim.words[ci];
+    let sw = s.words();
+    // The sentence positions of the claim's content words next to the missing one.
+    let neighbours: Vec<usize> =
+        [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
+    let bound = |j: usize| {
+        neighbours.iter().any(|&p| {
+            p != VIA_TITLE && p != j && {
+                let (lo, hi) = if p < j { (p, j) } else { (j, p) };
+                hi - lo <= 4 && sw[lo + 1..hi].iter().all(|x| x.stop)
             }
+        })
+    };
+    for ant in cues::antonyms_of(&w.stem, &w.lower) {
+        if let Some((_, ew)) = sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j)) {
+            let mut e = cite(evidence, s);
+            let base = evidence[s.item].span.start + s.range.start;
+            e.span = Span::new(base + ew.range.start, base + ew.range.end);
+            e.quote = s.text[ew.range.clone()].to_string();
+            return Some(reason(
+                "polarity",
+                "polarity.antonym",
+                format!("the claim says {:?}, the evidence says {:?}", &claim.text[w.range.clone()], &s.text[ew.range.clone()]),
+                span(&w.range),
+                vec![cite(evidence, s), e],
+            ));
         }
     }
     None

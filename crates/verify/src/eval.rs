@@ -18,12 +18,13 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use super::{text_evidence, verify};
-use amem_model::{Evidence, Group};
+use super::{Rarity, Verifier, text_evidence};
+use amem_model::{Evidence, Group, Status};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a corpus could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +66,9 @@ pub struct Pair {
     pub evidence: Vec<EvidenceText>,
     /// The gold group.
     pub label: Group,
+    /// The document (or claim) the pair belongs to: pairs of one document share a claim or its
+    /// evidence, so the shuffled control never gives a claim the evidence of its own document.
+    pub doc: String,
 }
 
 /// One evidence item of a pair.
@@ -170,26 +174,100 @@ fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-/// Verify every pair and tally the groups.
-pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
+/// The trivial answers a verifier must beat: always `unverified`, and always the set's
+/// majority gold group. Their macro-F1 over the gold classes, the better of the two.
+impl SetScore {
+    /// Macro-F1 of the better trivial answer (always unverified, or always the majority class).
+    pub fn floor(&self) -> f64 {
+        let constant = |g: usize| {
+            let mut confusion = [[0usize; 3]; 3];
+            for (gold, row) in confusion.iter_mut().enumerate() {
+                row[g] = self.gold(gold);
+            }
+            SetScore { name: String::new(), confusion, statuses: BTreeMap::new() }.macro_f1()
+        };
+        let majority = (0..3).max_by_key(|&g| (self.gold(g), std::cmp::Reverse(g))).unwrap_or(2);
+        constant(2).max(constant(majority))
+    }
+
+    /// Share of pairs given `supported` or `contradicted`: on the shuffled control every one
+    /// of them is a false alarm.
+    pub fn decided(&self) -> f64 {
+        ratio(self.predicted(0) + self.predicted(1), self.pairs())
+    }
+}
+
+/// One set scored twice: each claim against its own evidence (the signal) and, as the
+/// shuffled control, against the evidence of the next claim ([`rotation`]), both scored
+/// against the claim's gold label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Scored {
+    /// Each claim against its own evidence.
+    pub signal: SetScore,
+    /// Each claim against another document's evidence.
+    pub shuffled: SetScore,
+}
+
+/// The shuffled control's pairing, a fixed rotation: pair `i` is given the evidence of the
+/// first pair after it (wrapping round) that belongs to another document, so a claim never
+/// meets evidence written for it or for its own symmetric variants. `None` when the set has
+/// a single document.
+pub fn rotation(pairs: &[Pair]) -> Vec<Option<usize>> {
+    let n = pairs.len();
+    (0..n).map(|i| (1..n).map(|k| (i + k) % n).find(|&j| pairs[j].doc != pairs[i].doc)).collect()
+}
+
+fn evidence_of(p: &Pair) -> Vec<Evidence> {
+    p.evidence
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mut ev = text_evidence(&e.text, i as u32);
+            ev.title = e.title.clone();
+            ev
+        })
+        .collect()
+}
+
+fn tally(name: &str, pairs: &[Pair], verdicts: impl Iterator<Item = Status>) -> SetScore {
     let mut confusion = [[0usize; 3]; 3];
     let mut statuses = BTreeMap::new();
-    for p in pairs {
-        let evidence: Vec<Evidence> = p
-            .evidence
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let mut ev = text_evidence(&e.text, i as u32);
-                ev.title = e.title.clone();
-                ev
-            })
-            .collect();
-        let v = verify(&p.claim, &evidence);
-        confusion[group_index(p.label)][group_index(v.status.group())] += 1;
-        *statuses.entry(v.status.as_str().to_string()).or_insert(0) += 1;
+    for (p, status) in pairs.iter().zip(verdicts) {
+        confusion[group_index(p.label)][group_index(status.group())] += 1;
+        *statuses.entry(status.as_str().to_string()).or_insert(0) += 1;
     }
     SetScore { name: name.to_string(), confusion, statuses }
+}
+
+/// Document frequencies of a set's own evidence texts (each distinct text one document): the
+/// collection a claim of the set is checked against, as the wiki is for an audit.
+pub fn rarity_of(pairs: &[Pair]) -> Arc<Rarity> {
+    let mut texts: Vec<&str> = pairs.iter().flat_map(|p| p.evidence.iter().map(|e| e.text.as_str())).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    Arc::new(Rarity::from_texts(texts))
+}
+
+/// Verify every pair against its own evidence and tally the groups, words weighed by
+/// [`rarity_of`] the set.
+pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
+    let mut verifier = Verifier::new().with_rarity(rarity_of(pairs));
+    tally(name, pairs, pairs.iter().map(|p| verifier.verify(&p.claim, &evidence_of(p)).status))
+}
+
+/// Verify every pair against its own evidence and against the [`rotation`]'s evidence.
+pub fn score_with_control(name: &str, pairs: &[Pair]) -> Scored {
+    let signal = score(name, pairs);
+    let mut verifier = Verifier::new().with_rarity(rarity_of(pairs));
+    let shuffled = tally(
+        name,
+        pairs,
+        rotation(pairs).into_iter().zip(pairs).map(|(j, p)| match j {
+            Some(j) => verifier.verify(&p.claim, &evidence_of(&pairs[j])).status,
+            None => Status::NoEvidence,
+        }),
+    );
+    Scored { signal, shuffled }
 }
 
 fn read_lines(path: &Path) -> Result<String> {
@@ -211,6 +289,9 @@ struct PairRecord {
     claim: String,
     evidence: String,
     label: String,
+    /// The set's document key; a pair without one is its own document.
+    #[serde(default)]
+    doc: Option<String>,
 }
 
 /// Read a `pairs.jsonl` file.
@@ -228,7 +309,8 @@ pub fn load_pairs(path: &Path) -> Result<Vec<Pair>> {
         let bad = |reason: String| EvalError::Record { path: path.to_path_buf(), line: n + 1, reason };
         let r: PairRecord = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
         let label = parse_group(&r.label).ok_or_else(|| bad(format!("unknown label {:?}", r.label)))?;
-        out.push(Pair { id: r.id, claim: r.claim, evidence: vec![EvidenceText::untitled(r.evidence)], label });
+        let doc = r.doc.unwrap_or_else(|| r.id.clone());
+        out.push(Pair { id: r.id, claim: r.claim, evidence: vec![EvidenceText::untitled(r.evidence)], label, doc });
     }
     Ok(out)
 }
@@ -304,14 +386,20 @@ pub fn load_climate_fever(dir: &Path) -> Result<(Vec<Pair>, Vec<Pair>)> {
             }
             let item = EvidenceText { text: parts.join(" "), title: titles.get(&e.doc_id).cloned() };
             let label = parse_group(&e.label).ok_or_else(|| bad(format!("unknown evidence label {:?}", e.label)))?;
-            evidence_pairs.push(Pair { id: format!("{}#{}", c.id, k), claim: c.claim.clone(), evidence: vec![item.clone()], label });
+            evidence_pairs.push(Pair {
+                id: format!("{}#{}", c.id, k),
+                claim: c.claim.clone(),
+                evidence: vec![item.clone()],
+                label,
+                doc: c.id.clone(),
+            });
             all.push(item);
         }
         if c.label == "DISPUTED" {
             continue;
         }
         let label = parse_group(&c.label).ok_or_else(|| bad(format!("unknown claim label {:?}", c.label)))?;
-        claim_pairs.push(Pair { id: c.id, claim: c.claim, evidence: all, label });
+        claim_pairs.push(Pair { id: c.id.clone(), claim: c.claim, evidence: all, label, doc: c.id });
     }
     Ok((evidence_pairs, claim_pairs))
 }
@@ -340,46 +428,58 @@ pub fn load_corpus(dir: &Path) -> Result<Vec<(String, Vec<Pair>)>> {
     Ok(sets)
 }
 
-/// Load and score every set under `dir`.
+/// Load and score every set under `dir`, each with its shuffled control.
 ///
 /// # Errors
 /// As [`load_corpus`].
-pub fn evaluate(dir: &Path) -> Result<Vec<SetScore>> {
-    Ok(load_corpus(dir)?.iter().map(|(name, pairs)| score(name, pairs)).collect())
+pub fn evaluate(dir: &Path) -> Result<Vec<Scored>> {
+    Ok(load_corpus(dir)?.iter().map(|(name, pairs)| score_with_control(name, pairs)).collect())
 }
 
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
 }
 
+/// `signal · shuffled · margin`, in percent.
+fn triple(signal: f64, shuffled: f64) -> String {
+    format!("{} · {} · {:+.1}", pct(signal), pct(shuffled), (signal - shuffled) * 100.0)
+}
+
 /// The scores as the markdown block kept in the README (tables only, no prose).
-pub fn render_markdown(scores: &[SetScore]) -> String {
+pub fn render_markdown(scores: &[Scored]) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| set | pairs | accuracy | macro-F1 | balanced acc. | supported P / R | contradicted P / R | unverified P / R |");
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
-    for sc in scores {
+    let _ = writeln!(s, "Each cell: signal · shuffled control · margin, in percent.");
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| set | pairs | macro-F1 | floor (margin) | accuracy | supported P | supported R | contradicted P | contradicted R | shuffled S+C |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for Scored { signal: sc, shuffled: sh } in scores {
         let gold = sc.gold_classes();
-        let pr: Vec<String> = GROUPS
-            .iter()
-            .map(|g| if gold.contains(g) { format!("{} / {}", pct(sc.precision(*g)), pct(sc.recall(*g))) } else { "n/a".to_string() })
-            .collect();
+        let cell = |g: Group, f: &dyn Fn(&SetScore, Group) -> f64| {
+            if gold.contains(&g) { triple(f(sc, g), f(sh, g)) } else { "n/a".to_string() }
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} ({:+.1}) | {} | {} | {} | {} | {} | {} |",
             sc.name,
             sc.pairs(),
-            pct(sc.accuracy()),
-            pct(sc.macro_f1()),
-            pct(sc.balanced_accuracy()),
-            pr[0],
-            pr[1],
-            pr[2]
+            triple(sc.macro_f1(), sh.macro_f1()),
+            pct(sc.floor()),
+            (sc.macro_f1() - sc.floor()) * 100.0,
+            triple(sc.accuracy(), sh.accuracy()),
+            cell(Group::Supported, &SetScore::precision),
+            cell(Group::Supported, &SetScore::recall),
+            cell(Group::Contradicted, &SetScore::precision),
+            cell(Group::Contradicted, &SetScore::recall),
+            pct(sh.decided()),
         );
     }
     let _ = writeln!(s);
     // Where the verifier stands per class, over the sets that have the class in their gold labels.
     for g in GROUPS {
-        let with: Vec<&SetScore> = scores.iter().filter(|sc| sc.gold_classes().contains(&g)).collect();
+        let with: Vec<&SetScore> = scores.iter().map(|x| &x.signal).filter(|sc| sc.gold_classes().contains(&g)).collect();
         if with.is_empty() {
             continue;
         }
@@ -398,12 +498,19 @@ pub fn render_markdown(scores: &[SetScore]) -> String {
             with.len()
         );
     }
+    let all: usize = scores.iter().map(|x| x.shuffled.pairs()).sum();
+    let decided: usize = scores.iter().map(|x| x.shuffled.predicted(0) + x.shuffled.predicted(1)).sum();
+    let _ = writeln!(
+        s,
+        "- shuffled control: {decided} of {all} mismatched pairs ({}%) came out supported or contradicted.",
+        pct(ratio(decided, all))
+    );
     let _ = writeln!(s);
     let _ = writeln!(s, "Confusion (rows: gold group; columns: predicted group S / C / U) and the statuses given:");
     let _ = writeln!(s);
     let _ = writeln!(s, "| set | gold supported | gold contradicted | gold unverified | statuses |");
     let _ = writeln!(s, "|---|---|---|---|---|");
-    for sc in scores {
+    for Scored { signal: sc, .. } in scores {
         let row = |g: usize| {
             if sc.gold(g) == 0 {
                 "—".to_string()
@@ -417,18 +524,17 @@ pub fn render_markdown(scores: &[SetScore]) -> String {
     s
 }
 
-/// The scores as one JSON object per set.
-pub fn to_json(sc: &SetScore) -> serde_json::Value {
+fn score_json(sc: &SetScore) -> serde_json::Value {
     let mut classes = serde_json::Map::new();
     for g in sc.gold_classes() {
         classes.insert(g.as_str().to_string(), serde_json::json!({"precision": sc.precision(g), "recall": sc.recall(g), "f1": sc.f1(g)}));
     }
     serde_json::json!({
-        "set": sc.name,
         "pairs": sc.pairs(),
         "accuracy": sc.accuracy(),
         "macro_f1": sc.macro_f1(),
         "balanced_accuracy": sc.balanced_accuracy(),
+        "decided": sc.decided(),
         "classes": classes,
         "confusion": {
             "order": ["supported", "contradicted", "unverified"],
@@ -436,6 +542,29 @@ pub fn to_json(sc: &SetScore) -> serde_json::Value {
         },
         "statuses": sc.statuses,
     })
+}
+
+/// The scores of one set as one JSON object: the signal's figures at the top level (as
+/// before), `floor` (the better trivial macro-F1), `shuffled` (the same figures for the
+/// rotation control) and `margin` (signal minus shuffled, for each headline figure).
+pub fn to_json(x: &Scored) -> serde_json::Value {
+    let (sc, sh) = (&x.signal, &x.shuffled);
+    let mut v = score_json(sc);
+    let mut margin = serde_json::Map::new();
+    margin.insert("accuracy".into(), serde_json::json!(sc.accuracy() - sh.accuracy()));
+    margin.insert("macro_f1".into(), serde_json::json!(sc.macro_f1() - sh.macro_f1()));
+    margin.insert("balanced_accuracy".into(), serde_json::json!(sc.balanced_accuracy() - sh.balanced_accuracy()));
+    for g in sc.gold_classes() {
+        margin.insert(format!("{}_precision", g.as_str()), serde_json::json!(sc.precision(g) - sh.precision(g)));
+        margin.insert(format!("{}_recall", g.as_str()), serde_json::json!(sc.recall(g) - sh.recall(g)));
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.insert("set".into(), serde_json::json!(sc.name));
+        o.insert("floor".into(), serde_json::json!(sc.floor()));
+        o.insert("shuffled".into(), score_json(sh));
+        o.insert("margin".into(), serde_json::Value::Object(margin));
+    }
+    v
 }
 
 /// Markers around the generated block inside the README's `verify` section.
@@ -473,6 +602,32 @@ mod tests {
         assert!((sc.macro_f1() - (0.8 + f1c) / 2.0).abs() < 1e-12);
         assert!((sc.balanced_accuracy() - 0.7).abs() < 1e-12);
         assert_eq!(sc.gold_classes(), vec![Group::Supported, Group::Contradicted]);
+    }
+
+    #[test]
+    fn the_rotation_never_pairs_a_claim_with_its_own_document() {
+        let pair = |id: &str, doc: &str| Pair {
+            id: id.into(),
+            claim: format!("claim {id}"),
+            evidence: vec![EvidenceText::untitled(format!("evidence {id}"))],
+            label: Group::Supported,
+            doc: doc.into(),
+        };
+        let pairs = [pair("a", "x"), pair("b", "x"), pair("c", "y"), pair("d", "z")];
+        assert_eq!(rotation(&pairs), vec![Some(2), Some(2), Some(3), Some(0)]);
+        assert_eq!(rotation(&pairs[..2]), vec![None, None]);
+    }
+
+    #[test]
+    fn the_floor_is_the_better_constant_answer() {
+        // 6 supported, 4 contradicted: always-supported F1(S) = 2*.6/1.6 = .75, F1(C) = 0.
+        let sc = SetScore { name: "t".into(), confusion: [[6, 0, 0], [0, 4, 0], [0, 0, 0]], statuses: BTreeMap::new() };
+        assert!((sc.floor() - 0.375).abs() < 1e-12, "{}", sc.floor());
+        // Mostly unverified: always-unverified is the majority answer.
+        let sc = SetScore { name: "t".into(), confusion: [[1, 0, 0], [0, 1, 0], [0, 0, 8]], statuses: BTreeMap::new() };
+        let f1u = 2.0 * 0.8 / 1.8;
+        assert!((sc.floor() - f1u / 3.0).abs() < 1e-12, "{}", sc.floor());
+        assert!((sc.decided() - 0.2).abs() < 1e-12);
     }
 
     #[test]

@@ -414,7 +414,7 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
                     unit = Unit::Measure((*m).to_string());
                     range_end = w.range.end;
                     k += 1;
-                } else if let Some(u) = amem_gate::unit_canonical(&w.lower).and_then(gate_unit) {
+                } else if let Some(u) = amem_text::unit_canonical(&w.lower).and_then(gate_unit) {
                     // Any other unit or currency word of the gate's unit lexicon (one list for both crates).
                     unit = u;
                     range_end = w.range.end;

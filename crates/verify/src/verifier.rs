@@ -13,6 +13,7 @@
 use super::Verification;
 use super::align;
 use super::analysis::EvidenceAnalysis;
+use super::relevance::Rarity;
 use super::text::FastHash;
 use amem_model::Evidence;
 use std::collections::HashMap;
@@ -57,6 +58,7 @@ pub struct CacheStats {
 #[derive(Debug)]
 pub struct Verifier {
     cache: Cache,
+    rarity: Option<Arc<Rarity>>,
 }
 
 impl Default for Verifier {
@@ -73,14 +75,27 @@ impl Verifier {
 
     /// A verifier remembering up to `capacity` evidence texts (0 or 1: none).
     pub fn with_capacity(capacity: usize) -> Self {
-        Verifier { cache: Cache::new(capacity) }
+        Verifier { cache: Cache::new(capacity), rarity: None }
+    }
+
+    /// Weigh claim words by how rare they are in the collection the evidence comes from (the
+    /// wiki's document frequencies). Without it every word weighs the same.
+    pub fn with_rarity(mut self, rarity: Arc<Rarity>) -> Self {
+        self.rarity = Some(rarity);
+        self
     }
 
     /// Verify `claim` against `evidence`: the same [`Verification`] as [`super::verify`].
     pub fn verify(&mut self, claim: &str, evidence: &[Evidence]) -> Verification {
+        self.verify_at(claim, None, evidence)
+    }
+
+    /// Verify `claim`, written on `sent_at`, against `evidence`: see [`super::verify_at`].
+    pub fn verify_at(&mut self, claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
         let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.cache.get(&e.quote)).collect();
         let refs: Vec<&EvidenceAnalysis> = analyses.iter().map(Arc::as_ref).collect();
-        let out = align::decide(claim, evidence, &refs);
+        let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref() };
+        let out = align::decide(claim, evidence, &refs, &ctx);
         Verification { status: out.status, reasons: out.reasons }
     }
 
@@ -91,10 +106,11 @@ impl Verifier {
 }
 
 /// Verify without any cache: every evidence text is analysed afresh.
-pub(crate) fn verify_uncached(claim: &str, evidence: &[Evidence]) -> Verification {
+pub(crate) fn verify_uncached(claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
     let analyses: Vec<EvidenceAnalysis> = evidence.iter().map(|e| EvidenceAnalysis::new(&e.quote)).collect();
     let refs: Vec<&EvidenceAnalysis> = analyses.iter().collect();
-    let out = align::decide(claim, evidence, &refs);
+    let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: None };
+    let out = align::decide(claim, evidence, &refs, &ctx);
     Verification { status: out.status, reasons: out.reasons }
 }
 
@@ -210,7 +226,7 @@ mod tests {
                     let evidence = fixture_evidence(&picks);
                     assert_eq!(
                         v.verify(claim, &evidence),
-                        verify_uncached(claim, &evidence),
+                        verify_uncached(claim, None, &evidence),
                         "capacity {capacity}, {claim} against {picks:?}"
                     );
                 }
@@ -228,7 +244,7 @@ mod tests {
         for claim in CLAIMS {
             for t in 0..TEXTS.len() {
                 let evidence = fixture_evidence(&[t, (t + 1) % TEXTS.len()]);
-                assert_eq!(super::super::verify(claim, &evidence), verify_uncached(claim, &evidence), "{claim}");
+                assert_eq!(super::super::verify(claim, &evidence), verify_uncached(claim, None, &evidence), "{claim}");
             }
         }
     }
@@ -282,7 +298,7 @@ mod tests {
                 let next = &evidence[(i + 1) % pairs.len()];
                 let joint: Vec<Evidence> = evidence[i].iter().chain(next).cloned().collect();
                 for ev in [&evidence[i], next, &joint] {
-                    assert_eq!(v.verify(&pairs[i].claim, ev), verify_uncached(&pairs[i].claim, ev), "{name} {}", pairs[i].id);
+                    assert_eq!(v.verify(&pairs[i].claim, ev), verify_uncached(&pairs[i].claim, None, ev), "{name} {}", pairs[i].id);
                     compared += 1;
                 }
             }
@@ -302,7 +318,7 @@ mod tests {
             for claim in &claims {
                 for round in 0..2 {
                     let evidence: Vec<Evidence> = texts.iter().cycle().skip(round).take(texts.len()).enumerate().map(|(i, t)| text_evidence(t, i as u32)).collect();
-                    proptest::prop_assert_eq!(v.verify(claim, &evidence), verify_uncached(claim, &evidence));
+                    proptest::prop_assert_eq!(v.verify(claim, &evidence), verify_uncached(claim, None, &evidence));
                 }
             }
         }

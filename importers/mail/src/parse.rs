@@ -3,7 +3,7 @@
 use crate::charset::{self, Decoded};
 use crate::error::{Error, Result};
 use crate::headers::Headers;
-use crate::{bulk, date, html, quote, signature, subject};
+use crate::{bulk, date, quote, signature, subject};
 use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
 use mailparse::{ParsedContentType, ParsedMail};
 use std::borrow::Cow;
@@ -311,52 +311,17 @@ fn decode_part<'a>(
     let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { Cow::Owned(quote::normalize_newlines(&text)) } else { text };
     if is_html {
         meta.insert("body".into(), "text/html".into());
-        Ok(Cow::Owned(html::html_to_text(&text)))
-    } else if looks_like_html(&text) {
+        Ok(Cow::Owned(amem_text::html::html_to_text(&text, amem_text::html::Quotes::Prefixed)))
+    } else if amem_text::html::looks_like_html(&text) {
         // Labelled text/plain, written in HTML (the Enron newsletters'
         // `<FONT FACE=...>` plain parts): converted like a text/html part,
         // so no tag reaches a claim.
         meta.insert("body".into(), "text/plain (html)".into());
-        Ok(Cow::Owned(html::html_to_text(&text)))
+        Ok(Cow::Owned(amem_text::html::html_to_text(&text, amem_text::html::Quotes::Prefixed)))
     } else {
         meta.insert("body".into(), "text/plain".into());
         Ok(text)
     }
-}
-
-/// Tags that only markup uses; a plain-text mail may mention one, so it
-/// takes two of them (or a document-level one) to call a body HTML.
-const HTML_TAGS: &[&str] =
-    &["html", "head", "body", "font", "p", "br", "div", "table", "tr", "td", "span", "b", "i", "a", "img", "center", "li", "ul"];
-const HTML_DOCUMENT_TAGS: &[&str] = &["html", "body", "table", "font"];
-
-/// True when `text` is HTML: a document-level tag (`<html>`, `<body>`,
-/// `<table>`, `<font>`) or at least two markup tags, each a known element
-/// name followed by `>`, `/`, or whitespace (so `<p>` counts, `<peter@x>`
-/// does not).
-fn looks_like_html(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut seen = 0;
-    for i in memchr::memchr_iter(b'<', b) {
-        let rest = &b[i + 1..];
-        let rest = rest.strip_prefix(b"/").unwrap_or(rest);
-        let name_len = rest.iter().take(8).take_while(|c| c.is_ascii_alphabetic()).count();
-        let after = rest.get(name_len).copied();
-        if name_len == 0 || !matches!(after, Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')) {
-            continue;
-        }
-        let name = String::from_utf8_lossy(&rest[..name_len]).to_ascii_lowercase();
-        if HTML_DOCUMENT_TAGS.contains(&name.as_str()) {
-            return true;
-        }
-        if HTML_TAGS.contains(&name.as_str()) {
-            seen += 1;
-            if seen >= 2 {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The body's charset through [`charset::decode`], a lossy decode noted in `meta`.
@@ -505,9 +470,6 @@ mod tests {
         let m = parse_message(raw, &cx(false)).unwrap().unwrap();
         assert_eq!(m.meta["body"], "text/plain");
         assert_eq!(m.text, "Write to <peter@x.org> or <b@x.org>.");
-        assert!(!looks_like_html("1 < 2 and b > a"));
-        assert!(looks_like_html("<p>one</p><p>two</p>"));
-        assert!(!looks_like_html("<p> once"));
     }
 
     #[test]

@@ -53,7 +53,22 @@ impl Outcome {
 
     /// True when fetching from the trust list could change the verdict.
     pub fn wants_grounding(&self) -> bool {
-        matches!(self.status, Status::NoEvidence | Status::NotAddressed)
+        matches!(self.status, Status::NoEvidence | Status::NotAddressed | Status::SourceUnavailable)
+    }
+
+    /// The outcome after the trust list was consulted: when a source could
+    /// not be asked (`unavailable`, its reason) and the local path still
+    /// found nothing, the status says so. "No evidence" would claim a
+    /// search that did not happen.
+    pub fn after_grounding(&mut self, unavailable: Option<&Reason>) {
+        if let Some(r) = unavailable {
+            if !self.reasons.contains(r) {
+                self.reasons.push(r.clone());
+            }
+            if matches!(self.status, Status::NoEvidence | Status::SourceUnavailable) {
+                self.status = Status::SourceUnavailable;
+            }
+        }
     }
 }
 
@@ -386,5 +401,33 @@ mod tests {
         assert!(!Outcome::from_assessment(o.to_assessment(&c, "t", "p")).local_hit, "grounded by the trust list");
         let miss = outcome("y");
         assert!(!Outcome::from_assessment(miss.to_assessment(&c, "t", "p")).local_hit);
+    }
+
+    /// Issue 16: a claim whose trust-list source could not be asked is
+    /// `source_unavailable`, never `no_evidence`; a local verdict stands.
+    #[test]
+    fn r16_unavailable_source_is_never_no_evidence() {
+        let why = Reason {
+            facet: "source".into(),
+            detail: "trust-list source unavailable: arxiv: 127.0.0.1:9: circuit open".into(),
+            claim_span: None,
+            evidence: vec![],
+            rule: "factcheck.source_unavailable".into(),
+        };
+        let mut o = outcome("nothing local");
+        o.after_grounding(Some(&why));
+        assert_eq!(o.status, Status::SourceUnavailable);
+        assert_eq!(o.reasons.iter().filter(|r| **r == why).count(), 1);
+        o.after_grounding(Some(&why));
+        assert_eq!(o.reasons.iter().filter(|r| **r == why).count(), 1, "the reason is kept once");
+        assert!(o.wants_grounding(), "a later run asks again");
+        let mut related = outcome("topically related");
+        related.status = Status::NotAddressed;
+        related.after_grounding(Some(&why));
+        assert_eq!(related.status, Status::NotAddressed, "local evidence was found: its verdict stands, with the reason");
+        assert!(related.reasons.contains(&why));
+        let mut searched = outcome("searched, nothing");
+        searched.after_grounding(None);
+        assert_eq!(searched.status, Status::NoEvidence);
     }
 }

@@ -185,6 +185,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         if !path.exists() {
             anyhow::bail!("{kind} source {} does not exist", path.display());
         }
+        // Content of another kind is an error before any work, not "1 skipped".
+        crate::sources::resolve_kind(Some(*kind), path)?;
     }
     if params.sources.is_empty() {
         anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
@@ -554,6 +556,9 @@ fn outcome_for(
     }
 }
 
+/// The rule of the reason a claim carries when a trust-list source could not be asked.
+const UNAVAILABLE_RULE: &str = "factcheck.source_unavailable";
+
 fn ground_stage(
     g: Arc<dyn Grounding>,
     concurrency: usize,
@@ -594,7 +599,7 @@ fn ground_stage(
                                 detail: format!("trust-list source unavailable: {why}"),
                                 claim_span: None,
                                 evidence: vec![],
-                                rule: "factcheck.source_unavailable".into(),
+                                rule: UNAVAILABLE_RULE.into(),
                             });
                         }
                         if let Grounded::Unavailable(why) = grounded {
@@ -628,7 +633,8 @@ fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, don
                 Ok(mut o) => {
                     o.method.push_str(crate::assess::TRUST_LIST_SUFFIX);
                     if let Some(prev) = &work.outcomes[i] {
-                        o.reasons.extend(prev.reasons.iter().filter(|r| r.facet == "source").cloned());
+                        o.reasons.extend(prev.reasons.iter().filter(|r| r.facet == "source" && r.rule != UNAVAILABLE_RULE).cloned());
+                        o.after_grounding(prev.reasons.iter().find(|r| r.rule == UNAVAILABLE_RULE));
                     }
                     work.outcomes[i] = Some(o);
                 }
@@ -702,7 +708,7 @@ fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: boo
 /// Count one report row (the latest assessment of one claim in the run).
 fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     s.count_record(rec);
-    if rec.assessment.reasons.iter().any(|r| r.rule == "factcheck.source_unavailable") {
+    if rec.assessment.reasons.iter().any(|r| r.rule == UNAVAILABLE_RULE) {
         *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
     }
     if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {

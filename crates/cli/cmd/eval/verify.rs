@@ -3,10 +3,15 @@
 //! `covid_fact`, `wice` pairs, and `climate_fever` assembled from its claims
 //! and corpus; see `amem_verify::eval`).
 //!
+//! Every figure comes with its shuffled control: the same measure with each
+//! claim verified against the evidence of the next document's claim (a fixed
+//! rotation), and the margin between the two.
+//!
 //! stdout: `--format markdown` (default) prints the tables kept in the
 //! README's `verify` section; `--format json` prints one JSON object per set
 //! (accuracy, macro_f1, balanced_accuracy, per-class precision/recall/f1, the
-//! confusion table, the statuses given). Exit 1 when a set cannot be read.
+//! confusion table, the statuses given, `floor`, and the same figures under
+//! `shuffled` with their `margin`). Exit 1 when a set cannot be read.
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
@@ -43,7 +48,7 @@ pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut scores = Vec::new();
     for (name, pairs) in &sets {
         pb.set_message(name.clone());
-        scores.push(eval::score(name, pairs));
+        scores.push(eval::score_with_control(name, pairs));
         pb.inc(pairs.len() as u64);
     }
     pb.finish_and_clear();

@@ -1,0 +1,36 @@
+//! One line per claim-evidence pair of the dev sets: set, pair id, gold
+//! group, the verifier's status. Two runs diffed list the verdict changes a
+//! change to the verifier (or to the text layer under it) causes:
+//!
+//! ```text
+//! cargo run -p amem-verify --example verdicts -- ../shared/eval > after.tsv
+//! diff before.tsv after.tsv
+//! ```
+#![allow(clippy::print_stdout)]
+
+use amem_verify::eval::load_corpus;
+use amem_verify::{text_evidence, verify};
+use std::io::Write;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = std::env::args().nth(1).ok_or("usage: verdicts <eval dir>")?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (set, pairs) in load_corpus(std::path::Path::new(&dir))? {
+        for p in &pairs {
+            let evidence: Vec<_> = p
+                .evidence
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let mut ev = text_evidence(&e.text, i as u32);
+                    ev.title = e.title.clone();
+                    ev
+                })
+                .collect();
+            let v = verify(&p.claim, &evidence);
+            writeln!(out, "{set}\t{}\t{:?}\t{:?}\t{}", p.id, p.label, v.status.group(), v.status.as_str())?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
