@@ -402,7 +402,7 @@ impl MarkdownSink {
     /// The [`TOP_ROWS`] largest values of `columns` in a group, with their
     /// row count and the user's own among them, and how many distinct
     /// values there are.
-    fn top(&self, open: &Open, columns: &str, rank: i64) -> Result<(Vec<(Vec<String>, u64, u64)>, u64), RenderError> {
+    fn top(&self, open: &Open, columns: &str, rank: i64) -> Result<(Vec<TopRow>, u64), RenderError> {
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
         let width = columns.split(',').count();
         let sql = format!(
@@ -465,6 +465,10 @@ impl MarkdownSink {
         Ok(())
     }
 }
+
+/// One row of a by-conversation or by-author table: the key's values, the
+/// claims under it, and the user's own among them.
+pub(crate) type TopRow = (Vec<String>, u64, u64);
 
 /// The rows' sort keys after the group: same input, same bytes.
 const ORDER: &str = "source, archive, conversation, sent_at, message_id, span_start, claim_id, method, assessed_at, json";

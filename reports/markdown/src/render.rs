@@ -190,7 +190,7 @@ pub(crate) fn unverified_by_status(out: &mut impl Write, s: &RunSummary) -> R {
 
 /// A by-conversation or by-author table: the largest first, then how many
 /// others there are.
-pub(crate) fn top_table(out: &mut impl Write, what: &str, plural: &str, rows: &[(Vec<String>, u64, u64)], distinct: u64) -> R {
+pub(crate) fn top_table(out: &mut impl Write, what: &str, plural: &str, rows: &[crate::TopRow], distinct: u64) -> R {
     writeln!(out, "| {what} | claims | yours |")?;
     writeln!(out, "|---|---:|---:|")?;
     for (key, n, mine) in rows {
