@@ -107,8 +107,10 @@ def write_inputs(shared, scratch, bench):
     os.makedirs(wiki, exist_ok=True)
     notes = 0
     with tarfile.open(shared) as tar, open(mbox, "wb") as mb:
-        members = sorted((m for m in tar if m.isfile() and not os.path.basename(m.name).startswith(".")), key=lambda m: m.name)
-        for m in members:
+        # In the tarball's order: a gzip stream read backwards is read again from the start.
+        for m in tar:
+            if not m.isfile() or os.path.basename(m.name).startswith("."):
+                continue
             raw = tar.extractfile(m).read()
             parts = m.name.split("/")
             rel = "/".join(parts[parts.index("maildir") + 1:]) if "maildir" in parts else m.name
