@@ -16,11 +16,17 @@
 //! [[imports]]
 //! kind = "slack"
 //! path = "exports/slack"
+//!
+//! [me]                             # whose claims are the user's (`--who`; the report leads with them)
+//! emails = ["ann@example.org"]     # mail From: addresses, any case
+//! slack_ids = ["U024BE7LH"]
+//! slack_names = ["ann"]
+//! handles = ["+1 555 010 2000"]    # iMessage handles (is_from_me needs none)
 //! ```
 
 use amem_factcheck::config::located_error;
 use amem_factcheck::{GroundingConfig, GroundingTable};
-use amem_model::SourceKind;
+use amem_model::{Identity, SourceKind};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -56,6 +62,8 @@ pub(crate) struct HomeConfig {
     pub grounding: GroundingConfig,
     /// `[[imports]]`: archives the audit reads when none are given.
     pub imports: Vec<ImportConfig>,
+    /// `[me]`: the user's own addresses and handles.
+    pub me: Identity,
 }
 
 /// One `[[imports]]` entry.
@@ -86,6 +94,8 @@ struct RawHome {
     grounding: Option<GroundingTable>,
     #[serde(default)]
     imports: Vec<ImportConfig>,
+    #[serde(default)]
+    me: Identity,
 }
 
 impl HomeConfig {
@@ -112,7 +122,7 @@ impl HomeConfig {
             located_error(text, path, offset, e.message().to_string())
         })?;
         let grounding = GroundingConfig::from_table(raw.grounding, text, path)?;
-        Ok(HomeConfig { grounding, imports: raw.imports })
+        Ok(HomeConfig { grounding, imports: raw.imports, me: raw.me })
     }
 }
 
@@ -191,6 +201,20 @@ mod tests {
         assert!(!c.grounding.enabled);
         assert!(c.grounding.sources.is_empty());
         assert!(c.imports.is_empty());
+    }
+
+    #[test]
+    fn me_section() {
+        let c =
+            parse("[me]\nemails = [\"Ann@Example.org\"]\nslack_ids = [\"U1\"]\nslack_names = [\"ann\"]\nhandles = [\"+15550102000\"]\n")
+                .unwrap();
+        assert_eq!(c.me.emails, ["Ann@Example.org"]);
+        assert_eq!(c.me.slack_ids, ["U1"]);
+        assert_eq!(c.me.slack_names, ["ann"]);
+        assert_eq!(c.me.handles, ["+15550102000"]);
+        assert!(parse("").unwrap().me.is_empty());
+        let err = parse("[me]\nemail = [\"a@x.org\"]\n").unwrap_err();
+        assert_eq!(location(&err), (2, Some("email".to_string())));
     }
 
     #[test]

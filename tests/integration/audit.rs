@@ -71,6 +71,8 @@ fn readme_first_command_audits_the_example_home() {
         assert!(md.contains(heading), "audit.md has a {heading} section");
     }
     assert!(md.contains("amem://"), "verdicts cite amem:// evidence");
+    // The example home names its user in [me]: the report marks and leads with her claims.
+    assert!(md.contains("(you)") && md.contains("## What needs attention"), "{md}");
     assert!(dir.join("audit.arrow").is_file() && dir.join("audit.jsonl").is_file());
     // Every source format contributed messages.
     let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
@@ -253,6 +255,10 @@ fn killed_or_interrupted_run_resumes_to_the_uninterrupted_report() {
     for h in [&a, &b] {
         std::fs::create_dir_all(h.join("wiki")).unwrap();
         std::fs::write(h.join("wiki").join("notes.md"), wiki_note).unwrap();
+        // The report shows a note's modification time: the same note, the same time.
+        let f = std::fs::File::options().write(true).open(h.join("wiki").join("notes.md")).unwrap();
+        f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_714_000_000)).unwrap();
+        drop(f);
     }
     // Uninterrupted.
     let (md_a, sum_a) = report_rows(&a, &t, &mbox);
@@ -286,6 +292,9 @@ fn killed_or_interrupted_run_resumes_to_the_uninterrupted_report() {
     let c_home = t.path().join("home-c");
     std::fs::create_dir_all(c_home.join("wiki")).unwrap();
     std::fs::write(c_home.join("wiki").join("notes.md"), wiki_note).unwrap();
+    let f = std::fs::File::options().write(true).open(c_home.join("wiki").join("notes.md")).unwrap();
+    f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_714_000_000)).unwrap();
+    drop(f);
     let mut c = audit_mbox(&t, &c_home, &mbox);
     let child = c.stderr(std::process::Stdio::piped()).spawn().unwrap();
     let start = std::time::Instant::now();
@@ -549,4 +558,85 @@ fn example_chat_db_matches_its_sql() {
         };
         assert_eq!(rows(&built), rows(&committed), "{q}");
     }
+}
+
+/// `[me]`, `--who`, bulk mail and HTML in a text/plain part, end to end on
+/// one small mbox: bulk and automated mail is skipped and counted by reason
+/// unless `--include-bulk`; `--who me` keeps the user's own (matched
+/// case-insensitively on the From address); the user's claims are marked
+/// in every report; no tag of an HTML plain part reaches a claim.
+#[test]
+fn whose_claims_and_which_mail() {
+    let t = TestDir::new();
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("config.toml"), "[me]\nemails = [\"ANN@example.org\"]\n").unwrap();
+    let mbox = t.path().join("mail.mbox");
+    let mail = |n: u32, from: &str, extra: &str, body: &str| {
+        format!(
+            "From x@x Mon May 05 10:00:00 +0000 2025\nMessage-ID: <w{n}@example.org>\nDate: Mon, 5 May 2025 10:0{n}:00 +0000\nFrom: {from}\n{extra}Subject: s{n}\n\n{body}\n\n"
+        )
+    };
+    let text = [
+        mail(1, "Ann <ann@example.org>", "", "The Berlin office has 40 employees."),
+        mail(
+            2,
+            "Shop <deals@shop.example>",
+            "List-Unsubscribe: <mailto:u@shop.example>\n",
+            "The sale ends on Friday with 50% off every order.",
+        ),
+        mail(3, "GitHub <noreply@github.com>", "", "Build 42 passed on main in 3 minutes."),
+        mail(4, "Bob <bob@example.org>", "", "The launch budget was $2 million in 2024."),
+        mail(
+            5,
+            "Bob <bob@example.org>",
+            "Content-Type: text/plain\n",
+            "<FONT FACE=\"Arial, Helvetica\">Gas prices rose 4% on Monday.</FONT><BR>",
+        ),
+    ]
+    .concat();
+    std::fs::write(&mbox, text).unwrap();
+    let run = |extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--json"])
+            .args(["--format", "md,jsonl", "--home"])
+            .arg(&home)
+            .arg("--source")
+            .arg(format!("gmail:{}", mbox.display()))
+            .args(extra);
+        let s = summary_line(&ok(&mut c));
+        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+        let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+        let rows: Vec<serde_json::Value> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["type"] == "assessment")
+            .map(|v| v["data"].clone())
+            .collect();
+        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+    };
+    let authors = |rows: &[serde_json::Value]| {
+        let mut a: Vec<String> = rows.iter().map(|r| r["author"].as_str().unwrap().to_string()).collect();
+        a.sort();
+        a.dedup();
+        a
+    };
+
+    let (s, rows, md) = run(&[]);
+    assert_eq!(s["skipped"]["by_stage"]["select"]["bulk: list-unsubscribe"], 1, "{s}");
+    assert_eq!(s["skipped"]["by_stage"]["select"]["bulk: automated sender"], 1, "{s}");
+    assert_eq!(authors(&rows), ["Ann <ann@example.org>", "Bob <bob@example.org>"]);
+    assert!(rows.iter().all(|r| r["from_me"] == (r["author"] == "Ann <ann@example.org>")), "{rows:?}");
+    assert!(rows.iter().any(|r| r["claim"]["text"].as_str().unwrap().contains("Gas prices rose 4%")), "{rows:?}");
+    assert!(rows.iter().all(|r| !r["claim"]["text"].as_str().unwrap().contains('<')), "{rows:?}");
+    assert!(md.contains("**Ann \\<ann@example.org\\>** (you)"), "{md}");
+    assert!(md.contains("| select | bulk: list-unsubscribe | 1 |"), "{md}");
+    assert_eq!(s["messages_already_assessed"], 0, "skipped mail is not counted as already assessed");
+
+    let (s, rows, _) = run(&["--who", "me", "--rerun"]);
+    assert_eq!(authors(&rows), ["Ann <ann@example.org>"]);
+    assert_eq!(s["skipped"]["by_stage"]["select"]["--who me: not the user's"], 4, "{s}");
+
+    let (_, rows, _) = run(&["--include-bulk", "--rerun"]);
+    assert_eq!(authors(&rows).len(), 4, "{:?}", authors(&rows));
 }

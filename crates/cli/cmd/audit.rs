@@ -15,7 +15,7 @@ use crate::{Exit, UsageError};
 use amem_audit::progress::Counters;
 use amem_audit::{AuditParams, Formats, run_audit};
 use amem_factcheck::DefaultAction;
-use amem_model::{Group, SourceKind};
+use amem_model::{Group, SourceKind, Who};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -56,7 +56,7 @@ struct ChatHistoryArgs {
     /// Where to write the reports [default: $AMEM_HOME/reports/<run-id>/]
     #[arg(long, value_name = "DIR", value_parser = crate::paths::path_arg)]
     out: Option<PathBuf>,
-    /// Which reports: any of md, arrow, jsonl, comma-separated; json (alone or among them) prints the
+    /// Which reports: any of md, arrow, jsonl, parquet, comma-separated (parquet: the rows of audit.arrow as audit.parquet); json (alone or among them) prints the
     /// machine-readable summary (JSON Lines) on stdout, as on every command
     #[arg(long, default_value = "md,arrow", value_parser = parse_formats)]
     format: AuditFormats,
@@ -78,6 +78,16 @@ struct ChatHistoryArgs {
     /// Threads for extraction, recall, verification and the gate [default: the number of cores]
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Whose messages to audit: me (the [me] of config.toml, and iMessage's own), others, or all
+    #[arg(long, default_value = "all", value_parser = Who::parse)]
+    who: Who,
+    /// Audit bulk and automated mail (list headers, no-reply senders, Gmail categories) and Slack bots too;
+    /// by default they are skipped and counted by reason
+    #[arg(long)]
+    include_bulk: bool,
+    /// List every unverified claim in audit.md, not only the most check-worthy
+    #[arg(long)]
+    full: bool,
 }
 
 /// `--format`: the report files, and whether stdout gets JSON Lines.
@@ -147,7 +157,17 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         rerun: a.rerun,
         ground_concurrency: a.concurrency,
         workers: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        identity: config.me.clone(),
+        who: a.who,
+        include_bulk: a.include_bulk,
+        full_report: a.full,
     };
+    if a.who == Who::Me && config.me.is_empty() {
+        ctx.warn(format!(
+            "--who me: no [me] in {}, so only iMessage's own messages are yours; add emails, slack_ids, slack_names or handles",
+            HomeConfig::path(&home).display()
+        ));
+    }
 
     let counters = Arc::new(Counters::default());
     let stop = Arc::new(AtomicBool::new(false));

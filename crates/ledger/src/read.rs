@@ -279,6 +279,10 @@ impl Ledger {
                 claim,
                 assessment,
                 evidence,
+                // Filled in by the report pass: whose message it was (`[me]`)
+                // and where the cited notes are.
+                from_me: false,
+                notes: Vec::new(),
             };
             f(rec)?;
         }

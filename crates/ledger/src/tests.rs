@@ -92,6 +92,8 @@ fn run_info(id: &str) -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "home".into(),
+            who: amem_model::Who::All,
+            include_bulk: false,
         },
     }
 }

@@ -18,6 +18,7 @@ mod assessment;
 mod claim;
 mod digest;
 mod evidence;
+mod identity;
 mod import;
 mod message;
 mod report;
@@ -32,11 +33,12 @@ pub use assessment::{Assessment, GateFlag, GateSummary, GateVerdict, Group, Reas
 pub use claim::{Claim, ClaimId, ClaimKind, Cue, CueClass};
 pub use digest::Digest;
 pub use evidence::Evidence;
+pub use identity::{Identity, Who, address_of};
 pub use import::{ImportError, ImportOptions, ImportSummary, MessageStream};
 pub use message::{Message, MessageId, QuoteKind, QuotedPart, SourceKind};
 pub use report::{
-    AuditRecord, NOT_CHECKED_CHANGE_TYPES, ReportError, ReportSink, RunId, RunInfo, RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT,
-    SkippedTally, cited_evidence,
+    AuditRecord, CitedEvidence, EvidenceRole, EvidenceValue, NOT_CHECKED_CHANGE_TYPES, NoteRef, ReportError, ReportSink, RunId, RunInfo,
+    RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT, SkippedTally, cited_evidence, evidence_with_roles,
 };
 pub use span::Span;
 pub use time::{TimeError, TimeWindow, parse_instant};

@@ -7,7 +7,9 @@
 //! assessment, `finish` once. Sinks keep memory bounded whatever the number
 //! of rows; a sink that is dropped without `finish` leaves no final file.
 
-use crate::{Assessment, Claim, ClaimKind, Digest, Evidence, GateVerdict, Group, Message, MessageId, Skipped, SourceKind, Status};
+use crate::{
+    Assessment, Claim, ClaimKind, Digest, Evidence, GateVerdict, Group, Message, MessageId, Skipped, SourceKind, Span, Status, Who,
+};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -74,6 +76,14 @@ pub struct RunParams {
     pub policy_version: String,
     /// `$AMEM_HOME`, as resolved.
     pub home: String,
+    /// `--who`: whose messages are audited. Left out of the serialised
+    /// parameters when `all`, so a default run keeps the id it always had.
+    #[serde(default, skip_serializing_if = "Who::is_all")]
+    pub who: Who,
+    /// `--include-bulk`: bulk and automated mail and Slack bots are audited
+    /// too (by default they are skipped and counted).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub include_bulk: bool,
 }
 
 /// A run as reports and the ledger see it.
@@ -117,6 +127,130 @@ pub struct AuditRecord {
     /// The evidence the verdict cites: every reason's evidence, in reason
     /// order, without repeats.
     pub evidence: Vec<Evidence>,
+    /// True when the user wrote the message (`[me]` in config.toml, or
+    /// iMessage's `is_from_me`); set by the pipeline when it reports.
+    #[serde(default)]
+    pub from_me: bool,
+    /// Where each cited wiki item is and when its file last changed, one
+    /// per item, when the pipeline could look it up (see [`NoteRef`]).
+    #[serde(default)]
+    pub notes: Vec<NoteRef>,
+}
+
+/// A cited wiki item as the reader finds it: its file and modification time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoteRef {
+    /// The item id of the `amem://` URI.
+    pub item: String,
+    /// The file's path relative to the wiki folder, `/`-separated.
+    pub path: String,
+    /// The file's modification time, RFC 3339 UTC, when it could be read.
+    pub modified_at: Option<String>,
+}
+
+/// What one piece of evidence does for the verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceRole {
+    /// The sentence the claim is entailed by.
+    Supports,
+    /// The sentence stating an incompatible value, polarity or name.
+    Conflicts,
+    /// Related text the verdict mentions but does not rest on.
+    Context,
+}
+
+impl EvidenceRole {
+    /// snake_case name, as serialised.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            EvidenceRole::Supports => "supports",
+            EvidenceRole::Conflicts => "conflicts",
+            EvidenceRole::Context => "context",
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            EvidenceRole::Conflicts => 2,
+            EvidenceRole::Supports => 1,
+            EvidenceRole::Context => 0,
+        }
+    }
+}
+
+/// The part of an evidence sentence a reason points at (the conflicting
+/// number, date or name), inside the sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceValue {
+    /// The value's text, verbatim.
+    pub quote: String,
+    /// Its byte offsets in the chunk, inside the sentence's.
+    pub span: Span,
+}
+
+/// One evidence sentence with its role in the verdict, the value inside it a
+/// reason points at, and the rule that cited it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CitedEvidence {
+    /// The sentence and where it is.
+    pub evidence: Evidence,
+    /// What it does for the verdict.
+    pub role: EvidenceRole,
+    /// The conflicting value inside it, when a reason names one.
+    pub value: Option<EvidenceValue>,
+    /// The rule of the first reason citing it.
+    pub rule: String,
+}
+
+/// The role evidence cited by a reason with `rule` plays.
+fn role_of(rule: &str, status: Status) -> EvidenceRole {
+    let conflicting = rule.ends_with("_mismatch")
+        || rule.ends_with("_negates")
+        || rule.ends_with(".antonym")
+        || rule.ends_with(".substituted")
+        || rule.ends_with(".conflicts");
+    if conflicting {
+        EvidenceRole::Conflicts
+    } else if rule == "align.entails" || rule == "align.sources_disagree" || status == Status::Supported {
+        EvidenceRole::Supports
+    } else {
+        EvidenceRole::Context
+    }
+}
+
+/// The evidence a verdict rests on, sentence by sentence: every reason's
+/// evidence in reason order, each sentence once (with the strongest role
+/// any reason gives it: conflicts, then supports, then context), and a
+/// piece cited inside a sentence already listed (the verifier cites the
+/// conflicting value apart from its sentence) folded into that sentence as
+/// its [`EvidenceValue`] rather than listed as evidence of its own.
+pub fn evidence_with_roles(assessment: &Assessment) -> Vec<CitedEvidence> {
+    let mut out: Vec<CitedEvidence> = Vec::new();
+    for r in &assessment.reasons {
+        let role = role_of(&r.rule, assessment.status);
+        for e in &r.evidence {
+            let same_item = |o: &CitedEvidence| o.evidence.item_digest == e.item_digest && o.evidence.uri == e.uri;
+            if let Some(o) = out.iter_mut().find(|o| same_item(o) && o.evidence.span == e.span) {
+                if role.rank() > o.role.rank() {
+                    o.role = role;
+                }
+                continue;
+            }
+            let inside = |o: &CitedEvidence| same_item(o) && o.evidence.span.start <= e.span.start && e.span.end <= o.evidence.span.end;
+            if let Some(o) = out.iter_mut().find(|o| inside(o)) {
+                if o.value.is_none() {
+                    o.value = Some(EvidenceValue { quote: e.quote.clone(), span: e.span });
+                }
+                if role.rank() > o.role.rank() {
+                    o.role = role;
+                }
+                continue;
+            }
+            out.push(CitedEvidence { evidence: e.clone(), role, value: None, rule: r.rule.clone() });
+        }
+    }
+    out
 }
 
 impl AuditRecord {
@@ -137,6 +271,8 @@ impl AuditRecord {
             claim,
             assessment,
             evidence,
+            from_me: false,
+            notes: Vec::new(),
         }
     }
 
@@ -333,6 +469,70 @@ mod tests {
 
     fn sk(stage: &str, loc: &str) -> Skipped {
         Skipped { stage: stage.into(), locator: loc.into(), reason: "truncated".into() }
+    }
+
+    fn ev(item: &str, start: usize, end: usize, quote: &str) -> Evidence {
+        Evidence {
+            uri: crate::AmemUri::chunk(item, 0),
+            quote: quote.into(),
+            span: Span::new(start, end),
+            item_digest: Digest::of(item.as_bytes()),
+            captured_at: None,
+            source_url: None,
+            title: None,
+        }
+    }
+
+    fn reason(rule: &str, evidence: Vec<Evidence>) -> crate::Reason {
+        crate::Reason { facet: "number".into(), detail: String::new(), claim_span: None, evidence, rule: rule.into() }
+    }
+
+    fn assessment(status: Status, reasons: Vec<crate::Reason>) -> Assessment {
+        Assessment {
+            claim: crate::ClaimId(Digest::of(b"c")),
+            status,
+            method: "m".into(),
+            reasons,
+            gate: None,
+            assessed_at: String::new(),
+            policy_version: String::new(),
+        }
+    }
+
+    /// The verifier cites a conflict as [sentence, value inside it]: one
+    /// evidence item with role conflicts and the value folded in.
+    #[test]
+    fn conflicting_value_is_folded_into_its_sentence() {
+        let sentence = ev("n1", 10, 40, "The plant makes 60 MW of power.");
+        let value = ev("n1", 26, 31, "60 MW");
+        let a = assessment(Status::Contradicted, vec![reason("number.value_mismatch", vec![sentence.clone(), value])]);
+        let got = evidence_with_roles(&a);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].role, EvidenceRole::Conflicts);
+        assert_eq!(got[0].evidence, sentence);
+        assert_eq!(got[0].value.as_ref().map(|v| v.quote.as_str()), Some("60 MW"));
+        assert_eq!(got[0].rule, "number.value_mismatch");
+    }
+
+    #[test]
+    fn roles_by_rule_and_status() {
+        let a = assessment(
+            Status::Ambiguous,
+            vec![
+                reason("align.sources_disagree", vec![ev("n1", 0, 9, "It is 40.")]),
+                reason("polarity.evidence_negates", vec![ev("n2", 0, 9, "It isn't.")]),
+            ],
+        );
+        let roles: Vec<EvidenceRole> = evidence_with_roles(&a).iter().map(|c| c.role).collect();
+        assert_eq!(roles, [EvidenceRole::Supports, EvidenceRole::Conflicts]);
+        let a = assessment(Status::NotAddressed, vec![reason("align.topical_only", vec![ev("n1", 0, 9, "Nearby.")])]);
+        assert_eq!(evidence_with_roles(&a)[0].role, EvidenceRole::Context);
+        // The same sentence cited twice is listed once, with the stronger role.
+        let s = ev("n1", 0, 9, "It is 40.");
+        let a = assessment(Status::Contradicted, vec![reason("align.partial", vec![s.clone()]), reason("number.value_mismatch", vec![s])]);
+        let got = evidence_with_roles(&a);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].role, EvidenceRole::Conflicts);
     }
 
     #[test]

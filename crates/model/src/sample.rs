@@ -33,6 +33,8 @@ pub fn run_info() -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "h".into(),
+            who: crate::Who::All,
+            include_bulk: false,
         },
     }
 }
@@ -117,6 +119,8 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
                 claim,
                 assessment,
                 evidence,
+                from_me: i % 7 == 0,
+                notes: Vec::new(),
             }
         })
         .collect()

@@ -206,8 +206,55 @@ fn find_ascii_ci(hay: &str, needle: &str) -> Option<usize> {
     (0..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
+/// Tags that only markup uses; a plain-text mail may mention one, so it
+/// takes two of them (or a document-level one) to call a body HTML.
+const HTML_TAGS: &[&str] =
+    &["html", "head", "body", "font", "p", "br", "div", "table", "tr", "td", "span", "b", "i", "a", "img", "center", "li", "ul"];
+const HTML_DOCUMENT_TAGS: &[&str] = &["html", "body", "table", "font"];
+
+/// True when `text` is HTML (for a mail part labelled text/plain that is
+/// written in HTML): a document-level tag (`<html>`, `<body>`,
+/// `<table>`, `<font>`) or at least two markup tags, each a known element
+/// name followed by `>`, `/`, or whitespace (so `<p>` counts, `<peter@x>`
+/// does not).
+pub fn looks_like_html(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut seen = 0;
+    for (i, _) in text.match_indices('<') {
+        let rest = &b[i + 1..];
+        let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+        let name_len = rest.iter().take(8).take_while(|c| c.is_ascii_alphabetic()).count();
+        let after = rest.get(name_len).copied();
+        if name_len == 0 || !matches!(after, Some(b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')) {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&rest[..name_len]).to_ascii_lowercase();
+        if HTML_DOCUMENT_TAGS.contains(&name.as_str()) {
+            return true;
+        }
+        if HTML_TAGS.contains(&name.as_str()) {
+            seen += 1;
+            if seen >= 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
+    use super::looks_like_html;
+
+    #[test]
+    fn html_is_recognised_by_its_tags() {
+        assert!(!looks_like_html("1 < 2 and b > a"));
+        assert!(looks_like_html("<p>one</p><p>two</p>"));
+        assert!(looks_like_html("<FONT FACE=\"Arial\">Gas</FONT>"));
+        assert!(!looks_like_html("<p> once"));
+        assert!(!looks_like_html("Write to <peter@x.org> or <b@x.org>."));
+    }
+
     use super::*;
 
     #[test]

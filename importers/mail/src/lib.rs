@@ -41,6 +41,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod bulk;
 pub mod charset;
 mod date;
 mod error;

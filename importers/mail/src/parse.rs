@@ -3,7 +3,7 @@
 use crate::charset::{self, Decoded};
 use crate::error::{Error, Result};
 use crate::headers::Headers;
-use crate::{date, quote, signature, subject};
+use crate::{bulk, date, quote, signature, subject};
 use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
 use mailparse::{ParsedContentType, ParsedMail};
 use std::borrow::Cow;
@@ -126,6 +126,9 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
     let subject = header(headers, "Subject");
     let conversation = conversation(headers, cx, subject.as_deref(), &mut meta);
     let author = header(headers, "From").or_else(|| header(headers, "Sender")).unwrap_or_default();
+    if let Some(reason) = bulk::bulk_reason(headers, Some(&author)) {
+        meta.insert("bulk".into(), reason);
+    }
     let mut recipients = Vec::new();
     for name in ["To", "Cc"] {
         for h in headers.all(name) {
@@ -309,6 +312,12 @@ fn decode_part<'a>(
     if is_html {
         meta.insert("body".into(), "text/html".into());
         Ok(Cow::Owned(amem_text::html::html_to_text(&text, amem_text::html::Quotes::Prefixed)))
+    } else if amem_text::html::looks_like_html(&text) {
+        // Labelled text/plain, written in HTML (the Enron newsletters'
+        // `<FONT FACE=...>` plain parts): converted like a text/html part,
+        // so no tag reaches a claim.
+        meta.insert("body".into(), "text/plain (html)".into());
+        Ok(Cow::Owned(amem_text::html::html_to_text(&text, amem_text::html::Quotes::Prefixed)))
     } else {
         meta.insert("body".into(), "text/plain".into());
         Ok(text)
@@ -444,6 +453,35 @@ mod tests {
             window: TimeWindow::default(),
             unterminated: false,
         }
+    }
+
+    /// A text/plain part written in HTML (as the Enron newsletters' are) is
+    /// converted like text/html: no tag reaches the text.
+    #[test]
+    fn html_in_a_plain_part_is_converted() {
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: news@x.org\nContent-Type: text/plain\n\n\
+<FONT FACE=\"Arial, Helvetica\">Gas prices rose 4% on <B>Monday</B>.</FONT><BR>\n";
+        let m = parse_message(raw, &cx(false)).unwrap().unwrap();
+        assert_eq!(m.meta["body"], "text/plain (html)");
+        assert!(!m.text.contains('<'), "{:?}", m.text);
+        assert!(m.text.contains("Gas prices rose 4% on Monday."), "{:?}", m.text);
+        // Plain text mentioning an address in angle brackets is left alone.
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: a@x.org\n\nWrite to <peter@x.org> or <b@x.org>.\n";
+        let m = parse_message(raw, &cx(false)).unwrap().unwrap();
+        assert_eq!(m.meta["body"], "text/plain");
+        assert_eq!(m.text, "Write to <peter@x.org> or <b@x.org>.");
+    }
+
+    #[test]
+    fn bulk_mail_is_marked_with_its_reason() {
+        let raw =
+            b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: Shop <deals@shop.example>\nList-Unsubscribe: <mailto:u@shop.example>\n\nSale.\n";
+        let m = parse_message(raw, &cx(false)).unwrap().unwrap();
+        assert_eq!(m.meta["bulk"], "list-unsubscribe");
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: GitHub <noreply@github.com>\n\nA push.\n";
+        assert_eq!(parse_message(raw, &cx(true)).unwrap().unwrap().meta["bulk"], "automated sender: noreply@github.com");
+        let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: Ann <ann@x.org>\n\nThe plant runs on coal.\n";
+        assert!(!parse_message(raw, &cx(true)).unwrap().unwrap().meta.contains_key("bulk"));
     }
 
     #[test]

@@ -155,6 +155,15 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
         nonempty(p.get("display_name").and_then(Value::as_str)).or_else(|| nonempty(p.get("real_name").and_then(Value::as_str)))
     };
     let user_name = user.and_then(|u| dir.user_name(u)).or_else(profile_name);
+    // Bots and integrations are not anyone's assertion: marked bulk with
+    // the reason, and the audit skips them unless asked (`--include-bulk`).
+    if let Some(u) = user {
+        // The author's user id: `[me].slack_ids` matches it (names change).
+        meta.insert("user".into(), u.to_string());
+    }
+    if let Some(reason) = bot_reason(subtype, s(o, "bot_id"), user) {
+        meta.insert("bulk".into(), reason);
+    }
     let author = if is_bot {
         meta.insert("bot".into(), "true".into());
         if let Some(b) = s(o, "bot_id") {
@@ -270,6 +279,23 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
     Ok(Some((key, m)))
 }
 
+/// Subtypes posted by an integration rather than a person (Slack API
+/// "message subtypes"): bot posts, Slackbot's canned answers, files and
+/// messages relayed from another service.
+const INTEGRATION_SUBTYPES: &[&str] = &["bot_message", "slackbot_response", "me_message_bot", "sh_room_created", "huddle_thread"];
+
+/// Why a Slack message is a bot's or an integration's: its subtype, its
+/// `bot_id`, or Slackbot's user id (`USLACKBOT`).
+fn bot_reason(subtype: Option<&str>, bot_id: Option<&str>, user: Option<&str>) -> Option<String> {
+    if let Some(st) = subtype.filter(|st| INTEGRATION_SUBTYPES.contains(st)) {
+        return Some(format!("slack {st}"));
+    }
+    if let Some(b) = bot_id {
+        return Some(format!("slack bot {b}"));
+    }
+    (user == Some("USLACKBOT")).then(|| "slack slackbot".to_string())
+}
+
 /// The readable part of one legacy attachment: pretext, title, text (else
 /// fallback), fields as `title: value`.
 fn attachment_text(a: &Value, dir: &Directory) -> String {
@@ -297,6 +323,16 @@ fn attachment_text(a: &Value, dir: &Directory) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bots_and_integrations_are_marked_bulk() {
+        assert_eq!(bot_reason(Some("bot_message"), Some("B1"), None).as_deref(), Some("slack bot_message"));
+        assert_eq!(bot_reason(None, Some("B9"), Some("U1")).as_deref(), Some("slack bot B9"));
+        assert_eq!(bot_reason(Some("slackbot_response"), None, Some("USLACKBOT")).as_deref(), Some("slack slackbot_response"));
+        assert_eq!(bot_reason(None, None, Some("USLACKBOT")).as_deref(), Some("slack slackbot"));
+        assert_eq!(bot_reason(Some("thread_broadcast"), None, Some("U1")), None);
+        assert_eq!(bot_reason(None, None, Some("U1")), None);
+    }
 
     #[test]
     fn ts_exact() {

@@ -20,7 +20,7 @@
 //! | `sent_at` | `ts` as UTC, to the microsecond |
 //! | `text` | `text` with `<@U…>`, `<#C…\|name>`, `<url\|label>`, `<!here>` and `&amp; &lt; &gt;` decoded; the `blocks` rendering when `text` is empty; then attachment text and file titles |
 //! | `recipients` | the other members, for DMs and MPIMs only |
-//! | `meta` | `ts`, `channel_id`, `conversation_kind`, `subtype`, `bot`/`bot_id`, `edited`/`edited_ts`/`edited_by`, `thread_ts`/`thread_parent`/`reply_count`, `reactions`, `attachments`, `files`, `hidden` |
+//! | `meta` | `ts`, `channel_id`, `conversation_kind`, `subtype`, `bot`/`bot_id`, `user` (the author's user id), `bulk` (a bot or integration: `slack bot_message`, `slack bot B1`), `edited`/`edited_ts`/`edited_by`, `thread_ts`/`thread_parent`/`reply_count`, `reactions`, `attachments`, `files`, `hidden` |
 //! | `not_claims` | the subtype for channel events: joins, leaves, topic/purpose/name changes, bot add/remove, pins, tombstones |
 //!
 //! Streaming: the member list is read at open, then one day file at a time

@@ -76,6 +76,7 @@ fn basic_fixture_fields() {
 
     let bot = by_id(&ms, "general/1714550580.000500");
     assert_eq!(bot.author, "deploybot");
+    assert_eq!(bot.meta["bulk"], "slack bot_message");
     assert_eq!(bot.meta["bot"], "true");
     assert_eq!(bot.text, "Deploy finished\nBuild #42 (https://ci.example.org/42) passed\nEnv: prod");
     assert_eq!(bot.not_claims, None);
@@ -232,6 +233,8 @@ fn real_sample_2016_features() {
     assert_eq!(count(&|m| m.meta.contains_key("reactions")), 1);
     // Bot messages are kept and marked; every one has text from its attachments.
     assert!(ms.iter().filter(|m| m.meta.contains_key("bot")).all(|m| !m.text.is_empty()));
+    // ... and marked bulk, so the audit skips them by default.
+    assert!(ms.iter().filter(|m| m.meta.contains_key("bot")).all(|m| m.meta.contains_key("bulk")));
     // The file_comment author comes from `comment.user`.
     let fc = ms.iter().find(|m| m.meta.get("subtype").map(String::as_str) == Some("file_comment")).unwrap();
     assert_eq!(fc.author, "doubledeez");

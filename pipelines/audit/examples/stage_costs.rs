@@ -93,6 +93,8 @@ fn main() -> anyhow::Result<()> {
         offline: true,
         policy_version: amem_audit::policy_version(),
         home: String::new(),
+        who: amem_model::Who::All,
+        include_bulk: false,
     };
     let run = RunInfo { run_id: RunId::derive(now, b"stage_costs"), started_at: now, params };
     ledger.begin_run(&run)?;

@@ -27,6 +27,9 @@ pub struct Counters {
     pub skipped: AtomicU64,
     /// Messages recorded in the ledger.
     pub recorded: AtomicU64,
+    /// Messages read but not audited by choice: bulk or automated (without
+    /// `--include-bulk`), or not selected by `--who`.
+    pub deselected: AtomicU64,
     /// Set by [`Counters::interrupt`] (the CLI's Ctrl-C handler).
     interrupted: AtomicBool,
 }

@@ -26,8 +26,8 @@ use crate::progress::Counters;
 use crate::sources::open_source;
 use amem_ledger::{HomeLock, Ledger, MessageOutcome};
 use amem_model::{
-    Assessment, AuditRecord, Claim, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped, SourceKind,
-    TimeWindow,
+    Assessment, AuditRecord, Claim, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped,
+    SourceKind, TimeWindow, Who,
 };
 use amem_recall::{IndexOptions, Wiki};
 use anyhow::Context;
@@ -46,31 +46,34 @@ pub struct Formats {
     pub arrow: bool,
     /// `audit.jsonl`.
     pub jsonl: bool,
+    /// `audit.parquet`: the same rows as `audit.arrow`.
+    pub parquet: bool,
 }
 
 impl Default for Formats {
     fn default() -> Self {
-        Formats { markdown: true, arrow: true, jsonl: false }
+        Formats { markdown: true, arrow: true, jsonl: false, parquet: false }
     }
 }
 
 impl Formats {
-    /// Parse `md,arrow,jsonl`.
+    /// Parse `md,arrow,jsonl,parquet`.
     ///
     /// # Errors
     /// An unknown name.
     pub fn parse(s: &str) -> Result<Formats, String> {
-        let mut f = Formats { markdown: false, arrow: false, jsonl: false };
+        let mut f = Formats { markdown: false, arrow: false, jsonl: false, parquet: false };
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             match part {
                 "md" | "markdown" => f.markdown = true,
                 "arrow" => f.arrow = true,
                 "jsonl" | "json" => f.jsonl = true,
-                other => return Err(format!("unknown report format {other:?}: use md, arrow, jsonl")),
+                "parquet" => f.parquet = true,
+                other => return Err(format!("unknown report format {other:?}: use md, arrow, jsonl, parquet")),
             }
         }
-        if !(f.markdown || f.arrow || f.jsonl) {
-            return Err("no report format given: use md, arrow, jsonl".into());
+        if !(f.markdown || f.arrow || f.jsonl || f.parquet) {
+            return Err("no report format given: use md, arrow, jsonl, parquet".into());
         }
         Ok(f)
     }
@@ -102,6 +105,14 @@ pub struct AuditParams {
     pub ground_concurrency: usize,
     /// Threads running extraction, recall, verification and the gate (at most the cores).
     pub workers: usize,
+    /// `[me]` of config.toml: the user's addresses and handles.
+    pub identity: Identity,
+    /// `--who`: whose messages are audited.
+    pub who: Who,
+    /// `--include-bulk`: audit bulk and automated mail and Slack bots too.
+    pub include_bulk: bool,
+    /// `--full`: the markdown report lists every unverified claim.
+    pub full_report: bool,
 }
 
 /// What a finished run produced.
@@ -206,6 +217,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     drop(wiki);
 
     let assessed_at = run.started_at.to_string();
+    // The names the user's Slack messages (matched by user id) are recorded
+    // under: a report row carries the author's name, not the id.
+    let my_slack_names = std::sync::Mutex::new(std::collections::BTreeSet::<String>::new());
     let (msg_tx, msg_rx) = sync_channel::<Result<Message, amem_model::ImportError>>(256);
     let (done_tx, done_rx) = sync_channel::<Item>(1024);
 
@@ -256,6 +270,8 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let rx = Arc::clone(&shared_rx);
             let cache = Arc::clone(&cache);
             let run_id = run.run_id.clone();
+            let select =
+                Selection { identity: &params.identity, who: params.who, include_bulk: params.include_bulk, slack_names: &my_slack_names };
             scope.spawn(move || {
                 assess_stage(AssessStage {
                     wiki,
@@ -263,6 +279,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     run_id: &run_id,
                     policy: &policy,
                     rerun,
+                    select: &select,
                     rx: &rx,
                     done,
                     misses,
@@ -288,12 +305,19 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // that writes the reports (the sinks take the summary when they finish),
     // so a resumed run and an uninterrupted one give the same figures. The
     // run is marked finished once its reports exist.
-    let mut summary = summary_totals(&ledger, &run, &counters)?;
+    let mut summary = summary_totals(&ledger, &run, &counters, params.now.is_some())?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
-    // Quotes are read back from the wiki index (the ledger keeps evidence by reference).
+    // Quotes and the cited notes' paths are read back from the wiki index
+    // (the ledger keeps evidence by reference).
     let wiki = open_wiki(&params.home)?;
-    let quotes = crate::quotes::WikiQuotes::new(&wiki);
-    let files = crate::report::write_reports(&ledger, &quotes, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
+    let my_slack_names = my_slack_names.into_inner().unwrap_or_default();
+    let options = crate::report::ReportOptions {
+        formats: params.formats,
+        identity: &params.identity,
+        slack_names: &my_slack_names,
+        full: params.full_report,
+    };
+    let files = crate::report::write_reports(&ledger, &wiki, &run, &mut summary, count_row, &report_dir, &options, &params.home)?;
     ledger.finish_run(&summary)?;
     tracing::info!("reports written in {:.2?}", phase.elapsed());
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
@@ -336,6 +360,8 @@ fn resolve_run(
         let w = TimeWindow::parse(params.since.as_deref(), params.until.as_deref(), p.now)?;
         let same_clock = params.now.is_none_or(|n| n == p.now);
         if p.sources == sources
+            && p.who == params.who
+            && p.include_bulk == params.include_bulk
             && p.policy_version == policy
             && p.offline == params.offline
             && p.since == w.since
@@ -355,6 +381,8 @@ fn resolve_run(
         offline: params.offline,
         policy_version: policy.to_string(),
         home: params.home.display().to_string(),
+        who: params.who,
+        include_bulk: params.include_bulk,
     };
     // With --now the run is reproducible: its start time is that clock too.
     let started_at = if params.now.is_some() { now } else { wall };
@@ -391,6 +419,43 @@ fn import_all(
     }
 }
 
+/// Which messages are audited: whose (`--who`, against `[me]`) and
+/// whether bulk or automated ones are (`--include-bulk`).
+struct Selection<'a> {
+    identity: &'a Identity,
+    who: Who,
+    include_bulk: bool,
+    /// Authors of the user's Slack messages seen so far.
+    slack_names: &'a std::sync::Mutex<std::collections::BTreeSet<String>>,
+}
+
+impl Selection<'_> {
+    /// Why `message` is not audited, as a skipped record's reason, or
+    /// `None` when it is. The importers mark bulk mail and bots
+    /// (`meta["bulk"]`); the reason keeps the kind of signal, not the
+    /// sender, so the report's skipped table has one row per kind.
+    fn reason_to_skip(&self, message: &Message) -> Option<String> {
+        let mine = self.identity.is_mine(message);
+        if mine
+            && message.source == SourceKind::Slack
+            && let Ok(mut names) = self.slack_names.lock()
+            && !names.contains(&message.author)
+        {
+            names.insert(message.author.clone());
+        }
+        if !self.who.is_all() && !self.who.admits(mine) {
+            let whose = if self.who == Who::Me { "not the user's" } else { "the user's own" };
+            return Some(format!("--who {}: {whose}", self.who));
+        }
+        let bulk = message.meta.get("bulk").filter(|_| !self.include_bulk)?;
+        let kind = match bulk.split_once(':') {
+            Some((k, v)) if v.contains('@') || k == "slack bot" => k.trim(),
+            _ => bulk.trim(),
+        };
+        Some(format!("bulk: {kind}"))
+    }
+}
+
 /// What one assessing worker owns and shares: its own wiki and ledger
 /// connections, the run's identity, the queues it reads from and feeds, the
 /// counters and the run's outcome cache.
@@ -405,6 +470,8 @@ struct AssessStage<'a> {
     rerun: bool,
     /// The imported messages, shared by the workers.
     rx: &'a std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
+    /// Whose messages, and whether bulk mail, are audited.
+    select: &'a Selection<'a>,
     /// To the recording thread.
     done: SyncSender<Item>,
     /// To the trust-list stage, when grounding is on.
@@ -414,7 +481,7 @@ struct AssessStage<'a> {
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
-    let AssessStage { wiki, seen, run_id, policy, rerun, rx, done, misses, counters: c, cache } = stage;
+    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache } = stage;
     let fatal = |done: &SyncSender<Item>, e: String| {
         let _ = done.send(Item::Fatal(e));
     };
@@ -442,6 +509,15 @@ fn assess_stage(stage: AssessStage<'_>) {
             }
         };
         Counters::add(&c.messages, 1);
+        if let Some(reason) = select.reason_to_skip(&message) {
+            Counters::add(&c.deselected, 1);
+            Counters::add(&c.skipped, 1);
+            let s = Skipped { stage: "select".into(), locator: message.locator.clone(), reason };
+            if done.send(Item::Skipped(s)).is_err() {
+                return;
+            }
+            continue;
+        }
         if !rerun {
             match seen.is_assessed(&message.digest(), policy) {
                 Ok(true) => {
@@ -653,20 +729,23 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, p
 /// The counts of the run that do not depend on its rows, read back from the
 /// ledger so that a resumed run and an uninterrupted one give the same
 /// figures; [`count_row`] adds each row's.
-fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Result<RunSummary> {
+fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: bool) -> anyhow::Result<RunSummary> {
     let mut s = RunSummary { messages_read: Counters::get(&c.messages), ..RunSummary::default() };
     let totals = ledger.run_totals(&run.run_id)?;
     // Messages recorded under this run id (by this process or by the
     // interrupted one it resumes) were assessed here; the rest of what was
     // read had been assessed by earlier runs.
-    s.messages_already_assessed = s.messages_read.saturating_sub(totals.messages);
+    s.messages_already_assessed = s.messages_read.saturating_sub(totals.messages).saturating_sub(Counters::get(&c.deselected));
     s.claims_by_kind = totals.claims_by_kind;
     s.audited = s.claims_by_kind.iter().filter(|(k, _)| k.is_audited()).map(|(_, n)| n).sum();
     for sk in ledger.skipped(&run.run_id)? {
         s.count_skipped(&sk);
     }
     s.fetches = Counters::get(&c.fetches);
-    s.finished_at = Some(run.params.now);
+    // The real time the run's work ended, not its clock (the time relative
+    // windows count from). A run given `--now` is reproducible byte for
+    // byte, so it reports that clock instead.
+    s.finished_at = Some(if fixed_clock { run.params.now } else { Timestamp::now() });
     Ok(s)
 }
 
@@ -730,6 +809,8 @@ mod tests {
             offline: true,
             policy_version: "p@1".into(),
             home: String::new(),
+            who: amem_model::Who::All,
+            include_bulk: false,
         };
         RunInfo { run_id: RunId(id.into()), started_at: t, params }
     }

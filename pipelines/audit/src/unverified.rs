@@ -302,6 +302,8 @@ pub fn capture_and_reassess(
         offline: true,
         policy_version: policy.clone(),
         home: home.display().to_string(),
+        who: amem_model::Who::All,
+        include_bulk: false,
     };
     let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
     let run = RunInfo { run_id: RunId::derive(now, tag.as_bytes()), started_at: now, params };

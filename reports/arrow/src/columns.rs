@@ -5,9 +5,9 @@
 //! no downcasting of a generic `StructBuilder`, so no runtime type checks
 //! that could fail.
 
-use crate::schema::{audit_schema, cue_fields, evidence_fields, flag_fields};
-use amem_model::{AuditRecord, Group, Status};
-use arrow_array::builder::{Int32Builder, StringBuilder, TimestampMicrosecondBuilder, UInt64Builder};
+use crate::schema::{audit_schema, cue_fields, evidence_fields, flag_fields, reason_fields, span_fields};
+use amem_model::{AuditRecord, Group, Status, evidence_with_roles};
+use arrow_array::builder::{BooleanBuilder, Int32Builder, StringBuilder, TimestampMicrosecondBuilder, UInt64Builder};
 use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, DictionaryArray, ListArray, RecordBatch, StringArray, StructArray};
 use arrow_buffer::OffsetBuffer;
@@ -73,6 +73,26 @@ struct EvidenceCols {
     digest: StringBuilder,
     source_url: StringBuilder,
     title: StringBuilder,
+    role: StringBuilder,
+    value: StringBuilder,
+    value_start: UInt64Builder,
+    value_end: UInt64Builder,
+    note_path: StringBuilder,
+    note_modified_at: TimestampMicrosecondBuilder,
+}
+
+struct ReasonCols {
+    lengths: Vec<usize>,
+    facet: StringBuilder,
+    rule: StringBuilder,
+    message: StringBuilder,
+    claim_start: UInt64Builder,
+    claim_end: UInt64Builder,
+    /// Spans per reason, then the spans' own columns.
+    span_lengths: Vec<usize>,
+    span_uri: StringBuilder,
+    span_start: UInt64Builder,
+    span_end: UInt64Builder,
 }
 
 struct Flags {
@@ -111,6 +131,8 @@ pub(crate) struct Columns {
     evidence: EvidenceCols,
     gate_verdict: StringBuilder,
     flags: Flags,
+    from_me: BooleanBuilder,
+    reasons: ReasonCols,
 }
 
 impl Columns {
@@ -154,6 +176,12 @@ impl Columns {
                 digest: strings(cap),
                 source_url: strings(cap),
                 title: strings(cap),
+                role: strings(cap),
+                value: strings(cap),
+                value_start: UInt64Builder::with_capacity(cap),
+                value_end: UInt64Builder::with_capacity(cap),
+                note_path: strings(cap),
+                note_modified_at: utc_ts(cap),
             },
             gate_verdict: strings(cap),
             flags: Flags {
@@ -163,6 +191,19 @@ impl Columns {
                 source_sentence: strings(cap),
                 memory_sentence: strings(cap),
                 rule: strings(cap),
+            },
+            from_me: BooleanBuilder::with_capacity(cap),
+            reasons: ReasonCols {
+                lengths: Vec::with_capacity(cap),
+                facet: strings(cap),
+                rule: strings(cap),
+                message: strings(cap),
+                claim_start: UInt64Builder::with_capacity(cap),
+                claim_end: UInt64Builder::with_capacity(cap),
+                span_lengths: Vec::with_capacity(cap),
+                span_uri: strings(cap),
+                span_start: UInt64Builder::with_capacity(cap),
+                span_end: UInt64Builder::with_capacity(cap),
             },
         }
     }
@@ -204,9 +245,21 @@ impl Columns {
         self.policy_version.append_value(&a.policy_version);
         self.assessed_at.append_option(micros(&a.assessed_at));
 
+        // The sentences the verdict rests on, each with its role; a value
+        // cited inside a sentence is that sentence's `value`, not a row of
+        // its own (amem_model::evidence_with_roles).
+        let cited = evidence_with_roles(a);
         let e = &mut self.evidence;
-        e.lengths.push(r.evidence.len());
-        for ev in &r.evidence {
+        e.lengths.push(cited.len());
+        for c in &cited {
+            let ev = &c.evidence;
+            let note = r.notes.iter().find(|n| n.item == ev.uri.item);
+            e.role.append_value(c.role.as_str());
+            e.value.append_option(c.value.as_ref().map(|v| v.quote.as_str()));
+            e.value_start.append_option(c.value.as_ref().map(|v| v.span.start as u64));
+            e.value_end.append_option(c.value.as_ref().map(|v| v.span.end as u64));
+            e.note_path.append_option(note.map(|n| n.path.as_str()));
+            e.note_modified_at.append_option(note.and_then(|n| n.modified_at.as_deref()).and_then(micros));
             e.uri.append_value(ev.uri.to_string());
             e.quote.append_value(&ev.quote);
             e.start.append_value(ev.span.start as u64);
@@ -232,6 +285,22 @@ impl Columns {
             None => {
                 self.gate_verdict.append_null();
                 self.flags.lengths.push(0);
+            }
+        }
+        self.from_me.append_value(r.from_me);
+        let rc = &mut self.reasons;
+        rc.lengths.push(a.reasons.len());
+        for reason in &a.reasons {
+            rc.facet.append_value(&reason.facet);
+            rc.rule.append_value(&reason.rule);
+            rc.message.append_value(&reason.detail);
+            rc.claim_start.append_option(reason.claim_span.map(|s| s.start as u64));
+            rc.claim_end.append_option(reason.claim_span.map(|s| s.end as u64));
+            rc.span_lengths.push(reason.evidence.len());
+            for ev in &reason.evidence {
+                rc.span_uri.append_value(ev.uri.to_string());
+                rc.span_start.append_value(ev.span.start as u64);
+                rc.span_end.append_value(ev.span.end as u64);
             }
         }
         self.rows += 1;
@@ -263,6 +332,12 @@ impl Columns {
                 Arc::new(e.digest.finish()),
                 Arc::new(e.source_url.finish()),
                 Arc::new(e.title.finish()),
+                Arc::new(e.role.finish()),
+                Arc::new(e.value.finish()),
+                Arc::new(e.value_start.finish()),
+                Arc::new(e.value_end.finish()),
+                Arc::new(e.note_path.finish()),
+                Arc::new(e.note_modified_at.finish()),
             ],
             &e.lengths,
         )?;
@@ -280,6 +355,26 @@ impl Columns {
             &f.lengths,
         )?;
         f.lengths.clear();
+        let rc = &mut self.reasons;
+        let spans = list(
+            span_fields(),
+            vec![Arc::new(rc.span_uri.finish()), Arc::new(rc.span_start.finish()), Arc::new(rc.span_end.finish())],
+            &rc.span_lengths,
+        )?;
+        rc.span_lengths.clear();
+        let reasons = list(
+            reason_fields(),
+            vec![
+                Arc::new(rc.facet.finish()),
+                Arc::new(rc.rule.finish()),
+                Arc::new(rc.message.finish()),
+                Arc::new(rc.claim_start.finish()),
+                Arc::new(rc.claim_end.finish()),
+                spans,
+            ],
+            &rc.lengths,
+        )?;
+        rc.lengths.clear();
         let status = DictionaryArray::<Int32Type>::try_new(self.status.finish(), STATUS_VALUES.clone())?;
         let group = DictionaryArray::<Int32Type>::try_new(self.group.finish(), GROUP_VALUES.clone())?;
         let columns: Vec<ArrayRef> = vec![
@@ -307,6 +402,8 @@ impl Columns {
             evidence,
             Arc::new(self.gate_verdict.finish()),
             flags,
+            Arc::new(self.from_me.finish()),
+            reasons,
         ];
         self.rows = 0;
         RecordBatch::try_new(audit_schema(), columns)

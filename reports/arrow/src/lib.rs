@@ -1,5 +1,6 @@
 //! `amem-report-arrow`: the machine-readable reports, `audit.arrow` (Arrow
-//! IPC file) and `audit.jsonl` (JSON Lines).
+//! IPC file), `audit.parquet` ([`ParquetSink`], the same rows) and
+//! `audit.jsonl` (JSON Lines).
 //!
 //! Where it sits: a report sink at the end of the audit (DESIGN.md,
 //! "Reports"). [`ArrowSink`] implements [`ReportSink`] and writes one row per
@@ -36,18 +37,16 @@
 //! ```
 #![deny(missing_docs)]
 
+mod batched;
 mod columns;
 mod jsonl;
 mod schema;
 
+pub use batched::{ArrowIpcFile, BatchFile, BatchedSink, ParquetFile};
 pub use jsonl::{FILE_NAME as JSONL_FILE_NAME, JsonlSink};
 pub use schema::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, audit_schema};
 
-use amem_model::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
-use arrow_ipc::writer::FileWriter;
-use columns::Columns;
-use std::fs::{self, File};
-use std::io::BufWriter;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The Arrow report's file name.
@@ -92,6 +91,15 @@ pub enum Error {
         #[source]
         source: arrow_schema::ArrowError,
     },
+    /// The Parquet writer failed.
+    #[error("parquet report {path}: {source}")]
+    Parquet {
+        /// The file being written.
+        path: PathBuf,
+        /// The Parquet error.
+        #[source]
+        source: parquet::errors::ParquetError,
+    },
     /// A record could not be encoded as JSON.
     #[error("report {path}: cannot encode {what} as JSON: {source}")]
     Json {
@@ -108,25 +116,6 @@ pub enum Error {
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-struct Open {
-    writer: FileWriter<BufWriter<File>>,
-    cols: Columns,
-    run_json: String,
-}
-
-/// Writes `<dir>/audit.arrow`. See the crate docs.
-pub struct ArrowSink {
-    dir: PathBuf,
-    batch_rows: usize,
-    open: Option<Open>,
-}
-
-impl std::fmt::Debug for ArrowSink {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArrowSink").field("dir", &self.dir).field("batch_rows", &self.batch_rows).finish()
-    }
-}
-
 pub(crate) fn remove_if_exists(path: &Path) -> Result<()> {
     match fs::remove_file(path) {
         Ok(()) => Ok(()),
@@ -135,100 +124,14 @@ pub(crate) fn remove_if_exists(path: &Path) -> Result<()> {
     }
 }
 
-impl ArrowSink {
-    /// A sink writing into `dir` (created at `begin`), flushing every
-    /// [`DEFAULT_BATCH_ROWS`] rows.
-    pub fn new(dir: impl Into<PathBuf>) -> ArrowSink {
-        ArrowSink { dir: dir.into(), batch_rows: DEFAULT_BATCH_ROWS, open: None }
-    }
+/// Writes `<dir>/audit.arrow` (Arrow IPC file). See the crate docs.
+pub type ArrowSink = BatchedSink<ArrowIpcFile>;
 
-    /// Flush a batch every `n` rows (at least 1).
-    pub fn with_batch_rows(mut self, n: usize) -> ArrowSink {
-        self.batch_rows = n.max(1);
-        self
-    }
+/// Writes `<dir>/audit.parquet`: the same rows and schema as [`ArrowSink`].
+pub type ParquetSink = BatchedSink<ParquetFile>;
 
-    /// Where the file goes.
-    pub fn path(&self) -> PathBuf {
-        self.dir.join(FILE_NAME)
-    }
-
-    fn tmp_path(&self) -> PathBuf {
-        self.dir.join(format!("{FILE_NAME}.tmp"))
-    }
-
-    fn arrow_err(&self) -> impl FnOnce(arrow_schema::ArrowError) -> Error + use<> {
-        let path = self.tmp_path();
-        move |source| Error::Arrow { path, source }
-    }
-
-    fn begin_inner(&mut self, run: &RunInfo) -> Result<()> {
-        fs::create_dir_all(&self.dir).map_err(|source| Error::Io { path: self.dir.clone(), source })?;
-        let tmp = self.tmp_path();
-        let file = File::create(&tmp).map_err(|source| Error::Io { path: tmp.clone(), source })?;
-        let writer = FileWriter::try_new_buffered(file, &audit_schema()).map_err(self.arrow_err())?;
-        let run_json = serde_json::to_string(run).map_err(|source| Error::Json { path: tmp, what: "the run info", source })?;
-        self.open = Some(Open { writer, cols: Columns::with_capacity(self.batch_rows), run_json });
-        Ok(())
-    }
-
-    fn write_inner(&mut self, rec: &AuditRecord) -> Result<()> {
-        let err = self.arrow_err();
-        let batch_rows = self.batch_rows;
-        let open = self.open.as_mut().ok_or(Error::NotBegun { sink: "arrow", call: "write" })?;
-        open.cols.push(rec);
-        if open.cols.len() >= batch_rows {
-            let batch = open.cols.finish_batch().map_err(err)?;
-            open.writer.write(&batch).map_err(self.arrow_err())?;
-        }
-        Ok(())
-    }
-
-    fn finish_inner(&mut self, summary: &RunSummary) -> Result<()> {
-        let mut open = self.open.take().ok_or(Error::NotBegun { sink: "arrow", call: "finish" })?;
-        let tmp = self.tmp_path();
-        if open.cols.len() > 0 {
-            let batch = open.cols.finish_batch().map_err(self.arrow_err())?;
-            open.writer.write(&batch).map_err(self.arrow_err())?;
-        }
-        let summary_json =
-            serde_json::to_string(summary).map_err(|source| Error::Json { path: tmp.clone(), what: "the run summary", source })?;
-        open.writer.write_metadata(RUN_INFO_KEY, open.run_json.clone());
-        open.writer.write_metadata(RUN_SUMMARY_KEY, summary_json);
-        open.writer.finish().map_err(self.arrow_err())?;
-        let buf = open.writer.into_inner().map_err(self.arrow_err())?;
-        let file = buf.into_inner().map_err(|e| Error::Io { path: tmp.clone(), source: e.into_error() })?;
-        file.sync_all().map_err(|source| Error::Io { path: tmp.clone(), source })?;
-        drop(file);
-        let dest = self.path();
-        fs::rename(&tmp, &dest).map_err(|source| Error::Io { path: dest, source })?;
-        Ok(())
-    }
-}
-
-impl ReportSink for ArrowSink {
-    fn begin(&mut self, run: &RunInfo) -> Result<(), ReportError> {
-        Ok(self.begin_inner(run)?)
-    }
-
-    fn write(&mut self, rec: &AuditRecord) -> Result<(), ReportError> {
-        Ok(self.write_inner(rec)?)
-    }
-
-    fn finish(&mut self, summary: &RunSummary) -> Result<(), ReportError> {
-        Ok(self.finish_inner(summary)?)
-    }
-}
-
-impl Drop for ArrowSink {
-    fn drop(&mut self) {
-        // Unfinished: the temp file is unreadable without its footer; remove it.
-        if let Some(open) = self.open.take() {
-            drop(open);
-            let _ = remove_if_exists(&self.tmp_path());
-        }
-    }
-}
+/// The Parquet report's file name.
+pub const PARQUET_FILE_NAME: &str = "audit.parquet";
 
 #[cfg(test)]
 mod tests;

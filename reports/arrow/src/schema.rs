@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 /// Bumped on any change to the field list, a type or a nullability, and
 /// stored in the schema metadata under [`SCHEMA_VERSION_KEY`].
-pub const SCHEMA_VERSION: &str = "1";
+pub const SCHEMA_VERSION: &str = "2";
 
 /// The schema metadata key holding [`SCHEMA_VERSION`].
 pub const SCHEMA_VERSION_KEY: &str = "amem.audit_schema_version";
@@ -32,7 +32,12 @@ pub(crate) fn cue_fields() -> Fields {
     Fields::from(vec![utf8("class", false), utf8("text", false), u64f("start"), u64f("end")])
 }
 
-/// Struct fields of one piece of evidence.
+fn u64n(name: &str) -> Field {
+    Field::new(name, DataType::UInt64, true)
+}
+
+/// Struct fields of one piece of evidence: one sentence the verdict rests
+/// on, its role, the value inside it a reason names, and the note's file.
 pub(crate) fn evidence_fields() -> Fields {
     Fields::from(vec![
         utf8("uri", false),
@@ -43,6 +48,30 @@ pub(crate) fn evidence_fields() -> Fields {
         utf8("digest", false),
         utf8("source_url", true),
         utf8("title", true),
+        // Added in schema version 2.
+        utf8("role", false),
+        utf8("value", true),
+        u64n("value_start"),
+        u64n("value_end"),
+        utf8("note_path", true),
+        Field::new("note_modified_at", ts_type(), true),
+    ])
+}
+
+/// Struct fields of one evidence span a reason cites.
+pub(crate) fn span_fields() -> Fields {
+    Fields::from(vec![utf8("uri", false), u64f("start"), u64f("end")])
+}
+
+/// Struct fields of one reason.
+pub(crate) fn reason_fields() -> Fields {
+    Fields::from(vec![
+        utf8("facet", false),
+        utf8("rule", false),
+        utf8("message", false),
+        u64n("claim_start"),
+        u64n("claim_end"),
+        list_of("evidence_spans", span_fields()),
     ])
 }
 
@@ -88,6 +117,9 @@ static SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
             list_of("evidence", evidence_fields()),
             utf8("gate_verdict", true),
             list_of("gate_flags", flag_fields()),
+            // Added in schema version 2.
+            Field::new("from_me", DataType::Boolean, false),
+            list_of("reasons", reason_fields()),
         ])
         .with_metadata([(SCHEMA_VERSION_KEY, SCHEMA_VERSION)]),
     )

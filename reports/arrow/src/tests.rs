@@ -3,11 +3,13 @@ use amem_model::{
     AmemUri, Assessment, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, RunId,
     RunParams, RunSource, SourceKind, Span, Status,
 };
+use amem_model::{AuditRecord, ReportSink, RunInfo, RunSummary};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, TimestampMicrosecondType, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use arrow_ipc::reader::FileReader;
 use arrow_schema::{DataType, Field};
+use std::fs::File;
 
 fn run() -> RunInfo {
     let t: jiff::Timestamp = "2024-05-02T03:04:05Z".parse().unwrap();
@@ -22,6 +24,8 @@ fn run() -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "home".into(),
+            who: amem_model::Who::All,
+            include_bulk: false,
         },
     }
 }
@@ -114,6 +118,16 @@ fn row(i: usize) -> AuditRecord {
         claim,
         assessment,
         evidence,
+        from_me: i.is_multiple_of(4),
+        notes: if with_extras {
+            vec![amem_model::NoteRef {
+                item: "launch-notes".into(),
+                path: "notes/launch.md".into(),
+                modified_at: Some("2024-04-01T08:00:00Z".into()),
+            }]
+        } else {
+            vec![]
+        },
     }
 }
 
@@ -179,12 +193,14 @@ fn schema_is_pinned() {
         "method: utf8 not null",
         "policy_version: utf8 not null",
         "assessed_at: timestamp<Microsecond, UTC>",
-        "evidence: list<item: struct<uri: utf8 not null, quote: utf8 not null, start: uint64 not null, end: uint64 not null, captured_at: timestamp<Microsecond, UTC>, digest: utf8 not null, source_url: utf8, title: utf8> not null> not null",
+        "evidence: list<item: struct<uri: utf8 not null, quote: utf8 not null, start: uint64 not null, end: uint64 not null, captured_at: timestamp<Microsecond, UTC>, digest: utf8 not null, source_url: utf8, title: utf8, role: utf8 not null, value: utf8, value_start: uint64, value_end: uint64, note_path: utf8, note_modified_at: timestamp<Microsecond, UTC>> not null> not null",
         "gate_verdict: utf8",
         "gate_flags: list<item: struct<check: utf8 not null, cue: utf8 not null, source_sentence: utf8 not null, memory_sentence: utf8 not null, rule: utf8 not null> not null> not null",
+        "from_me: boolean not null",
+        "reasons: list<item: struct<facet: utf8 not null, rule: utf8 not null, message: utf8 not null, claim_start: uint64, claim_end: uint64, evidence_spans: list<item: struct<uri: utf8 not null, start: uint64 not null, end: uint64 not null> not null> not null> not null> not null",
     ];
     assert_eq!(got, want);
-    assert_eq!(SCHEMA_VERSION, "1");
+    assert_eq!(SCHEMA_VERSION, "2");
 }
 
 /// The README documents every field, in schema order.
@@ -242,6 +258,22 @@ fn reads_back_schema_counts_and_values() {
     assert_eq!(ev0.column_by_name("uri").unwrap().as_string::<i32>().value(1), "amem://board");
     assert_eq!(ev0.column_by_name("digest").unwrap().as_string::<i32>().value(0), Digest::of(b"rev1").to_hex());
     assert!(ev0.column_by_name("captured_at").unwrap().is_null(1));
+    // Roles (row 0 is supported) and the note's file.
+    assert_eq!(ev0.column_by_name("role").unwrap().as_string::<i32>().value(0), "supports");
+    assert_eq!(ev0.column_by_name("note_path").unwrap().as_string::<i32>().value(0), "notes/launch.md");
+    assert!(ev0.column_by_name("note_path").unwrap().is_null(1));
+    assert!(ev0.column_by_name("value").unwrap().is_null(0));
+    assert!(col("from_me").as_boolean().value(0));
+    assert!(!col("from_me").as_boolean().value(1));
+    let reasons = col("reasons");
+    let reasons = reasons.as_list::<i32>();
+    assert_eq!(reasons.value_length(0), 1);
+    let r0 = reasons.value(0);
+    let r0 = r0.as_struct();
+    assert_eq!(r0.column_by_name("facet").unwrap().as_string::<i32>().value(0), "date");
+    assert_eq!(r0.column_by_name("message").unwrap().as_string::<i32>().value(0), "d");
+    assert!(r0.column_by_name("claim_start").unwrap().is_null(0));
+    assert_eq!(r0.column_by_name("evidence_spans").unwrap().as_list::<i32>().value_length(0), 2);
     assert!(col("gate_verdict").is_null(0));
     assert_eq!(col("gate_flags").as_list::<i32>().value_length(0), 0);
     // Row 3 (second batch? no: batch 0 holds rows 0..4): REWRITE with a flag.
@@ -345,7 +377,7 @@ assert t.schema.names == names, t.schema.names
 assert t.num_rows == 10, t.num_rows
 assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.field("sent_at").type
 assert pa.types.is_dictionary(t.schema.field("status").type)
-assert t.schema.metadata[b"amem.audit_schema_version"] == b"1"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"2"
 rows = t.to_pylist()
 assert rows[0]["message_id"] == "<m0@example.org>"
 assert [r["status"] for r in rows[:3]] == ["supported", "contradicted", "partially_supported"], [r["status"] for r in rows[:3]]
@@ -392,4 +424,176 @@ print("ok")
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stdout.trim() == "ok", "polars/duckdb check failed\nstdout: {stdout}\nstderr: {stderr}");
+}
+
+/// A contradicted row as the verifier cites it: the sentence and the
+/// conflicting value inside it.
+fn conflict_row() -> AuditRecord {
+    let mut r = row(1);
+    let sentence = Evidence {
+        uri: AmemUri::chunk("plant", 0),
+        quote: "The plant makes 60 MW.".into(),
+        span: Span::new(10, 32),
+        item_digest: Digest::of(b"plant"),
+        captured_at: None,
+        source_url: None,
+        title: Some("Plant".into()),
+    };
+    let mut value = sentence.clone();
+    value.span = Span::new(26, 31);
+    value.quote = "60 MW".into();
+    r.assessment.status = Status::Contradicted;
+    r.assessment.reasons = vec![Reason {
+        facet: "number".into(),
+        detail: "40 MW against 60 MW".into(),
+        claim_span: Some(Span::new(16, 21)),
+        evidence: vec![sentence.clone(), value.clone()],
+        rule: "number.value_mismatch".into(),
+    }];
+    r.evidence = vec![sentence, value];
+    r
+}
+
+#[test]
+fn conflicting_value_is_a_field_of_its_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = ArrowSink::new(dir.path());
+    sink.begin(&run()).unwrap();
+    sink.write(&conflict_row()).unwrap();
+    sink.finish(&RunSummary::default()).unwrap();
+    let (_, batches) = read(&sink.path());
+    let ev = batches[0].column_by_name("evidence").unwrap().as_list::<i32>().value(0);
+    let ev = ev.as_struct();
+    assert_eq!(ev.len(), 1, "the value is not an item of its own");
+    assert_eq!(ev.column_by_name("role").unwrap().as_string::<i32>().value(0), "conflicts");
+    assert_eq!(ev.column_by_name("value").unwrap().as_string::<i32>().value(0), "60 MW");
+    assert_eq!(ev.column_by_name("value_start").unwrap().as_primitive::<UInt64Type>().value(0), 26);
+    let reasons = batches[0].column_by_name("reasons").unwrap().as_list::<i32>().value(0);
+    let reasons = reasons.as_struct();
+    assert_eq!(reasons.column_by_name("rule").unwrap().as_string::<i32>().value(0), "number.value_mismatch");
+    assert_eq!(reasons.column_by_name("claim_start").unwrap().as_primitive::<UInt64Type>().value(0), 16);
+    let spans = reasons.column_by_name("evidence_spans").unwrap().as_list::<i32>().value(0);
+    assert_eq!(spans.len(), 2, "the reason keeps both spans as cited");
+}
+
+fn decoded(a: &arrow_array::ArrayRef) -> Vec<String> {
+    let d = a.as_dictionary::<Int32Type>();
+    let values = d.values().as_string::<i32>();
+    d.keys().iter().map(|k| values.value(k.unwrap() as usize).to_string()).collect()
+}
+
+fn write_parquet(dir: &Path, n: usize, batch_rows: usize) -> PathBuf {
+    let mut sink = ParquetSink::new(dir).with_batch_rows(batch_rows);
+    sink.begin(&run()).unwrap();
+    for i in 0..n {
+        sink.write(&row(i)).unwrap();
+    }
+    sink.write(&conflict_row()).unwrap();
+    let mut s = RunSummary::default();
+    s.uncheckable.insert("gate_unaligned".into(), 2);
+    sink.finish(&s).unwrap();
+    sink.path()
+}
+
+/// The Parquet file holds the same schema and rows as the Arrow one, read
+/// back with the parquet crate's own reader.
+#[test]
+fn parquet_has_the_arrow_schema_and_rows() {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_parquet(dir.path(), 10, 4);
+    let names: Vec<String> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, vec![PARQUET_FILE_NAME.to_string()], "no temp file left");
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(&path).unwrap()).unwrap();
+    let kv = builder.metadata().file_metadata().key_value_metadata().cloned().unwrap_or_default();
+    let summary = kv.iter().find(|k| k.key == RUN_SUMMARY_KEY).and_then(|k| k.value.clone()).unwrap();
+    assert_eq!(serde_json::from_str::<RunSummary>(&summary).unwrap().uncheckable["gate_unaligned"], 2);
+    let embedded = builder.schema().clone();
+    assert_eq!(embedded.metadata().get(SCHEMA_VERSION_KEY).map(String::as_str), Some(SCHEMA_VERSION));
+    let batches: Vec<RecordBatch> = builder.with_batch_size(4).build().unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(batches.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), vec![4, 4, 3]);
+    let schema = batches[0].schema();
+    let got: Vec<String> = schema.fields().iter().map(|f| describe(f)).collect();
+    let want: Vec<String> = audit_schema().fields().iter().map(|f| describe(f)).collect();
+    assert_eq!(got, want);
+    // The same values as the Arrow file, row by row.
+    let arrow_dir = tempfile::tempdir().unwrap();
+    let mut sink = ArrowSink::new(arrow_dir.path()).with_batch_rows(4);
+    sink.begin(&run()).unwrap();
+    for i in 0..10 {
+        sink.write(&row(i)).unwrap();
+    }
+    sink.write(&conflict_row()).unwrap();
+    sink.finish(&RunSummary::default()).unwrap();
+    let (_, arrow_batches) = read(&sink.path());
+    assert_eq!(arrow_batches.len(), batches.len());
+    for (pq, ar) in batches.iter().zip(&arrow_batches) {
+        for (i, f) in audit_schema().fields().iter().enumerate() {
+            if let DataType::Dictionary(..) = f.data_type() {
+                // A Parquet dictionary holds the values its pages use: compare the decoded names.
+                assert_eq!(decoded(pq.column(i)), decoded(ar.column(i)), "column {}", f.name());
+            } else {
+                assert_eq!(pq.column(i).to_data(), ar.column(i).to_data(), "column {}", f.name());
+            }
+        }
+    }
+}
+
+/// Readers other than arrow-rs: pyarrow and DuckDB (both installed by
+/// `.ci/run`) read `audit.parquet` directly.
+#[test]
+fn parquet_reads_back_in_pyarrow_and_duckdb() {
+    let python = std::env::var("AMEM_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let probe = std::process::Command::new(&python).args(["-c", "import pyarrow.parquet, duckdb"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        println!(
+            "SKIPPED parquet_reads_back_in_pyarrow_and_duckdb: pyarrow or duckdb is not importable by {python} (.ci/run installs both)"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_parquet(dir.path(), 10, 4);
+    let names: Vec<String> = audit_schema().fields().iter().map(|f| f.name().clone()).collect();
+    let script = r#"
+import json, sys
+import pyarrow.parquet as pq, duckdb
+path, names = sys.argv[1], json.loads(sys.argv[2])
+t = pq.read_table(path)
+assert t.schema.names == names, t.schema.names
+assert t.num_rows == 11, t.num_rows
+assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.field("sent_at").type
+meta = pq.read_metadata(path).metadata
+assert json.loads(meta[b"amem.run_summary"])["uncheckable"] == {"gate_unaligned": 2}
+assert json.loads(meta[b"amem.run_info"])["run_id"] == "20240502T030405Z-1a2b3c4d"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"2"
+rows = t.to_pylist()
+assert rows[0]["evidence"][0]["role"] == "supports", rows[0]["evidence"]
+assert rows[0]["evidence"][0]["note_path"] == "notes/launch.md"
+assert rows[0]["from_me"] is True and rows[1]["from_me"] is False
+assert rows[0]["reasons"][0]["facet"] == "date"
+last = rows[10]
+assert last["status"] == "contradicted"
+assert len(last["evidence"]) == 1 and last["evidence"][0]["value"] == "60 MW", last["evidence"]
+assert [s["start"] for s in last["reasons"][0]["evidence_spans"]] == [10, 26]
+con = duckdb.connect()
+src = "read_parquet('%s')" % path
+groups = con.execute('SELECT "group", count(*) FROM ' + src + ' GROUP BY ALL ORDER BY ALL').fetchall()
+assert groups == [("contradicted", 3), ("supported", 2), ("unverified", 6)], groups
+conflicts = con.execute(
+    "SELECT text, e.quote, e.value FROM (SELECT text, unnest(evidence) AS e FROM " + src + ") WHERE e.role = 'conflicts'"
+).fetchall()
+assert conflicts == [(last["text"], "The plant makes 60 MW.", "60 MW")], conflicts
+rules = con.execute("SELECT r.rule, count(*) FROM (SELECT unnest(reasons) AS r FROM " + src + ") GROUP BY ALL ORDER BY ALL").fetchall()
+assert rules == [("number.value_mismatch", 1), ("r", 10)], rules
+mine = con.execute("SELECT count(*) FROM " + src + " WHERE from_me").fetchone()[0]
+assert mine == 3, mine
+print("ok")
+"#;
+    let out = std::process::Command::new(&python)
+        .args(["-c", script, path.to_str().unwrap(), &serde_json::to_string(&names).unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stdout.trim() == "ok", "pyarrow/duckdb parquet check failed\nstdout: {stdout}\nstderr: {stderr}");
 }

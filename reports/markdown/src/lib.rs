@@ -4,15 +4,29 @@
 //! [`ReportSink`]: it gets the run's [`RunInfo`], one [`AuditRecord`] per
 //! claim assessment, then the [`RunSummary`], and writes
 //!
-//! 1. the run's parameters and counts;
-//! 2. ✅ Supported, ⚠ Contradicted, ❓ Unverified, each grouped by
-//!    conversation: who, when (UTC), where, the claim verbatim (hedges and
-//!    attributions intact, its stance cues listed), its status and why, the
-//!    quoted evidence with its `amem://` or URL citation, the gate verdict
-//!    and flags;
-//! 3. Skipped (counts by stage and reason, sample locators), Uncheckable
-//!    (counts, and every claim the gate could align nothing for), and Not
-//!    checked (the change types no detector covers).
+//! 1. what needs attention, in that order: ⚠ Contradicted, then ✅
+//!    Supported, the user's own claims first in each (`[me]`, "you said X,
+//!    your notes say Y"), grouped by conversation: who, when (UTC), where
+//!    (the original's file and offset, or chat and row), the claim verbatim
+//!    (hedges and attributions intact, its stance cues listed), its status
+//!    and why, the evidence sentences the verdict rests on with their role
+//!    (supports, conflicts, context) and the conflicting value inside them,
+//!    each cited by the note's title, path and modification time and its
+//!    `amem://` or URL citation, the gate verdict and flags, and what a
+//!    REWRITE beside a ✅ asks of the reader;
+//! 2. ❓ Unverified, condensed: counts by status, by conversation and by
+//!    author, and the [`UNVERIFIED_LISTED`] most check-worthy claims; the
+//!    rest are in `audit.arrow` / `audit.jsonl` and the unverified queue;
+//! 3. the run's parameters and counts, Skipped (counts by stage and reason,
+//!    bulk mail and bots among them, sample locators), Uncheckable (counts,
+//!    and the claims the gate could align nothing for), and Not checked
+//!    (the change types no detector covers).
+//!
+//! The default report stays readable whatever the archive's size: at most
+//! [`CONTRADICTED_LISTED`] contradicted and [`SUPPORTED_LISTED`] supported
+//! claims are written out (the user's own first), each section saying how
+//! many more the data files hold; [`MarkdownSink::full`] (`--full`) lists
+//! everything.
 //!
 //! Rows arrive in pipeline order but are shown grouped and sorted, so the
 //! sink parks each row in a temporary SQLite file next to the report and
@@ -48,6 +62,20 @@ use std::path::{Path, PathBuf};
 
 /// The report's file name inside the run's report directory.
 pub const FILE_NAME: &str = "audit.md";
+
+/// Contradicted claims written out in full by default (the user's own
+/// first, then by conversation); the rest are counted and left to the data
+/// files.
+pub const CONTRADICTED_LISTED: u64 = 400;
+/// Supported claims written out in full by default.
+pub const SUPPORTED_LISTED: u64 = 200;
+/// Unverified claims listed (one line each) by default: the most
+/// check-worthy.
+pub const UNVERIFIED_LISTED: u64 = 50;
+/// Rows of the unverified by-conversation and by-author tables.
+const TOP_ROWS: u64 = 15;
+/// Uncheckable claims listed by default.
+const UNCHECKABLE_LISTED: u64 = 50;
 
 /// The temporary row store's file name (removed when the sink finishes or is dropped).
 const ROWS_FILE: &str = ".audit.md.rows.sqlite";
@@ -100,28 +128,63 @@ struct Open {
 /// Writes `<dir>/audit.md`. See the crate docs.
 pub struct MarkdownSink {
     dir: PathBuf,
+    full: bool,
     open: Option<Open>,
 }
 
 impl std::fmt::Debug for MarkdownSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MarkdownSink").field("dir", &self.dir).field("begun", &self.open.is_some()).finish()
+        f.debug_struct("MarkdownSink").field("dir", &self.dir).field("full", &self.full).field("begun", &self.open.is_some()).finish()
     }
 }
 
+/// Report order: what needs attention first.
 fn group_rank(g: Group) -> i64 {
     match g {
-        Group::Supported => 0,
-        Group::Contradicted => 1,
+        Group::Contradicted => 0,
+        Group::Supported => 1,
         Group::Unverified => 2,
     }
+}
+
+/// How much an unverified claim is worth checking, for the short list: the
+/// user's own first, then evidence that came close (partial support, stale,
+/// ambiguous, related), then the kinds that carry checkable values
+/// (quantities, dates, comparisons, causes), then a digit in the claim.
+fn check_worth(rec: &AuditRecord) -> i64 {
+    use amem_model::{ClaimKind, Status};
+    let status = match rec.assessment.status {
+        Status::PartiallySupported => 40,
+        Status::Stale => 35,
+        Status::Ambiguous => 30,
+        Status::NotAddressed => 20,
+        _ => 0,
+    };
+    let kind = match rec.claim.kind {
+        ClaimKind::Quantity => 15,
+        ClaimKind::Date => 12,
+        ClaimKind::Comparison | ClaimKind::Causal => 10,
+        ClaimKind::Fact => 6,
+        ClaimKind::Attribution => 4,
+        ClaimKind::Prediction => 3,
+        _ => 0,
+    };
+    let digit = if rec.claim.text.bytes().any(|b| b.is_ascii_digit()) { 5 } else { 0 };
+    (rec.from_me as i64) * 1000 + status + kind + digit
 }
 
 impl MarkdownSink {
     /// A sink writing into `dir` (created at `begin`), normally
     /// `$AMEM_HOME/reports/<run-id>` or the user's `--out`.
     pub fn new(dir: impl Into<PathBuf>) -> MarkdownSink {
-        MarkdownSink { dir: dir.into(), open: None }
+        MarkdownSink { dir: dir.into(), full: false, open: None }
+    }
+
+    /// List every claim (`--full`), not only the first of each group and
+    /// the most check-worthy unverified ones.
+    pub fn full(mut self, full: bool) -> MarkdownSink {
+        self.full = full;
+        self
     }
 
     /// Where the report goes.
@@ -165,6 +228,10 @@ impl MarkdownSink {
                  method TEXT NOT NULL,
                  assessed_at TEXT NOT NULL,
                  uncheckable INTEGER NOT NULL,
+                 mine INTEGER NOT NULL,
+                 worth INTEGER NOT NULL,
+                 author TEXT NOT NULL,
+                 status TEXT NOT NULL,
                  json TEXT NOT NULL
              );
              BEGIN;",
@@ -181,8 +248,8 @@ impl MarkdownSink {
         open.rows
             .prepare_cached(
                 "INSERT INTO rows (grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method,
-                                   assessed_at, uncheckable, json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                   assessed_at, uncheckable, mine, worth, author, status, json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )
             .and_then(|mut st| {
                 st.execute(params![
@@ -197,6 +264,10 @@ impl MarkdownSink {
                     rec.assessment.method,
                     rec.assessment.assessed_at,
                     rec.is_uncheckable() as i64,
+                    rec.from_me as i64,
+                    check_worth(rec),
+                    rec.author,
+                    rec.assessment.status.as_str(),
                     json
                 ])
             })
@@ -229,33 +300,131 @@ impl MarkdownSink {
     }
 
     fn render_all(&self, open: &Open, summary: &RunSummary, out: &mut impl Write) -> Result<(), RenderError> {
-        render::header(out, &open.run, summary)?;
-        let group_counts = self.group_row_counts(open)?;
-        for g in [Group::Supported, Group::Contradicted, Group::Unverified] {
-            let n = group_counts[group_rank(g) as usize];
-            render::group_heading(out, g, n)?;
+        let counts = self.group_row_counts(open)?;
+        let mine = self.mine_counts(open)?;
+        let listed = |g: Group| -> u64 {
+            let n = counts[group_rank(g) as usize];
+            match g {
+                _ if self.full => n,
+                Group::Contradicted => n.min(CONTRADICTED_LISTED),
+                Group::Supported => n.min(SUPPORTED_LISTED),
+                Group::Unverified => n.min(UNVERIFIED_LISTED),
+            }
+        };
+        render::title(out, &open.run)?;
+        render::attention(out, &counts, &mine, self.full)?;
+        for g in [Group::Contradicted, Group::Supported] {
+            let rank = group_rank(g);
+            let n = counts[rank as usize];
+            render::group_heading(out, g, n, mine[rank as usize])?;
             if n == 0 {
                 writeln!(out, "_None._\n")?;
                 continue;
             }
-            let mut last_conv: Option<(String, String, String)> = None;
-            self.each_row(open, "WHERE grp = ?1", group_rank(g), |rec| {
-                let conv = (rec.source.as_str().to_string(), rec.archive.clone(), rec.conversation.clone());
-                if last_conv.as_ref() != Some(&conv) {
-                    render::conversation_heading(out, &rec)?;
-                    last_conv = Some(conv);
-                }
-                render::record(out, &rec)
-            })?;
+            self.full_rows(open, rank, listed(g), out)?;
+            render::more_in_data_files(out, g, n - listed(g))?;
         }
+        let rank = group_rank(Group::Unverified);
+        let n = counts[rank as usize];
+        render::group_heading(out, Group::Unverified, n, mine[rank as usize])?;
+        if n == 0 {
+            writeln!(out, "_None._\n")?;
+        } else if self.full {
+            self.full_rows(open, rank, n, out)?;
+        } else {
+            render::unverified_by_status(out, summary)?;
+            let convs = self.top(open, "source, archive, conversation", rank)?;
+            render::top_table(out, "conversation", "conversations", &convs.0, convs.1)?;
+            let authors = self.top(open, "author", rank)?;
+            render::top_table(out, "author", "authors", &authors.0, authors.1)?;
+            render::check_worthy_heading(out, listed(Group::Unverified), n)?;
+            let sql = format!("WHERE grp = ?1 ORDER BY worth DESC, {ORDER} LIMIT {}", listed(Group::Unverified));
+            self.each_row_sql(open, &sql, rank, |rec| render::unverified_line(out, &rec))?;
+            writeln!(out)?;
+            render::more_in_data_files(out, Group::Unverified, n - listed(Group::Unverified))?;
+        }
+        render::run_table(out, &open.run, summary)?;
         render::skipped(out, summary)?;
-        render::uncheckable_heading(out, summary, group_counts[3])?;
-        self.each_row(open, "WHERE uncheckable = ?1", 1, |rec| render::uncheckable_row(out, &rec))?;
-        if group_counts[3] > 0 {
+        render::uncheckable_heading(out, summary, counts[3])?;
+        let cap = if self.full { counts[3] } else { counts[3].min(UNCHECKABLE_LISTED) };
+        self.each_row_sql(open, &format!("WHERE uncheckable = ?1 ORDER BY {ORDER} LIMIT {cap}"), 1, |rec| {
+            render::uncheckable_row(out, &rec)
+        })?;
+        if counts[3] > 0 {
+            if cap < counts[3] {
+                writeln!(out, "\n_{} more in `audit.arrow` (`gate_verdict = 'UNCHECKABLE'`); `--full` lists them here._", counts[3] - cap)?;
+            }
             writeln!(out)?;
         }
         render::not_checked(out, summary)?;
         Ok(())
+    }
+
+    /// The first `limit` rows of a group in full, the user's own first
+    /// (under "Yours"), each part grouped by conversation.
+    fn full_rows(&self, open: &Open, rank: i64, limit: u64, out: &mut impl Write) -> Result<(), RenderError> {
+        let mut last_conv: Option<(bool, String, String, String)> = None;
+        let mut last_mine: Option<bool> = None;
+        let sql = format!("WHERE grp = ?1 ORDER BY mine DESC, {ORDER} LIMIT {limit}");
+        self.each_row_sql(open, &sql, rank, |rec| {
+            if last_mine != Some(rec.from_me) {
+                // Only worth a heading when the user's own claims are there.
+                if rec.from_me || last_mine == Some(true) {
+                    render::whose_heading(out, rec.from_me)?;
+                }
+                last_mine = Some(rec.from_me);
+            }
+            let conv = (rec.from_me, rec.source.as_str().to_string(), rec.archive.clone(), rec.conversation.clone());
+            if last_conv.as_ref() != Some(&conv) {
+                render::conversation_heading(out, &rec)?;
+                last_conv = Some(conv);
+            }
+            render::record(out, &rec)
+        })
+    }
+
+    /// The user's own rows per group rank.
+    fn mine_counts(&self, open: &Open) -> Result<[u64; 3], RenderError> {
+        let mut counts = [0u64; 3];
+        let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
+        let mut st = open.rows.prepare("SELECT grp, sum(mine) FROM rows GROUP BY grp").map_err(err)?;
+        let mut q = st.query([]).map_err(err)?;
+        while let Some(r) = q.next().map_err(err)? {
+            let g: i64 = r.get(0).map_err(err)?;
+            let n: i64 = r.get(1).map_err(err)?;
+            if let Some(c) = counts.get_mut(g as usize) {
+                *c = n as u64;
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The [`TOP_ROWS`] largest values of `columns` in a group, with their
+    /// row count and the user's own among them, and how many distinct
+    /// values there are.
+    fn top(&self, open: &Open, columns: &str, rank: i64) -> Result<(Vec<TopRow>, u64), RenderError> {
+        let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
+        let width = columns.split(',').count();
+        let sql = format!(
+            "SELECT {columns}, count(*), sum(mine) FROM rows WHERE grp = ?1 GROUP BY {columns} ORDER BY count(*) DESC, {columns} LIMIT {TOP_ROWS}"
+        );
+        let mut st = open.rows.prepare(&sql).map_err(err)?;
+        let mut q = st.query([rank]).map_err(err)?;
+        let mut out = Vec::new();
+        while let Some(r) = q.next().map_err(err)? {
+            let mut key = Vec::with_capacity(width);
+            for i in 0..width {
+                key.push(r.get::<_, String>(i).map_err(err)?);
+            }
+            let n: i64 = r.get(width).map_err(err)?;
+            let m: i64 = r.get(width + 1).map_err(err)?;
+            out.push((key, n as u64, m as u64));
+        }
+        let distinct: i64 = open
+            .rows
+            .query_row(&format!("SELECT count(*) FROM (SELECT 1 FROM rows WHERE grp = ?1 GROUP BY {columns})"), [rank], |r| r.get(0))
+            .map_err(err)?;
+        Ok((out, distinct as u64))
     }
 
     /// Rows per group rank, plus the uncheckable count at index 3.
@@ -276,18 +445,15 @@ impl MarkdownSink {
         Ok(counts)
     }
 
-    fn each_row(
+    fn each_row_sql(
         &self,
         open: &Open,
-        filter: &str,
+        filter_and_order: &str,
         arg: i64,
         mut f: impl FnMut(AuditRecord) -> Result<(), RenderError>,
     ) -> Result<(), RenderError> {
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "reading rows back", source });
-        let sql = format!(
-            "SELECT json FROM rows {filter}
-             ORDER BY grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method, assessed_at, json"
-        );
+        let sql = format!("SELECT json FROM rows {filter_and_order}");
         let mut st = open.rows.prepare(&sql).map_err(err)?;
         let mut q = st.query([arg]).map_err(err)?;
         while let Some(r) = q.next().map_err(err)? {
@@ -299,6 +465,13 @@ impl MarkdownSink {
         Ok(())
     }
 }
+
+/// One row of a by-conversation or by-author table: the key's values, the
+/// claims under it, and the user's own among them.
+pub(crate) type TopRow = (Vec<String>, u64, u64);
+
+/// The rows' sort keys after the group: same input, same bytes.
+const ORDER: &str = "source, archive, conversation, sent_at, message_id, span_start, claim_id, method, assessed_at, json";
 
 /// Rendering writes to a `Write`; its I/O errors get the path attached by the caller.
 pub(crate) enum RenderError {

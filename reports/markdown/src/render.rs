@@ -2,7 +2,7 @@
 
 use crate::RenderError;
 use crate::escape::{blockquote, code, inline, url};
-use amem_model::{AuditRecord, Evidence, GateVerdict, Group, RunInfo, RunSummary, Status};
+use amem_model::{AuditRecord, CitedEvidence, EvidenceRole, GateVerdict, Group, NoteRef, RunInfo, RunSummary, Status, evidence_with_roles};
 use jiff::Timestamp;
 use std::io::Write;
 
@@ -42,9 +42,40 @@ fn status_mark(s: Status) -> &'static str {
     }
 }
 
-pub(crate) fn header(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> R {
-    let p = &run.params;
+pub(crate) fn title(out: &mut impl Write, run: &RunInfo) -> R {
     writeln!(out, "# amem audit: run {}\n", code(&run.run_id.0))?;
+    Ok(())
+}
+
+/// The opening lines: what needs attention, and how the report is cut.
+/// `counts` and `mine` are per group rank (contradicted, supported, unverified).
+pub(crate) fn attention(out: &mut impl Write, counts: &[u64; 4], mine: &[u64; 3], full: bool) -> R {
+    let yours = |n: u64| if n > 0 { format!(" ({n} yours)") } else { String::new() };
+    writeln!(out, "## What needs attention\n")?;
+    writeln!(out, "- ⚠ **{} contradicted**{}: your notes say otherwise; read these first.", counts[0], yours(mine[0]))?;
+    writeln!(out, "- ✅ {} supported{}: your notes back them.", counts[1], yours(mine[1]))?;
+    writeln!(out, "- ❓ {} unverified{}: nothing in your notes decides them.", counts[2], yours(mine[2]))?;
+    if full {
+        writeln!(out, "\nEvery claim is listed (`--full`).\n")?;
+    } else {
+        writeln!(
+            out,
+            "\nUp to {} contradicted and {} supported claims are written out, your own first, and the {} most check-worthy \
+             unverified ones; `audit.arrow` (or `--format jsonl`) holds every row, and `--full` lists everything here.\n",
+            crate::CONTRADICTED_LISTED,
+            crate::SUPPORTED_LISTED,
+            crate::UNVERIFIED_LISTED
+        )?;
+    }
+    if mine.iter().sum::<u64>() > 0 {
+        writeln!(out, "\"You\" is `[me]` in config.toml (and iMessage's own messages).\n")?;
+    }
+    Ok(())
+}
+
+pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> R {
+    let p = &run.params;
+    writeln!(out, "## Run\n")?;
     writeln!(out, "| run | |")?;
     writeln!(out, "|---|---|")?;
     writeln!(out, "| started | {} |", when(run.started_at))?;
@@ -61,6 +92,16 @@ pub(crate) fn header(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> R {
     }
     writeln!(out, "| sources | {} |", sources.join("<br>"))?;
     writeln!(out, "| network | {} |", if p.offline { "offline (no fetches)" } else { "trust list allowed" })?;
+    writeln!(
+        out,
+        "| whose | {} |",
+        match p.who {
+            amem_model::Who::All => "everyone's (`--who all`)",
+            amem_model::Who::Me => "yours only (`--who me`)",
+            amem_model::Who::Others => "others' only (`--who others`)",
+        }
+    )?;
+    writeln!(out, "| bulk mail and bots | {} |", if p.include_bulk { "audited (`--include-bulk`)" } else { "skipped and counted" })?;
     writeln!(out, "| policy | {} |", cell_code(&p.policy_version))?;
     writeln!(out, "| home | {} |", cell_code(&p.home))?;
     writeln!(out)?;
@@ -81,7 +122,7 @@ pub(crate) fn header(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> R {
     }
     writeln!(out, "| claims audited | {} |", s.audited)?;
     writeln!(out, "| assessments | {} |", s.assessed)?;
-    for g in [Group::Supported, Group::Contradicted, Group::Unverified] {
+    for g in [Group::Contradicted, Group::Supported, Group::Unverified] {
         let by: Vec<String> = s
             .by_status
             .iter()
@@ -102,8 +143,95 @@ pub(crate) fn header(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> R {
     Ok(())
 }
 
-pub(crate) fn group_heading(out: &mut impl Write, g: Group, n: u64) -> R {
-    writeln!(out, "## {} ({n})\n", group_title(g))?;
+pub(crate) fn group_heading(out: &mut impl Write, g: Group, n: u64, mine: u64) -> R {
+    if mine > 0 {
+        writeln!(out, "## {} ({n}, {mine} yours)\n", group_title(g))?;
+    } else {
+        writeln!(out, "## {} ({n})\n", group_title(g))?;
+    }
+    Ok(())
+}
+
+/// "Yours" before the user's own claims, "Others'" after them.
+pub(crate) fn whose_heading(out: &mut impl Write, mine: bool) -> R {
+    if mine {
+        writeln!(out, "**Yours** (you said this; the evidence is what your notes say):\n")?;
+    } else {
+        writeln!(out, "**Others'**:\n")?;
+    }
+    Ok(())
+}
+
+/// Where the rows a default report leaves out are.
+pub(crate) fn more_in_data_files(out: &mut impl Write, g: Group, more: u64) -> R {
+    if more > 0 {
+        writeln!(
+            out,
+            "_{more} more {} claims are in `audit.arrow` (`group = '{}'`) and `--format jsonl`; `--full` lists them here._\n",
+            g.as_str(),
+            g.as_str()
+        )?;
+    }
+    Ok(())
+}
+
+pub(crate) fn unverified_by_status(out: &mut impl Write, s: &RunSummary) -> R {
+    let by: Vec<String> = s
+        .by_status
+        .iter()
+        .filter(|(st, n)| st.group() == Group::Unverified && **n > 0)
+        .map(|(st, n)| format!("{} {n}", st.as_str()))
+        .collect();
+    if !by.is_empty() {
+        writeln!(out, "By status: {}.\n", by.join(", "))?;
+    }
+    Ok(())
+}
+
+/// A by-conversation or by-author table: the largest first, then how many
+/// others there are.
+pub(crate) fn top_table(out: &mut impl Write, what: &str, plural: &str, rows: &[crate::TopRow], distinct: u64) -> R {
+    writeln!(out, "| {what} | claims | yours |")?;
+    writeln!(out, "|---|---:|---:|")?;
+    for (key, n, mine) in rows {
+        let label = match key.as_slice() {
+            [source, archive, conv] => format!("{} · {} · {}", inline(source), cell_code(archive), cell_code(conv)),
+            other => other.iter().map(|k| inline(k).replace('|', "\\|")).collect::<Vec<_>>().join(" · "),
+        };
+        writeln!(out, "| {label} | {n} | {mine} |")?;
+    }
+    writeln!(out)?;
+    let shown = rows.len() as u64;
+    if distinct > shown {
+        writeln!(out, "_and {} more {plural}._\n", distinct - shown)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn check_worthy_heading(out: &mut impl Write, listed: u64, n: u64) -> R {
+    writeln!(
+        out,
+        "### The {listed} most check-worthy of {n}\n\nYour own first, then those with evidence that came close, then claims with \
+         numbers, dates, comparisons and causes.\n"
+    )?;
+    Ok(())
+}
+
+/// One unverified claim on one line: who, when, where, the claim, why not decided.
+pub(crate) fn unverified_line(out: &mut impl Write, rec: &AuditRecord) -> R {
+    let you = if rec.from_me { " (you)" } else { "" };
+    writeln!(
+        out,
+        "- **{}**{you}, {} · {} · {} · at {}: {} · {} {}",
+        inline(&rec.author),
+        when(rec.sent_at),
+        rec.source.as_str(),
+        code(&rec.conversation),
+        code(&rec.locator),
+        inline(&rec.claim.text),
+        rec.claim.kind.as_str(),
+        rec.assessment.status.as_str()
+    )?;
     Ok(())
 }
 
@@ -116,26 +244,64 @@ pub(crate) fn conversation_heading(out: &mut impl Write, rec: &AuditRecord) -> R
     Ok(())
 }
 
-fn evidence_line(e: &Evidence) -> String {
-    let mut parts = vec![code(&e.uri.to_string())];
-    if let Some(u) = &e.source_url {
-        parts.push(url(u));
+/// True for evidence that cannot carry a verdict on its own: a heading
+/// line, or a line that is only a number (with its punctuation).
+fn is_heading_or_bare_value(quote: &str) -> bool {
+    let t = quote.trim();
+    let unheaded = t.trim_start_matches('#').trim();
+    let words = unheaded.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count();
+    t.starts_with('#') && !unheaded.contains(['.', '!', '?']) || words == 0
+}
+
+fn role_label(r: EvidenceRole) -> &'static str {
+    match r {
+        EvidenceRole::Supports => "supports",
+        EvidenceRole::Conflicts => "conflicts",
+        EvidenceRole::Context => "context",
     }
+}
+
+fn evidence_line(c: &CitedEvidence, note: Option<&NoteRef>) -> String {
+    let e = &c.evidence;
+    let mut parts = vec![format!("**{}**", role_label(c.role))];
     if let Some(t) = e.title.as_deref().filter(|t| !t.trim().is_empty()) {
         parts.push(format!("“{}”", inline(t)));
     }
-    parts.push(format!("bytes {}–{}", e.span.start, e.span.end));
-    if let Some(c) = &e.captured_at {
-        parts.push(format!("captured {}", when_text(c)));
+    if let Some(n) = note {
+        parts.push(code(&format!("wiki/{}", n.path)));
+        if let Some(m) = &n.modified_at {
+            parts.push(format!("modified {}", when_text(m)));
+        }
     }
-    parts.push(format!("revision {}", code(&e.item_digest.short(12))));
+    if let Some(u) = &e.source_url {
+        parts.push(url(u));
+        // A fetched page's time is when it was captured; an own note's is
+        // its file's modification time above, never the indexing time.
+        if let Some(c) = &e.captured_at {
+            parts.push(format!("captured {}", when_text(c)));
+        }
+    }
+    parts.push(code(&e.uri.to_string()));
+    parts.push(format!("bytes {}–{}", e.span.start, e.span.end));
     parts.join(" · ")
 }
+
+/// What a REWRITE beside a ✅ asks of the reader.
+const REWRITE_ON_SUPPORTED: &str = "REWRITE beside ✅: your notes support the claim, but they state it with a qualifier \
+     (a hedge, condition, scope, attribution or unit) the claim drops; repeat it the way the note puts it.";
 
 pub(crate) fn record(out: &mut impl Write, rec: &AuditRecord) -> R {
     let a = &rec.assessment;
     let c = &rec.claim;
-    writeln!(out, "- **{}**, {}, message {}", inline(&rec.author), when(rec.sent_at), code(&rec.message_id.0))?;
+    let you = if rec.from_me { " (you)" } else { "" };
+    writeln!(
+        out,
+        "- **{}**{you}, {}, message {} at {}",
+        inline(&rec.author),
+        when(rec.sent_at),
+        code(&rec.message_id.0),
+        code(&rec.locator)
+    )?;
     writeln!(out)?;
     out.write_all(blockquote(&c.text, "  ").as_bytes())?;
     writeln!(out)?;
@@ -156,19 +322,31 @@ pub(crate) fn record(out: &mut impl Write, rec: &AuditRecord) -> R {
         let detail = if r.detail.trim().is_empty() { String::new() } else { format!(": {}", inline(&r.detail)) };
         writeln!(out, "  - why ({}){detail} · rule {}", inline(&r.facet), code(&r.rule))?;
     }
-    if rec.evidence.is_empty() {
+    let cited = evidence_with_roles(a);
+    let shown: Vec<&CitedEvidence> = cited.iter().filter(|e| !is_heading_or_bare_value(&e.evidence.quote)).collect();
+    if cited.is_empty() {
         writeln!(out, "  - evidence: none in the reviewed set")?;
+    } else if shown.is_empty() {
+        writeln!(out, "  - evidence: only headings or bare numbers matched (listed in `audit.arrow`)")?;
     }
-    for e in &rec.evidence {
-        writeln!(out, "  - evidence {}", evidence_line(e))?;
+    for e in shown {
+        let note = rec.notes.iter().find(|n| n.item == e.evidence.uri.item);
+        writeln!(out, "  - evidence {}", evidence_line(e, note))?;
         writeln!(out)?;
-        out.write_all(blockquote(&e.quote, "    ").as_bytes())?;
+        out.write_all(blockquote(&e.evidence.quote, "    ").as_bytes())?;
         writeln!(out)?;
+        if let Some(v) = &e.value {
+            let label = if e.role == EvidenceRole::Conflicts { "conflicting value" } else { "value" };
+            writeln!(out, "    - {label}: {} (bytes {}–{})", code(&v.quote), v.span.start, v.span.end)?;
+        }
     }
     match &a.gate {
         None => writeln!(out, "  - gate: not run")?,
         Some(g) => {
             writeln!(out, "  - gate: **{}**", g.verdict.as_str())?;
+            if g.verdict == GateVerdict::Rewrite && a.group() == Group::Supported {
+                writeln!(out, "    - {REWRITE_ON_SUPPORTED}")?;
+            }
             for f in &g.flags {
                 writeln!(out, "    - {}: cue {} · rule {}", inline(&f.check), code(&f.cue), code(&f.rule))?;
                 if !f.source_sentence.is_empty() {

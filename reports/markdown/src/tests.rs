@@ -20,6 +20,8 @@ fn run() -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "examples/home".into(),
+            who: amem_model::Who::All,
+            include_bulk: false,
         },
     }
 }
@@ -89,10 +91,39 @@ fn row(
         author: author.into(),
         sent_at: sent.parse().unwrap(),
         subject: Some("Launch *plans*".into()),
+        from_me: author.contains("alice@example.org"),
+        notes: evidence
+            .iter()
+            .map(|e| amem_model::NoteRef {
+                item: e.uri.item.clone(),
+                path: format!("notes/{}.md", e.uri.item),
+                modified_at: Some("2024-04-01T08:00:00Z".into()),
+            })
+            .collect(),
         claim,
         assessment,
         evidence,
     }
+}
+
+/// A contradicted row as the verifier cites one: the sentence, and the
+/// conflicting value inside it as a second piece of evidence.
+fn conflict_row(author: &str, sent: &str) -> AuditRecord {
+    let sentence = ev("plant", "The plant makes 60 MW.", None);
+    let mut value = sentence.clone();
+    value.span = Span::new(sentence.span.start + 16, sentence.span.start + 21);
+    value.quote = "60 MW".into();
+    let mut r =
+        row(SourceKind::Gmail, "thread-c", author, sent, "The plant makes 40 MW.", ClaimKind::Quantity, Status::Contradicted, vec![], None);
+    r.assessment.reasons = vec![Reason {
+        facet: "number".into(),
+        detail: "the claim says 40 MW, the evidence says 60 MW".into(),
+        claim_span: Some(Span::new(16, 21)),
+        evidence: vec![sentence.clone(), value.clone()],
+        rule: "number.value_mismatch".into(),
+    }];
+    r.evidence = vec![sentence, value];
+    r
 }
 
 fn rows() -> Vec<AuditRecord> {
@@ -119,7 +150,7 @@ fn rows() -> Vec<AuditRecord> {
             ClaimKind::Date,
             Status::Supported,
             vec![ev("launch-notes", "The launch is on Friday.", None)],
-            pass.clone(),
+            hedge.clone(),
         ),
         row(
             SourceKind::Gmail,
@@ -210,10 +241,12 @@ fn sections_in_order_and_grouped_by_conversation() {
     let md = render(&rows());
     let pos = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s:?} missing in\n{md}"));
     let order = [
-        "## Counts",
+        "## What needs attention",
+        "## ⚠ Contradicted (1, 1 yours)",
         "## ✅ Supported (1)",
-        "## ⚠ Contradicted (1)",
-        "## ❓ Unverified (2)",
+        "## ❓ Unverified (2, 1 yours)",
+        "## Run",
+        "## Counts",
         "## Skipped (1)",
         "## Uncheckable (1)",
         "## Not checked",
@@ -221,10 +254,13 @@ fn sections_in_order_and_grouped_by_conversation() {
     for w in order.windows(2) {
         assert!(pos(w[0]) < pos(w[1]), "{} before {}", w[0], w[1]);
     }
-    // Unverified: gmail thread-a before slack general; one heading per conversation.
-    let unv = &md[pos("## ❓ Unverified")..pos("## Skipped")];
-    assert!(unv.find("### gmail").unwrap() < unv.find("### slack").unwrap());
-    assert_eq!(md.matches("### gmail · `exports/mail.mbox` · `thread-a`").count(), 2, "one per group it appears in");
+    // Unverified is condensed: counts by conversation and author, then one line per claim, yours first.
+    let unv = &md[pos("## ❓ Unverified")..pos("## Run")];
+    assert!(unv.contains("| conversation | claims | yours |"), "{unv}");
+    assert!(unv.contains("| gmail · `exports/mail.mbox` · `thread-a` | 1 | 1 |"), "{unv}");
+    assert!(unv.contains("| author | claims | yours |"));
+    assert!(unv.find("**Alice \\<alice@example.org\\>** (you)").unwrap() < unv.find("**carol**").unwrap(), "{unv}");
+    assert_eq!(md.matches("### gmail · `exports/mail.mbox` · `thread-a`").count(), 1, "one per listed group it appears in");
     assert!(md.contains("broadened, weakened"));
     assert!(md.contains("`exports/bad.mbox:byte 4096`"));
     assert!(md.contains("| ❓ Unverified | 2 (not_addressed 1, no_evidence 1) |"), "{md}");
@@ -240,11 +276,92 @@ fn claim_text_is_verbatim_and_escaped() {
     assert!(md.contains(r"  > \# Revenue was \*2.3 million\* in 2023 \<script\>"), "{md}");
     assert!(!md.contains("<script>"));
     // Multi-line claims stay inside the quote.
-    assert!(md.contains("  > The office closes at 6pm.\n  > According to Dave, anyway."));
+    // Listed unverified claims are one line each.
+    assert!(md.contains(": The office closes at 6pm. According to Dave, anyway. · fact no_evidence"), "{md}");
     // Citations.
-    assert!(md.contains("`amem://finance#chunk=2` · <https://example.org/report>"));
-    assert!(md.contains("**Alice \\<alice@example.org\\>**, 2024-04-28 09:00:00 UTC"));
+    assert!(md.contains("<https://example.org/report> · captured 2024-04-30 12:00:00 UTC · `amem://finance#chunk=2`"), "{md}");
+    assert!(md.contains("**Alice \\<alice@example.org\\>** (you), 2024-04-28 09:00:00 UTC"), "{md}");
     assert!(md.contains("  - gate: **REWRITE**\n    - hedge: cue `probably` · rule `hedge.probably`"));
+    // Where the original is, and the note's title, path and own time.
+    assert!(md.contains("at `exports/mail.mbox:byte 0`"));
+    assert!(md.contains("**supports** · “Launch notes” · `wiki/notes/launch-notes.md` · modified 2024-04-01 08:00:00 UTC"), "{md}");
+    // An own note's indexing time is not shown as its time.
+    let sup = &md[md.find("## ✅ Supported").unwrap()..md.find("## ❓ Unverified").unwrap()];
+    assert!(!sup.contains("captured"), "{sup}");
+    // REWRITE beside a ✅ is explained once per such claim.
+    assert_eq!(md.matches("REWRITE beside ✅: your notes support the claim").count(), 1);
+}
+
+/// The conflicting value is a role inside its sentence, not an evidence item
+/// of its own; headings and bare numbers are never evidence items.
+#[test]
+fn conflicting_value_is_shown_inside_its_sentence() {
+    let mut r = conflict_row("Bob <bob@example.org>", "2024-04-26T09:00:00Z");
+    let heading = ev("plant", "# 60", None);
+    r.assessment.reasons[0].evidence.push(ev("other", "## Plant", None));
+    r.assessment.reasons.push(Reason {
+        facet: "topic".into(),
+        detail: String::new(),
+        claim_span: None,
+        evidence: vec![heading],
+        rule: "align.topical_only".into(),
+    });
+    let md = render(&[r]);
+    assert_eq!(md.matches("  - evidence **").count(), 1, "{md}");
+    assert!(md.contains("  - evidence **conflicts** · “Launch notes”"), "{md}");
+    assert!(md.contains("    > The plant makes 60 MW.\n\n    - conflicting value: `60 MW` (bytes 26–31)"), "{md}");
+}
+
+/// Yours first in a group, under their own heading; others' after.
+#[test]
+fn yours_lead_each_group() {
+    let rows = vec![
+        conflict_row("Bob <bob@example.org>", "2024-04-20T09:00:00Z"),
+        conflict_row("Alice <alice@example.org>", "2024-04-29T09:00:00Z"),
+    ];
+    let md = render(&rows);
+    let pos = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s:?} missing in\n{md}"));
+    assert!(md.contains("## ⚠ Contradicted (2, 1 yours)"));
+    assert!(pos("**Yours**") < pos("**Alice") && pos("**Alice") < pos("**Others'**") && pos("**Others'**") < pos("**Bob"));
+    assert!(md.contains("- ⚠ **2 contradicted** (1 yours)"));
+}
+
+/// Many unverified rows: counted by conversation and author, the most
+/// check-worthy listed, the rest pointed at; `--full` lists every one.
+#[test]
+fn unverified_is_condensed_unless_full() {
+    let base = rows().remove(3);
+    let mut many = Vec::new();
+    for i in 0..300u32 {
+        let mut r = base.clone();
+        r.conversation = format!("c{:02}", i % 30);
+        r.author = format!("person{} <p{}@example.org>", i % 20, i % 20);
+        r.from_me = false;
+        r.claim.text = if i == 7 { "Revenue rose 12% in 2023.".into() } else { format!("Claim {i} is here.") };
+        r.claim.kind = if i == 7 { ClaimKind::Quantity } else { ClaimKind::Fact };
+        r.assessment.status = if i % 2 == 0 { Status::NoEvidence } else { Status::NotAddressed };
+        r.claim.id = Claim::id_for(&r.claim.message_digest, r.claim.span, &r.claim.text);
+        many.push(r);
+    }
+    let md = render(&many);
+    let listed = md.matches("\n- **person").count();
+    assert_eq!(listed as u64, UNVERIFIED_LISTED, "{md}");
+    assert!(md.contains("_and 15 more conversations._"), "{md}");
+    assert!(md.contains("_and 5 more authors._"), "{md}");
+    assert!(md.contains(&format!("_{} more unverified claims are in `audit.arrow`", 300 - UNVERIFIED_LISTED)));
+    // The quantity with evidence nearby is the most check-worthy.
+    let first = md.find("\n- **person").unwrap();
+    assert!(md[first..].starts_with("\n- **person7"), "{}", &md[first..first + 200]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = MarkdownSink::new(dir.path()).full(true);
+    sink.begin(&run()).unwrap();
+    for r in &many {
+        sink.write(r).unwrap();
+    }
+    sink.finish(&summary(&many)).unwrap();
+    let full = fs::read_to_string(dir.path().join(FILE_NAME)).unwrap();
+    assert_eq!(full.matches("  > Claim ").count(), 299);
+    assert!(full.contains("Every claim is listed (`--full`)."));
 }
 
 #[test]
@@ -277,10 +394,11 @@ fn dropped_sink_leaves_no_report() {
 
 #[test]
 fn many_rows_stream_through_the_row_store() {
-    // 5,000 rows over 50 conversations: sorted output, one heading each.
+    // 5,000 rows over 50 conversations, all listed (`--full`): sorted
+    // output, one heading each.
     let base = rows().remove(0);
     let dir = tempfile::tempdir().unwrap();
-    let mut sink = MarkdownSink::new(dir.path());
+    let mut sink = MarkdownSink::new(dir.path()).full(true);
     sink.begin(&run()).unwrap();
     let mut s = RunSummary::default();
     for i in (0..5000u32).rev() {

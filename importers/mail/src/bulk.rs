@@ -1,0 +1,169 @@
+//! Bulk and automated mail, recognised from its headers (DESIGN.md, "Whose
+//! claims, which mail"): newsletters, list traffic, notifications and
+//! auto-replies are not anyone's assertion to the user. The importer only
+//! marks such a message (`meta["bulk"]` = the reason); the audit decides
+//! whether to skip it (by default) or audit it (`--include-bulk`).
+//!
+//! The signals, first match wins, in this order:
+//! - `List-Id`, `List-Unsubscribe` (RFC 2919, RFC 2369): list or bulk sender;
+//! - `Precedence: bulk | list | junk` (the de-facto header of list servers);
+//! - `Auto-Submitted` other than `no` (RFC 3834: auto-replies, notifications);
+//! - a Gmail category label in `X-Gmail-Labels` (Promotions, Social,
+//!   Updates, Forums; Personal and Primary are people);
+//! - a sender address that says no one reads replies or that it is a
+//!   machine role: its local part's first word is `noreply`, `donotreply`,
+//!   `mailer-daemon`, `postmaster`, `bounce(s)`, `newsletter(s)`, `alert(s)`,
+//!   `announcement(s)`, `notification(s)`... or its domain's first label is
+//!   a list server (`listserv`, `lists`, `bounce`...). Archives whose headers
+//!   were stripped (the Enron corpus keeps none of the list headers) still
+//!   show this one.
+
+use crate::headers::Headers;
+use amem_model::address_of;
+
+/// First words of a sender's local part (split on `.`, `_`, `-`, `+`) that
+/// mark a machine: nobody reads replies, or the address is a role that
+/// sends automatically.
+const AUTOMATED_LOCAL_WORDS: &[&str] = &[
+    "noreply",
+    "donotreply",
+    "donotrespond",
+    "mailer",
+    "mailerdaemon",
+    "postmaster",
+    "bounce",
+    "bounces",
+    "newsletter",
+    "newsletters",
+    "alert",
+    "alerts",
+    "announcement",
+    "announcements",
+    "notification",
+    "notifications",
+    "notify",
+    "digest",
+];
+
+/// Two-word local parts of the same kind (`no-reply`, `do-not-reply`, `no.address`).
+const AUTOMATED_LOCAL_PAIRS: &[(&str, &str)] =
+    &[("no", "reply"), ("no", "address"), ("do", "not"), ("dont", "reply"), ("mailer", "daemon"), ("no", "response")];
+
+/// First labels of a sender's domain that name a list server.
+const LIST_DOMAIN_LABELS: &[&str] = &["listserv", "lists", "list", "bounce", "bounces", "mailman", "lyris"];
+
+/// Gmail's category labels, as Takeout writes them (`Category Promotions`)
+/// or the API names them (`CATEGORY_PROMOTIONS`), lowercased, without the prefix.
+const GMAIL_BULK_CATEGORIES: &[&str] = &["promotions", "social", "updates", "forums"];
+
+/// Why a message is bulk or automated, or `None` for a person's mail.
+pub(crate) fn bulk_reason(headers: &Headers<'_>, from: Option<&str>) -> Option<String> {
+    if headers.first("List-Id").is_some() {
+        return Some("list-id".into());
+    }
+    if headers.first("List-Unsubscribe").is_some() {
+        return Some("list-unsubscribe".into());
+    }
+    if let Some(p) = headers.first_text("Precedence") {
+        let p = p.trim().to_ascii_lowercase();
+        if matches!(p.as_str(), "bulk" | "list" | "junk") {
+            return Some(format!("precedence: {p}"));
+        }
+    }
+    if let Some(a) = headers.first_text("Auto-Submitted") {
+        // The value may carry parameters: `auto-generated; owner-email=...`.
+        let a = a.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        if !a.is_empty() && a != "no" {
+            return Some(format!("auto-submitted: {a}"));
+        }
+    }
+    if let Some(l) = headers.first_text("X-Gmail-Labels") {
+        for label in crate::parse::parse_labels(&l) {
+            if let Some(c) = gmail_category(&label) {
+                return Some(format!("gmail category: {c}"));
+            }
+        }
+    }
+    from.and_then(automated_sender).map(|a| format!("automated sender: {a}"))
+}
+
+fn gmail_category(label: &str) -> Option<&'static str> {
+    let l = label.trim().to_ascii_lowercase();
+    let rest = l.strip_prefix("category").map(|r| r.trim_start_matches([' ', '_', ':']))?;
+    GMAIL_BULK_CATEGORIES.iter().copied().find(|c| *c == rest)
+}
+
+/// The sender's address when it is a machine's (see the module docs).
+fn automated_sender(from: &str) -> Option<String> {
+    let addr = address_of(from)?.to_ascii_lowercase();
+    let (local, domain) = addr.rsplit_once('@')?;
+    let words: Vec<&str> = local.split(['.', '_', '-', '+']).filter(|w| !w.is_empty()).collect();
+    let first = words.first().copied().unwrap_or("");
+    let pair = (first, words.get(1).copied().unwrap_or(""));
+    let automated_local = AUTOMATED_LOCAL_WORDS.contains(&first) || AUTOMATED_LOCAL_PAIRS.contains(&pair);
+    let first_label = domain.split('.').next().unwrap_or("");
+    let list_domain = domain.contains('.') && LIST_DOMAIN_LABELS.contains(&first_label);
+    (automated_local || list_domain).then_some(addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(block: &str) -> Option<String> {
+        let raw = format!("{block}\n\nbody\n");
+        let h = Headers::parse(raw.as_bytes()).unwrap();
+        let from = h.first_text("From");
+        bulk_reason(&h, from.as_deref())
+    }
+
+    #[test]
+    fn list_and_precedence_headers() {
+        assert_eq!(reason("From: a@x.org\nList-Id: <dev.lists.x.org>").as_deref(), Some("list-id"));
+        assert_eq!(reason("From: a@x.org\nList-Unsubscribe: <mailto:u@x.org>").as_deref(), Some("list-unsubscribe"));
+        assert_eq!(reason("From: a@x.org\nPrecedence: Bulk").as_deref(), Some("precedence: bulk"));
+        assert_eq!(reason("From: a@x.org\nPrecedence: junk").as_deref(), Some("precedence: junk"));
+        assert_eq!(reason("From: a@x.org\nPrecedence: first-class"), None);
+    }
+
+    #[test]
+    fn auto_submitted_other_than_no() {
+        assert_eq!(reason("From: a@x.org\nAuto-Submitted: auto-replied").as_deref(), Some("auto-submitted: auto-replied"));
+        assert_eq!(
+            reason("From: a@x.org\nAuto-Submitted: auto-generated; owner-email=\"o@x.org\"").as_deref(),
+            Some("auto-submitted: auto-generated")
+        );
+        assert_eq!(reason("From: a@x.org\nAuto-Submitted: no"), None);
+    }
+
+    #[test]
+    fn gmail_categories() {
+        assert_eq!(
+            reason("From: a@x.org\nX-Gmail-Labels: Inbox,Category Promotions,Unread").as_deref(),
+            Some("gmail category: promotions")
+        );
+        assert_eq!(reason("From: a@x.org\nX-Gmail-Labels: CATEGORY_UPDATES").as_deref(), Some("gmail category: updates"));
+        assert_eq!(reason("From: a@x.org\nX-Gmail-Labels: Inbox,Category Personal,Important"), None);
+        assert_eq!(reason("From: a@x.org\nX-Gmail-Labels: \"Trips, Category Social\""), None);
+    }
+
+    #[test]
+    fn automated_senders() {
+        for (from, addr) in [
+            ("GitHub <noreply@github.com>", "noreply@github.com"),
+            ("no-reply@accounts.example.com", "no-reply@accounts.example.com"),
+            ("\"Do Not Reply\" <do-not-reply@bank.example>", "do-not-reply@bank.example"),
+            ("no.address@enron.com", "no.address@enron.com"),
+            ("Enron Announcements <announcements.enron@enron.com>", "announcements.enron@enron.com"),
+            ("MAILER-DAEMON@mx.example.org", "mailer-daemon@mx.example.org"),
+            ("Ivy <sivy@listserv.pathfinder.com>", "sivy@listserv.pathfinder.com"),
+        ] {
+            assert_eq!(automated_sender(from), Some(addr.to_string()), "{from}");
+        }
+        for from in
+            ["Ann Noreya <ann.noreya@x.org>", "alerting.team.lead@x.org", "Bob <bob@lists-of-things.example>", "no-at-sign", "list@x"]
+        {
+            assert_eq!(automated_sender(from), None, "{from}");
+        }
+    }
+}
