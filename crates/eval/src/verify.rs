@@ -18,8 +18,8 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use amem_verify::{Rarity, Verifier, text_evidence};
 use amem_model::{Evidence, Group, Status};
+use amem_verify::{Rarity, Verifier, text_evidence};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
