@@ -227,40 +227,17 @@ fn runs_with_nothing_to_say_say_what_to_do_next() {
     let t = TestDir::new();
     let p = example_mbox(&t, "a.mbox");
     let source = format!("gmail:{}", p.display());
-    let (_, err) = code(t.amem().args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--source", &source]), 0);
+    let run = |since: &str, now: &str, quiet: bool| {
+        let q: &[&str] = if quiet { &["-q"] } else { &[] };
+        code(t.amem().args(q).args(["audit", "chat-history", "--offline", "--since", since, "--now", now, "--source", &source]), 0).1
+    };
+    let err = run("2001-01-01", "2029-12-31T00:00:00Z", false);
     assert!(err.contains("hint:") && err.contains("holds no notes") && err.contains("--rerun"), "{err}");
-    let (_, err) = code(
-        t.amem().args([
-            "audit",
-            "chat-history",
-            "--offline",
-            "--since",
-            "2001-01-01",
-            "--now",
-            "2030-01-01T00:00:00Z",
-            "--source",
-            &source,
-        ]),
-        0,
-    );
+    let err = run("2001-01-01", "2030-01-01T00:00:00Z", false);
     assert!(err.contains("nothing new since the last run"), "{err}");
-    let (_, err) = code(
-        t.amem().args([
-            "audit",
-            "chat-history",
-            "--offline",
-            "--since",
-            "2026-01-01",
-            "--now",
-            "2030-01-02T00:00:00Z",
-            "--source",
-            &source,
-        ]),
-        0,
-    );
+    let err = run("2026-01-01", "2030-01-02T00:00:00Z", false);
     assert!(err.contains("no message fell inside the time window"), "{err}");
-    let (_, err) =
-        code(t.amem().args(["-q", "audit", "chat-history", "--offline", "--since", "2001-01-01", "--rerun", "--source", &source]), 0);
+    let err = run("2001-01-01", "2030-01-03T00:00:00Z", true);
     assert!(!err.contains("hint:"), "-q keeps hints quiet: {err}");
 }
 

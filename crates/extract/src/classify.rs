@@ -1243,7 +1243,9 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // pipeline: a frame at the head of a clause that names its subject
         // leaves the clause to be judged on its own.
         let head_framed_named = start > 0 && subject == Subject::Named;
-        if framed && !head_framed_named && !anchor.value && !(start > 0 && anchor.name) {
+        // A frame after the clause's start that names someone keeps it audited too.
+        let named_after_frame = start > 0 && anchor.name;
+        if framed && !head_framed_named && !anchor.value && !named_after_frame {
             return Some(ClaimKind::Opinion);
         }
         if kind == ClaimKind::Attribution {
