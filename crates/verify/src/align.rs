@@ -513,7 +513,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     for &i in &aligned {
         let s = &sentences[i];
         if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence) {
-            match scope_difference(&claim, s, evidence, ctx) {
+            match scope_difference(&claim, s, &r, evidence, ctx) {
                 Some(why) => {
                     if out_of_scope.is_empty() {
                         out_of_scope.push(why);
@@ -629,7 +629,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
 /// ("He is not expected to play" against another "he"), or either side places the proposition
 /// at a time relative to its writing ("just Tuesday", "this week") and the two were not
 /// written on the same known day.
-fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
+fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, conflict: &Reason, evidence: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
     if let Subject::Deictic(r) = &claim.subject {
         return Some(reason(
             "scope",
@@ -649,6 +649,34 @@ fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidenc
             "scope",
             "scope.evidence_subject_unnamed",
             format!("the evidence's subject {first:?} is not named in its item, so it cannot be shown to be the claim's"),
+            None,
+            vec![cite(evidence, s)],
+        ));
+    }
+    // A quantity changes over time: the evidence's figure for a period stated in its clause
+    // ("revenue was up 12% from Q4 2024") is not the undated claim's ("revenues were only up
+    // 9%"); a date in another clause ("$1.2 million, approved in January 2025") dates something else.
+    let base = evidence[s.item].span.start + s.range.start;
+    let value = conflict.evidence.get(1).map(|e| e.span.start.saturating_sub(base)..e.span.end.saturating_sub(base));
+    let same_clause = |d: &Date| {
+        value.as_ref().is_some_and(|v| {
+            let (a, b) = if d.range.start < v.start { (d.range.end, v.start) } else { (v.end, d.range.start) };
+            s.text.get(a.min(b)..b.max(a)).is_some_and(|gap| {
+                let gap = gap.to_lowercase();
+                // Punctuation or a coordinating word starts another predicate ("opened in 2019 and has 42 employees").
+                !gap.contains([',', ';', ':', '(', ')'])
+                    && !gap.split(|c: char| !c.is_alphanumeric()).any(|w| matches!(w, "and" | "but" | "while" | "which" | "who" | "whereas"))
+            })
+        })
+    };
+    if conflict.facet == "number"
+        && claim.dates.is_empty()
+        && let Some(d) = s.dates().iter().find(|d| same_clause(d))
+    {
+        return Some(reason(
+            "scope",
+            "scope.time_unstated",
+            format!("the evidence states the quantity for {:?}; the claim says for when, not", &s.text[d.range.clone()]),
             None,
             vec![cite(evidence, s)],
         ));
@@ -865,7 +893,9 @@ fn facets(
         ev_neg |= negates_any(s.negations(), s.words(), &targets).is_some();
         ev_near |= negation_near(s.negations(), &targets);
     }
-    if (claim_neg && !ev_near) || (ev_neg && !claim_near) {
+    // Support needs the same polarity around the shared words: a negation near them on one side
+    // only ("offers no benefit in preventing" against "appears to prevent") leaves it unclear.
+    if (claim_neg && !ev_near) || (ev_neg && !claim_near) || claim_near != ev_near {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
     }
     if !missing.is_empty() {
@@ -936,7 +966,13 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
-        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::Conflicts) {
+        // A span of time ("over the past 30 years", "a two-month low") scopes the proposition
+        // rather than stating its value, a multiplier ("104 times greater") compares with
+        // something the claim may not name, and a vague count ("several hundred") states no value.
+        let comparable_value = |e: &Quantity| !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e);
+        if let Some(e) =
+            s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts)
+        {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -999,20 +1035,19 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         return Some(r);
     }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
-    // when the sentence lacks at most one content word of the claim and the negated word's own
-    // argument (the content word after it) is shared; an antonym only when it is the one word
-    // missing and stands next to a word it shares with the claim.
-    // An antonym is the one missing word itself, so it needs no coverage threshold beyond that.
+    // when the sentence lacks at most one claim word in four (one in a short claim) and the
+    // negated word's own argument (the content word after it) is shared; an antonym only when
+    // it is the one word missing (so it needs no coverage threshold beyond that) and stands next
+    // to a word it shares with the claim.
+    let checked = claim.optional.iter().filter(|o| !**o).count();
     let missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count();
-    if missing > 1 {
-        return None;
-    }
     if cov >= POLARITY_MIN
+        && missing <= (checked / 4).max(1)
         && let Some(r) = polarity_conflict(claim, s, m, evidence)
     {
         return Some(r);
     }
-    antonym_conflict(claim, s, m, evidence)
+    if missing == 1 { antonym_conflict(claim, s, m, evidence) } else { None }
 }
 
 /// The content word after the one a negation cue denies, within the clause: its argument
@@ -1109,6 +1144,27 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         }
     }
     None
+}
+
+/// True when the quantity counts a span of time or a ratio: its anchor is a unit of time or
+/// "times"/"fold".
+fn period_or_ratio(q: &Quantity) -> bool {
+    q.anchor.as_deref().is_some_and(|a| {
+        let a = a.trim_end_matches('s');
+        matches!(a, "year" | "yr" | "month" | "week" | "day" | "decade" | "century" | "centurie" | "hour" | "minute" | "second" | "time" | "fold")
+    })
+}
+
+/// True when the quantity is written without digits after a vague quantifier ("several
+/// hundred", "many thousands").
+fn vague(text: &str, q: &Quantity) -> bool {
+    let surface = text.get(q.range.clone()).unwrap_or("");
+    if surface.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
+    let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
 }
 
 /// Titles that stand before a name without being one.

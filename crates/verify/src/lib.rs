@@ -473,8 +473,12 @@ mod tests {
     #[test]
     fn a_conflict_needs_a_shared_scope() {
         // Two reports written on different days: "Tuesday" is not the same day in both.
-        let claim = "Prices pushed to a fresh two-month low just Tuesday.";
-        let ev = "Prices pushed to a fresh nine-month low just Tuesday.";
+        assert_ne!(
+            status("Prices pushed to a fresh two-month low just Tuesday.", "Prices pushed to a fresh nine-month low just Tuesday."),
+            Status::Contradicted
+        );
+        let claim = "Crude oil closed at $41 a barrel on Tuesday.";
+        let ev = "Crude oil closed at $38 a barrel on Tuesday.";
         let v = verify_text(claim, ev);
         assert_eq!(v.status, Status::NotAddressed, "{v:?}");
         assert_eq!(v.reasons[0].facet, "scope");
@@ -483,6 +487,14 @@ mod tests {
         // Both writing days known and different: the scope differs, and says so.
         let mut fetched = text_evidence(ev, 0);
         fetched.source_url = Some("https://news.example/markets".into());
+        // A quantity the evidence states for a period the undated claim does not name.
+        let v = verify_text("Revenues were only up 9%.", "Our revenue was up 12% from Q4 2024.");
+        assert_eq!(v.reasons[0].rule, "scope.time_unstated", "{v:?}");
+        // Near miss: a date that dates another predicate of the sentence.
+        assert_eq!(
+            status("The launch budget was $1.5 million.", "The launch budget was $1.2 million, approved in January 2025."),
+            Status::Contradicted
+        );
         fetched.captured_at = Some("2001-05-15T09:00:00Z".into());
         let v = verify_at(claim, Some("2001-05-01T10:00:00Z"), std::slice::from_ref(&fetched));
         assert_eq!(v.reasons[0].rule, "scope.time_differs", "{v:?}");
