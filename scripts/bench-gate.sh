@@ -21,7 +21,7 @@ bench_out=$(cargo bench -q -p amem-gate --bench gate -- --sample-count 300 2>/de
 echo "$bench_out" >&2
 cues_out=""
 if [ -d ../shared/eval ]; then
-    cues_out=$(cargo run -q --release -p amem-gate --example cue_eval -- ../shared/eval 2>/dev/null)
+    cues_out=$(cargo run -q --release -p amem-eval --example cue_eval -- ../shared/eval 2>/dev/null)
 else
     echo "note: ../shared is absent; the cue table is left as it is" >&2
 fi

@@ -19,7 +19,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::store::RecallStore;
+use amem_audit::capture::RecallStore;
 use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
 use amem_model::{AmemUri, Evidence};
 use amem_recall::{IndexOptions, Recall};

@@ -90,13 +90,13 @@ fn segment_only(b: divan::Bencher) {
 #[divan::bench]
 fn detect_cues_only(b: divan::Bencher) {
     b.counter(divan::counter::BytesCount::new(total_bytes()))
-        .bench(|| SENTENCES.iter().map(|s| amem_gate::cues::detect_cues(s).len()).sum::<usize>());
+        .bench(|| SENTENCES.iter().map(|s| amem_text::cues::detect_cues(s).len()).sum::<usize>());
 }
 
 /// Classification alone, with cues computed beforehand.
 #[divan::bench]
 fn classify_only(b: divan::Bencher) {
-    let with_cues: Vec<(String, Vec<amem_model::Cue>)> = SENTENCES.iter().map(|s| (s.clone(), amem_gate::cues::detect_cues(s))).collect();
+    let with_cues: Vec<(String, Vec<amem_model::Cue>)> = SENTENCES.iter().map(|s| (s.clone(), amem_text::cues::detect_cues(s))).collect();
     b.counter(divan::counter::BytesCount::new(total_bytes()))
         .bench(|| with_cues.iter().map(|(s, c)| classify(s, c) as usize).sum::<usize>());
 }

@@ -14,7 +14,7 @@ fn main() {
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         println!("{}\t{}", amem_extract::classify_sentence(&line).as_str(), line);
         if show_cues {
-            for c in amem_gate::cues::detect_cues(&line) {
+            for c in amem_text::cues::detect_cues(&line) {
                 println!("\t{}\t{:?}\t{}", c.class.as_str(), c.text, c.rule);
             }
         }

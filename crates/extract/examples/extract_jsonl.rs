@@ -60,7 +60,7 @@ fn main() {
             })
             .collect();
         let sentences: Vec<&str> = texts.iter().flat_map(|(t, s)| s.iter().map(move |s| &t[s.start..s.end])).collect();
-        let with_cues: Vec<(&str, Vec<amem_model::Cue>)> = sentences.iter().map(|s| (*s, amem_gate::cues::detect_cues(s))).collect();
+        let with_cues: Vec<(&str, Vec<amem_model::Cue>)> = sentences.iter().map(|s| (*s, amem_text::cues::detect_cues(s))).collect();
         let n = msgs.len() as f64;
         let time = |name: &str, f: &dyn Fn() -> usize| {
             let mut best = f64::MAX;
@@ -75,7 +75,7 @@ fn main() {
             msgs.iter().map(|m| amem_extract::sentence_spans(&m.text, amem_extract::layout_for(m.source)).0.len()).sum()
         });
         time("split_compound", &|| sentences.iter().map(|s| amem_extract::split_compound(s).len()).sum());
-        time("detect_cues", &|| sentences.iter().map(|s| amem_gate::cues::detect_cues(s).len()).sum());
+        time("detect_cues", &|| sentences.iter().map(|s| amem_text::cues::detect_cues(s).len()).sum());
         time("classify", &|| with_cues.iter().map(|(s, c)| amem_extract::classify(s, c) as usize).sum());
         time("message digest", &|| msgs.iter().map(|m| m.digest().0[0] as usize).sum());
         time("extract", &|| msgs.iter().map(|m| amem_extract::extract(m).len()).sum());

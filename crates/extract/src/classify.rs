@@ -17,7 +17,7 @@
 //! 7. audited, first that applies: attribution > prediction > causal >
 //!    comparison > quantity > date > fact
 //!
-//! Stance cues come from [`amem_gate::cues::detect_cues`]; the word lists of
+//! Stance cues come from [`amem_text::cues::detect_cues`]; the word lists of
 //! the gate are not copied here. The lists below are this classifier's own:
 //! sentence openers, imperative verbs, evaluative adjectives, comparison and
 //! causal connectives, each chosen from reading the corpora in
@@ -955,7 +955,7 @@ struct WordSet {
     shapes: Box<[u64; 256]>,
     /// The empty word is a member (never, for these lists; kept exact).
     empty: bool,
-    set: HashSet<Box<str>, std::hash::BuildHasherDefault<WordHasher>>,
+    set: HashSet<Box<str>, amem_text::words::FastHash>,
 }
 
 impl WordSet {
@@ -983,35 +983,11 @@ impl WordSet {
     }
 }
 
-/// FxHash-style hasher (multiply-rotate, eight bytes at a time).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl std::hash::Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        let v = chunks.remainder().iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b) << (8 * k)));
-        self.0 = (self.0.rotate_left(5) ^ v ^ (bytes.len() as u64) << 56).wrapping_mul(K);
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Unit and scale words of the gate's number scanner, read from its data
 /// files so the lists live in one place.
 static UNITS: LazyLock<WordSet> = LazyLock::new(|| {
     let mut set = WordSet::new(None::<&str>);
-    for (name, body) in amem_gate::LEXICON_FILES {
+    for (name, body) in amem_text::LEXICON_FILES {
         if *name != "units" && *name != "scales" {
             continue;
         }
@@ -1298,7 +1274,7 @@ fn phrase_hits(body: &str, lead: usize) -> PhraseHits {
 }
 
 /// Classify one sentence. `cues` are the sentence's stance cues (from
-/// [`amem_gate::cues::detect_cues`] on the same text).
+/// [`amem_text::cues::detect_cues`] on the same text).
 pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     let normalised = normalise(sentence);
     let cased = strip_emoji_codes(&normalised);
@@ -1847,7 +1823,7 @@ fn is_calendar_cue(c: &Cue) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_gate::cues::detect_cues;
+    use amem_text::cues::detect_cues;
 
     fn kind(s: &str) -> ClaimKind {
         classify(s, &detect_cues(s))

@@ -15,7 +15,7 @@
 //! 3. a compound sentence becomes two claims only when both halves stand
 //!    alone ([`split_compound`]);
 //! 4. each claim gets its stance cues from
-//!    [`amem_gate::cues::detect_cues`] (hedge, attribution, negation,
+//!    [`amem_text::cues::detect_cues`] (hedge, attribution, negation,
 //!    condition, temporal; spans relative to the claim text) and a
 //!    [`ClaimKind`] from [`classify()`]. Every sentence is returned, audited
 //!    kinds and not-audited kinds alike, so the audit can count what it did
@@ -49,13 +49,13 @@
 
 pub mod classify;
 pub mod compound;
-pub mod eval;
-pub mod segment;
 pub mod strip;
 
 pub use classify::classify;
 pub use compound::split_compound;
-pub use segment::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
+// The sentence splitter is the text layer's; re-exported because the
+// extractor's callers pick its layout per source.
+pub use amem_text::sentence::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
 pub use strip::find_signature;
 
 use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
@@ -66,33 +66,6 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// the first run on the hand labels (commit d734281); `rules@2` holds the
 /// fixes listed in the README `extract` section.
 pub const EXTRACTOR: &str = "rules@2";
-
-/// Errors of this crate: only reading evaluation labels can fail;
-/// extraction itself takes any UTF-8 text.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A labels file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A labels line is not a valid label.
-    #[error("{path}:{line}: {message}")]
-    Label {
-        /// The file (or the name of the bundled labels).
-        path: String,
-        /// 1-based line number.
-        line: usize,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-/// Result alias.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).
@@ -136,7 +109,7 @@ pub fn extract_all(msg: &Message) -> Extraction {
                 continue;
             }
             let claim_text = &text[span.start..span.end];
-            let cues = amem_gate::cues::detect_cues(claim_text);
+            let cues = amem_text::cues::detect_cues(claim_text);
             let kind = classify(claim_text, &cues);
             claims.push(Claim {
                 id: Claim::id_for(&digest, span, claim_text),
@@ -168,7 +141,7 @@ pub fn sentence_spans(text: &str, layout: Layout) -> (Vec<Span>, Vec<(Span, SetA
 /// Classify one sentence on its own (the evaluation's entry point): the
 /// same rules [`extract`] applies, with the sentence's own cues.
 pub fn classify_sentence(sentence: &str) -> ClaimKind {
-    classify(sentence, &amem_gate::cues::detect_cues(sentence))
+    classify(sentence, &amem_text::cues::detect_cues(sentence))
 }
 
 /// Trim whitespace off a clause span (the compound splitter cuts at spaces).

@@ -14,8 +14,8 @@
 //! Greetings and sign-offs themselves ("Thanks,", "Hi John,") stay sentences
 //! and are classified `greeting` so the audit counts them as not audited.
 
-use crate::segment::lines_of;
 use amem_model::Span;
+use amem_text::sentence::lines_of;
 
 /// The longest signature block we set aside (lines). A longer tail is more
 /// likely content (a list of names, a table) than a signature.

@@ -139,7 +139,7 @@ fn in_repo_texts() -> Vec<(String, String)> {
     for (i, t) in fixture.split("=====\n").enumerate() {
         texts.push((format!("fixture#{i}"), t.to_string()));
     }
-    for (i, l) in amem_extract::eval::BUNDLED_LABELS.lines().enumerate() {
+    for (i, l) in include_str!("../eval/labels.jsonl").lines().enumerate() {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(l)
             && let Some(t) = v.get("text").and_then(|t| t.as_str())
         {

@@ -59,7 +59,7 @@ pub use error::{Error, Result};
 pub use grounder::{CapturedItem, GroundOutcome, Grounder, GrounderOptions, SourceFailure, StaleRevision};
 pub use outbound::{LogLine, OutboundLog};
 pub use rate::Rate;
-pub use store::{CaptureStore, DirStore, RecallStore, StoredItem};
+pub use store::{CaptureStore, DirStore, StoredItem};
 pub use trust::{TrustList, UrlPattern};
 
 #[cfg(test)]

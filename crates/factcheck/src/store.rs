@@ -1,7 +1,7 @@
 //! Where fetched documents go: the capture side of the wiki. The grounder
-//! sees only the [`CaptureStore`] trait, so the recall crate's indexed wiki
-//! and this crate's plain folder store are interchangeable (and a test can
-//! count captures).
+//! sees only the [`CaptureStore`] trait, so the indexed wiki (the audit
+//! pipeline's `RecallStore`, which wires recall in) and this crate's plain
+//! folder store are interchangeable (and a test can count captures).
 
 use crate::adapters::Document;
 use crate::{Error, Result};
@@ -101,48 +101,6 @@ impl CaptureStore for DirStore {
         std::fs::write(&tmp, &text).map_err(|source| Error::Write { path: tmp.clone(), source })?;
         std::fs::rename(&tmp, &path).map_err(|source| Error::Write { path, source })?;
         Ok(StoredItem { item, item_digest: Digest::of(text.as_bytes()) })
-    }
-}
-
-/// The recall crate's indexed wiki as a capture store: each document is
-/// written to `wiki/captured/` and indexed in one step (amem-recall's
-/// `Wiki::capture`), so the next recall search finds it without a request.
-pub struct RecallStore {
-    wiki: Mutex<amem_recall::Wiki>,
-}
-
-impl RecallStore {
-    /// Wrap an open wiki.
-    pub fn new(wiki: amem_recall::Wiki) -> Self {
-        RecallStore { wiki: Mutex::new(wiki) }
-    }
-
-    /// Open the wiki of `home`.
-    ///
-    /// # Errors
-    /// [`Error::Store`] when the wiki or its index cannot be opened.
-    pub fn open(home: &Path) -> Result<Self> {
-        amem_recall::Wiki::open(home).map(Self::new).map_err(|e| Error::Store(e.to_string()))
-    }
-
-    /// Run `f` on the wiki (search, open) while holding its lock.
-    pub fn with_wiki<R>(&self, f: impl FnOnce(&mut amem_recall::Wiki) -> R) -> R {
-        let mut guard = self.wiki.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut guard)
-    }
-}
-
-impl CaptureStore for RecallStore {
-    fn capture(&self, doc: &Document, retrieved_at: &str) -> Result<StoredItem> {
-        let text = item_text(doc);
-        let capture = amem_recall::Capture { text: &text, title: Some(&doc.title), source_url: Some(&doc.url), retrieved_at };
-        self.with_wiki(|w| {
-            let id = w.capture(&capture)?;
-            // The revision digest recall's hits will carry for this item.
-            let opened = w.open_uri(&amem_model::AmemUri::item(id.0.clone()))?;
-            Ok::<_, amem_recall::Error>(StoredItem { item: id.0, item_digest: opened.item_digest })
-        })
-        .map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))
     }
 }
 

@@ -202,3 +202,41 @@ fn serve(mut conn: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, in_fli
     let _ = conn.write_all(&bytes);
     let _ = conn.flush();
 }
+
+/// A trust-list source served by `server` (every URL under it), for tests.
+///
+/// # Panics
+/// When `rate` is not a rate (`"100/s"`): a test's own literal.
+pub fn source_config(name: &str, server: &LoopbackServer, adapter: crate::AdapterKind, rate: &str, priority: i64) -> crate::SourceConfig {
+    crate::SourceConfig {
+        name: name.into(),
+        url_pattern: format!("{}*", server.url()).parse().expect("invariant: a loopback URL is a URL pattern"),
+        priority,
+        adapter,
+        rate: Some(rate.parse().expect("invariant: a test's rate literal")),
+        search_url: None,
+    }
+}
+
+/// An enabled trust list of these sources (default action: warn), for tests.
+pub fn trust_list(sources: Vec<crate::SourceConfig>) -> crate::GroundingConfig {
+    crate::GroundingConfig { enabled: true, default_action: crate::DefaultAction::Warn, sources }
+}
+
+/// Grounder options with short retries and timeouts, for tests against loopback servers.
+///
+/// # Panics
+/// Never: the rate literal is valid.
+pub fn fast_options() -> crate::GrounderOptions {
+    crate::GrounderOptions {
+        client: crate::ClientOptions {
+            max_retries: 2,
+            backoff_base: Duration::from_millis(20),
+            global_rate: "100/s".parse().expect("invariant: a valid rate literal"),
+            timeout: Duration::from_secs(5),
+            connect_timeout: Duration::from_secs(2),
+            ..crate::ClientOptions::default()
+        },
+        ..crate::GrounderOptions::default()
+    }
+}

@@ -2,7 +2,7 @@
 //! server, host restriction, capture back, stale revisions, negative cache,
 //! offline mode, the adapters against recorded responses.
 
-use crate::testing::{LoopbackServer, Reply, Seen, routes};
+use crate::testing::{LoopbackServer, Reply, Seen, fast_options as fast_opts, routes, source_config as source, trust_list as grounding};
 use crate::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,35 +24,6 @@ fn shared_fixture(test: &str, rel: &str) -> Option<Vec<u8>> {
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 const JSON: &str = "application/json; charset=utf-8";
-
-fn source(name: &str, server: &LoopbackServer, adapter: AdapterKind, rate: &str, priority: i64) -> SourceConfig {
-    SourceConfig {
-        name: name.into(),
-        url_pattern: format!("{}*", server.url()).parse().unwrap(),
-        priority,
-        adapter,
-        rate: Some(rate.parse().unwrap()),
-        search_url: None,
-    }
-}
-
-fn grounding(sources: Vec<SourceConfig>) -> GroundingConfig {
-    GroundingConfig { enabled: true, default_action: DefaultAction::Warn, sources }
-}
-
-fn fast_opts() -> GrounderOptions {
-    GrounderOptions {
-        client: ClientOptions {
-            max_retries: 2,
-            backoff_base: Duration::from_millis(20),
-            global_rate: "100/s".parse().unwrap(),
-            timeout: Duration::from_secs(5),
-            connect_timeout: Duration::from_secs(2),
-            ..ClientOptions::default()
-        },
-        ..GrounderOptions::default()
-    }
-}
 
 struct Home {
     _dir: tempfile::TempDir,
@@ -465,43 +436,6 @@ async fn recorded_arxiv_and_wikipedia_answers_replayed() {
     assert!(
         out.items().iter().all(|i| i.source_url.starts_with(&wiki.url()) || i.source_url.starts_with("https://en.wikipedia.org/wiki/"))
     );
-}
-
-#[tokio::test]
-async fn recall_store_captures_are_found_by_the_next_local_search() {
-    use amem_recall::Recall;
-    let body = Arc::new(Mutex::new(fixture("arxiv/handmade-one-entry.atom.xml")));
-    let b2 = Arc::clone(&body);
-    let server = LoopbackServer::start("127.0.0.1", Arc::new(move |_: &Seen| Reply::ok(ATOM, b2.lock().unwrap().clone()))).unwrap();
-    let h = home();
-    let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
-    let claim = "The arXiv API allows one request every three seconds";
-    let store = Arc::new(RecallStore::open(&h.path).unwrap());
-    assert!(store.with_wiki(|w| w.search(claim, 5)).unwrap().is_empty());
-    let g = Grounder::new(&h.path, &cfg, store.clone(), fast_opts()).unwrap();
-    let out = g.ground(claim).await;
-    let item = out.items()[0].item.clone();
-    let hits = store.with_wiki(|w| w.search(claim, 5)).unwrap();
-    assert_eq!(hits.len(), 1, "{hits:?}");
-    assert_eq!(hits[0].item.0, item);
-    // The digest the grounder reports is the one recall's evidence carries.
-    assert_eq!(hits[0].item_digest, out.items()[0].item_digest);
-    assert_eq!(hits[0].source_url.as_deref(), Some("http://arxiv.org/abs/2601.00001v1"));
-    assert!(hits[0].quote.contains("three seconds"), "{}", hits[0].quote);
-    assert_eq!(server.count(), 1);
-    drop(g);
-
-    // A changed document: the stale digest is the one earlier evidence cited.
-    *body.lock().unwrap() =
-        String::from_utf8(fixture("arxiv/handmade-one-entry.atom.xml")).unwrap().replace("three seconds", "five seconds").into_bytes();
-    let mut opts = fast_opts();
-    opts.refresh = true;
-    let g = Grounder::new(&h.path, &cfg, store.clone(), opts).unwrap();
-    let GroundOutcome::Captured { stale, items, .. } = g.ground(claim).await else { panic!("not captured") };
-    assert_eq!(stale.len(), 1);
-    assert_eq!((stale[0].old_item.as_str(), stale[0].old_digest), (item.as_str(), hits[0].item_digest));
-    let new_hits = store.with_wiki(|w| w.search("arXiv API one request every five seconds", 5)).unwrap();
-    assert!(new_hits.iter().any(|h| h.item.0 == items[0].item && h.item_digest == stale[0].new_digest), "{new_hits:?}");
 }
 
 mod never_panic {

@@ -34,7 +34,7 @@ fn pairs() -> &'static Pairs {
             // memory 2: first two sentences, stance cues deleted
             let head = sentences.iter().take(2).copied().collect::<Vec<_>>().join(" ");
             let mut stripped = head.clone();
-            for c in amem_gate::cues::detect_cues(&head).into_iter().rev() {
+            for c in amem_text::cues::detect_cues(&head).into_iter().rev() {
                 stripped.replace_range(c.span.start..c.span.end, "");
             }
             pairs.push((msg.to_string(), stripped));
@@ -52,7 +52,7 @@ fn baseline_automaton() -> &'static AhoCorasick {
         AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .build(amem_gate::all_terms())
+            .build(amem_text::all_terms())
             .expect("terms build an automaton")
     })
 }

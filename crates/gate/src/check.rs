@@ -1,12 +1,13 @@
 //! Alignment and the eight checks.
 
-use crate::cues::CueAt;
-use crate::cues::cues_from;
-use crate::lexicon::{Hit, Kind, Lexicon};
-use crate::numbers::{Number, same_value, scan_numbers};
 use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
-use crate::text::{Sentence, Word, WordAt, clauses, content_words, sentences, word_set};
 use amem_model::{CueClass, Span};
+use amem_text::cues::CueAt;
+use amem_text::cues::cues_from;
+use amem_text::lexicon::{Hit, Kind, Lexicon};
+use amem_text::numbers::{Number, same_value, scan_numbers};
+use amem_text::sentence::{Layout, Sentence, sentences};
+use amem_text::words::{WordAt, WordHash as Word, clauses, content_words, word_set};
 use std::collections::BTreeMap;
 
 /// Alignment threshold: a memory sentence is checkable when at least a
@@ -41,7 +42,7 @@ impl<'a> Scanned<'a> {
         let hits = lex.scan(text);
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
-        let sentences = sentences(text);
+        let sentences = sentences(text, Layout::Lines);
         let span_of = |c: &CueAt<'_>| (c.span.start, c.span.end);
         let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
         let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();

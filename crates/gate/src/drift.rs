@@ -2,9 +2,9 @@
 //! end-to-end loss attributed to the hop that lost it.
 
 use crate::check::check;
-use crate::cues::detect_cues;
 use crate::report::{Check, GateReport, NOT_CHECKED};
 use amem_model::{CueClass, GateVerdict, Span};
+use amem_text::cues::detect_cues;
 use serde::{Deserialize, Serialize};
 
 /// The gate on one hop `v[from] -> v[to]`.

@@ -2,8 +2,9 @@
 //!
 //! Where it sits: the audit pipeline runs [`check`] on each claim against the
 //! evidence text its verdict rests on, and `amem gate` runs it on a memory
-//! write against the text it came from. The claim extractor reuses
-//! [`cues::detect_cues`] so the word lists live only here.
+//! write against the text it came from. Its reading of text (sentences,
+//! words, cues, numbers, the word lists) is `amem-text`'s, shared with the
+//! extractor and the verifier.
 //!
 //! Input: a source text and a memory text. Each memory sentence is aligned
 //! to its best source sentence by content-word containment
@@ -16,7 +17,7 @@
 //! it to the model's [`amem_model::GateSummary`]. [`inspect()`] gives the same
 //! findings as typed changes; [`drift()`] runs a chain of rewrites.
 //!
-//! The word lists are the data files under `lexicons/` (compiled in), all
+//! The word lists are `amem-text`'s data files (`crates/text/lexicons/`), all
 //! matched in one aho-corasick pass per text.
 //!
 //! ```
@@ -32,51 +33,15 @@
 #![deny(missing_docs)]
 
 mod check;
-pub mod cues;
 mod drift;
-pub mod eval;
 mod inspect;
-mod lexicon;
-mod numbers;
 mod report;
-mod text;
 
 pub use check::{ALIGN_THRESHOLD, check};
 pub use drift::{DriftReport, Hop, Loss, drift};
 pub use inspect::{Change, InspectReport, inspect};
-pub use lexicon::{FILES as LEXICON_FILES, all_terms, unit_canonical};
 pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
 
 /// The gate's version, as named in assessment methods (`gate@<VERSION>`).
 /// Bump it when a lexicon or a check changes what the gate reports.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// Errors of this crate (only the eval reader can fail; the gate itself
-/// takes any UTF-8 text).
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A corpus file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A corpus line is not the expected JSON.
-    #[error("{path}:{line}: {message}")]
-    Record {
-        /// The file.
-        path: std::path::PathBuf,
-        /// 1-based line number.
-        line: usize,
-        /// What was wrong.
-        message: String,
-    },
-    /// The folder holds none of the cue corpora.
-    #[error("no cue corpus under {0}: expected bioscope/, sfu_review/, sherlock_cdsco/ or polnear/ with sentences.jsonl")]
-    NoCorpus(std::path::PathBuf),
-}
-
-/// Result alias.
-pub type Result<T, E = Error> = std::result::Result<T, E>;

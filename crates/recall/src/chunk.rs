@@ -5,6 +5,7 @@
 //! are numbered from 0 in body order; the cut depends only on the body, so a
 //! chunk number is stable for as long as the item's digest is.
 
+use amem_text::sentence::Layout;
 use std::ops::Range;
 
 /// Chunks are filled with whole sentences up to this many bytes.
@@ -13,104 +14,11 @@ pub const MAX_CHUNK: usize = 1000;
 /// [`MAX_CHUNK`] together (so an item does not end on a stub).
 pub const MIN_CHUNK: usize = 500;
 
-/// Words after which a period does not end a sentence. Lowercase, without the
-/// final period. Titles, company suffixes and Latin abbreviations are the
-/// cases seen in notes and Wikipedia text ("Mr. Smith", "Acme Inc. said",
-/// "e.g. Paris", "approx. 3 m").
-const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "inc", "ltd", "co", "corp", "vs", "etc", "e.g", "i.e", "cf", "al", "approx",
-    "ca", "no", "nos", "fig", "figs", "vol", "p", "pp", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-    "nov", "dec", "u.s", "u.k", "a.m", "p.m", "gen", "gov", "rev", "est", "dept", "univ",
-];
-
-/// Byte ranges of the sentences of `text`, trimmed of surrounding whitespace,
-/// in order, never empty. Boundaries: `.`, `!`, `?` or `…` (with closing
-/// quotes or brackets) followed by whitespace and a capital, digit, quote or
-/// bracket; a blank line; a line that starts a markdown heading, list item or
-/// quote.
+/// Byte ranges of the sentences of `text`: the text layer's splitter with
+/// the notes layout (wrapped lines join, headings, list items and quotes
+/// stand alone, nothing is set aside), trimmed, in order, never empty.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0usize;
-    let mut i = 0usize;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\n' {
-            // Paragraph or block boundary?
-            let next_line = &text[i + 1..];
-            let trimmed = next_line.trim_start_matches([' ', '\t', '\r']);
-            if trimmed.starts_with('\n') || starts_block(trimmed) || line_is_block(&text[start..i]) {
-                push_trimmed(text, start, i, &mut out);
-                start = i + 1;
-            }
-            i += 1;
-            continue;
-        }
-        let ch_len = utf8_len(b);
-        let is_term = matches!(b, b'.' | b'!' | b'?') || text[i..].starts_with('…');
-        if is_term {
-            // Swallow runs of terminators and closing punctuation.
-            let mut j = i + ch_len;
-            while j < bytes.len() {
-                let rest = &text[j..];
-                let c = rest.chars().next().unwrap_or(' ');
-                if matches!(c, '.' | '!' | '?' | '…' | '"' | '\'' | ')' | ']' | '”' | '’' | '»') {
-                    j += c.len_utf8();
-                } else {
-                    break;
-                }
-            }
-            let rest = &text[j..];
-            let after_ws = rest.trim_start();
-            let had_ws = after_ws.len() < rest.len();
-            let ends = if rest.is_empty() {
-                true
-            } else if !had_ws {
-                false
-            } else {
-                let next = after_ws.chars().next().unwrap_or('\n');
-                let opens = next.is_uppercase() || next.is_ascii_digit() || matches!(next, '"' | '\'' | '(' | '[' | '“' | '‘' | '«' | '\n');
-                opens && !(b == b'.' && is_abbreviation(&text[start..i]))
-            };
-            if ends {
-                push_trimmed(text, start, j, &mut out);
-                start = j;
-            }
-            i = j.max(i + ch_len);
-            continue;
-        }
-        i += ch_len;
-    }
-    push_trimmed(text, start, bytes.len(), &mut out);
-    out
-}
-
-/// A line that stands alone as a block: a heading or horizontal rule.
-fn line_is_block(segment: &str) -> bool {
-    let last_line = segment.rsplit('\n').next().unwrap_or("").trim_start();
-    last_line.starts_with('#') || last_line.starts_with("---")
-}
-
-/// A line that starts a new block: heading, list item, block quote, rule, table row.
-fn starts_block(line: &str) -> bool {
-    if line.starts_with('#') || line.starts_with('>') || line.starts_with('|') || line.starts_with("---") {
-        return true;
-    }
-    if let Some(rest) = line.strip_prefix(['-', '*', '+']) {
-        return rest.starts_with(' ');
-    }
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && digits < 4 && line[digits..].starts_with(['.', ')']) && line[digits + 1..].starts_with(' ')
-}
-
-fn is_abbreviation(before: &str) -> bool {
-    let word = before.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"').next().unwrap_or("");
-    let lower = word.to_lowercase();
-    // A single letter is an initial ("J. Smith", "U. S."), never a sentence.
-    if lower.chars().count() == 1 && lower.chars().all(char::is_alphabetic) {
-        return true;
-    }
-    ABBREVIATIONS.contains(&lower.as_str())
+    amem_text::sentence::split_sentences_as(text, Layout::Notes).into_iter().map(|s| s.start..s.end).collect()
 }
 
 fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Range<usize>>) {
@@ -119,15 +27,6 @@ fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Range<usize>
     let trail = seg.len() - seg.trim_end().len();
     if lead + trail < seg.len() {
         out.push(start + lead..end - trail);
-    }
-}
-
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0x00..=0x7f => 1,
-        0xc0..=0xdf => 2,
-        0xe0..=0xef => 3,
-        _ => 4,
     }
 }
 
@@ -206,13 +105,13 @@ mod tests {
     #[test]
     fn blocks_and_quotes() {
         let t = "# Title\nFirst line\nwraps here. \"Quoted.\" Next.\n\n- item one\n- item two\n1. numbered";
-        assert_eq!(texts(t), vec!["# Title", "First line\nwraps here.", "\"Quoted.\"", "Next.", "- item one", "- item two", "1. numbered"]);
+        assert_eq!(texts(t), vec!["# Title", "First line\nwraps here.", "\"Quoted.\"", "Next.", "item one", "item two", "numbered"]);
     }
 
     #[test]
     fn unicode_and_no_final_punctuation() {
         let t = "Température moyenne: 15 °C… Ça monte. ok 👍";
-        assert_eq!(texts(t), vec!["Température moyenne: 15 °C…", "Ça monte. ok 👍"]);
+        assert_eq!(texts(t), vec!["Température moyenne: 15 °C…", "Ça monte.", "ok 👍"]);
         assert!(sentences("").is_empty());
         assert!(sentences("  \n\n ").is_empty());
     }

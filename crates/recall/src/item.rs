@@ -176,8 +176,8 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
             (title, source, retrieved, body.to_string())
         }
         ItemKind::Html => {
-            let page = crate::html::extract(text);
-            (page.title, None, None, page.text)
+            let (title, text) = crate::html_text(text);
+            (title, None, None, text)
         }
     };
     if body.trim().is_empty() {

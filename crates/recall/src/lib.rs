@@ -16,8 +16,8 @@
 //!   updated by digest in one transaction ([`Wiki::index_wiki`]).
 //! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
 //!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
-//! - Measure: [`presence`] scores whether gold evidence sentences reach the
-//!   top-k context, verbatim and in value ([`value`]), against a shuffled control.
+//! - Measure: `amem_eval::recall` scores whether gold evidence sentences reach
+//!   the top-k context, verbatim and in value, against a shuffled control.
 //!
 //! ```no_run
 //! use amem_recall::{IndexOptions, Recall, Wiki};
@@ -36,13 +36,10 @@
 pub mod chunk;
 mod error;
 mod hit;
-mod html;
 pub mod index;
 mod item;
 mod postings;
-pub mod presence;
 pub mod query;
-pub mod value;
 mod wiki;
 
 pub use error::{Error, Result};
@@ -54,6 +51,6 @@ pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, Skippe
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.
 pub fn html_text(html: &str) -> (Option<String>, String) {
-    let p = html::extract(html);
-    (p.title, p.text)
+    use amem_text::html::{Quotes, element_text, html_to_text};
+    (element_text(html, "title").or_else(|| element_text(html, "h1")), html_to_text(html, Quotes::Plain))
 }

@@ -8,6 +8,8 @@
 //! plain text here). bm25 then ranks chunks that share the rarer terms first.
 
 use amem_model::Span;
+use amem_text::stopwords::QUERY_STOPWORDS;
+use amem_text::words::stem;
 use std::collections::BTreeSet;
 
 /// At most this many terms go into one query: a long claim's extra words add
@@ -25,22 +27,6 @@ const MAX_TERMS: usize = 24;
 pub const ROW_BUDGET: i64 = 1_000;
 /// The rarest terms always kept, whatever their frequency.
 pub const MIN_TERMS: usize = 3;
-
-/// Function words that carry no retrieval signal. A short list on purpose:
-/// negations ("not", "no") and quantifiers ("more", "less") are kept out of
-/// the query too because bm25 cannot use them, but the verifier still reads
-/// them from the claim.
-const STOPWORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because",
-    "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during",
-    "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself",
-    "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "less", "me", "more", "most", "my", "myself", "no", "nor",
-    "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to",
-    "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
-    "with", "would", "you", "your", "yours", "s", "t", "don", "isn", "aren", "wasn", "weren", "won", "said", "says", "say", "may", "might",
-    "must", "many", "much", "there", "one", "per", "via",
-];
 
 /// What kind of term, for weighting the cited span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -80,7 +66,7 @@ impl Query {
         for (pos, tok) in tokens(claim).into_iter().enumerate() {
             let lower = tok.to_lowercase();
             let is_number = tok.chars().next().is_some_and(|c| c.is_ascii_digit());
-            if !is_number && (STOPWORDS.contains(&lower.as_str()) || tok.chars().count() < 2) {
+            if !is_number && (QUERY_STOPWORDS.contains(&lower.as_str()) || tok.chars().count() < 2) {
                 continue;
             }
             let key = if is_number { lower.replace(',', "") } else { stem(&lower) };
@@ -222,20 +208,6 @@ fn tokens(text: &str) -> Vec<&str> {
     out
 }
 
-/// A crude English suffix stripper, only to find a query term again inside
-/// a retrieved chunk ("warming" ~ "warmed" ~ "warms"). Retrieval itself uses
-/// FTS5's porter stemmer.
-fn stem(w: &str) -> String {
-    for suf in ["ingly", "edly", "ing", "ed", "ies", "es", "ly", "s"] {
-        if let Some(root) = w.strip_suffix(suf)
-            && root.chars().count() >= 3
-        {
-            return if suf == "ies" { format!("{root}y") } else { root.to_string() };
-        }
-    }
-    w.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,8 +269,8 @@ mod tests {
     #[test]
     fn tokens_keep_numbers_whole() {
         assert_eq!(tokens("3.5 vs 3. 5, 1,000 don't"), vec!["3.5", "vs", "3", "5", "1,000", "don", "t"]);
-        assert_eq!(stem("warming"), "warm");
-        assert_eq!(stem("studies"), "study");
+        assert_eq!(stem("warming"), stem("warmed"));
+        assert_eq!(stem("studies"), stem("study"));
         assert_eq!(stem("gas"), "gas");
     }
 }

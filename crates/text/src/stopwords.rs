@@ -1,20 +1,28 @@
 //! Stopword lists, kept as data files under `lexicons/` and compiled in.
+//! Each list has one job, named for it; the gate's own list
+//! (`lexicons/stopwords.txt`) is read by [`crate::lexicon`].
 
 use std::sync::OnceLock;
 
 /// English function words that carry no topic: the verifier never aligns on
 /// them and factcheck's search keys drop them (`lexicons/function_words.txt`).
-pub static FUNCTION_WORDS: FunctionWords = FunctionWords(OnceLock::new());
+pub static FUNCTION_WORDS: WordList = WordList(OnceLock::new(), include_str!("../lexicons/function_words.txt"));
 
-/// The parsed function-word list; derefs to a slice of lower-case words.
-pub struct FunctionWords(OnceLock<Vec<&'static str>>);
+/// What the verifier drops beyond [`FUNCTION_WORDS`] (`lexicons/alignment_stopwords.txt`).
+pub static ALIGNMENT_STOPWORDS: WordList = WordList(OnceLock::new(), include_str!("../lexicons/alignment_stopwords.txt"));
 
-impl std::ops::Deref for FunctionWords {
+/// Words recall leaves out of a full-text query: no retrieval signal for bm25
+/// (`lexicons/query_stopwords.txt`).
+pub static QUERY_STOPWORDS: WordList = WordList(OnceLock::new(), include_str!("../lexicons/query_stopwords.txt"));
+
+/// A parsed word list (one word a line, `#` comments); derefs to a slice of
+/// lower-case words.
+pub struct WordList(OnceLock<Vec<&'static str>>, &'static str);
+
+impl std::ops::Deref for WordList {
     type Target = [&'static str];
     fn deref(&self) -> &[&'static str] {
-        self.0.get_or_init(|| {
-            include_str!("../lexicons/function_words.txt").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
-        })
+        self.0.get_or_init(|| self.1.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect())
     }
 }
 
@@ -31,5 +39,9 @@ mod tests {
         }
         assert!(FUNCTION_WORDS.contains(&"the"));
         assert!(!FUNCTION_WORDS.contains(&"coal"));
+        for list in [&ALIGNMENT_STOPWORDS, &QUERY_STOPWORDS] {
+            assert!(list.iter().all(|w| *w == w.to_lowercase() && !w.contains(' ')));
+        }
+        assert!(ALIGNMENT_STOPWORDS.contains(&"lrb") && QUERY_STOPWORDS.contains(&"the"));
     }
 }

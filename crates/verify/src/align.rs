@@ -176,7 +176,9 @@ fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
     for (i, w) in words.iter().enumerate() {
         let in_value = quantities.iter().any(|q| q.range.start <= w.range.start && w.range.end <= q.range.end);
         let is_stance = stance_words.binary_search(&i).is_ok();
-        if w.stop || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
+        // The tail of a contraction ("you're", "we'll", "they've") belongs to the pronoun before it.
+        let contraction = matches!(w.lower.as_str(), "re" | "ll" | "ve") && i > 0 && text[..w.range.start].ends_with(['\'', '\u{2019}']);
+        if w.stop || contraction || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
             continue;
         }
         if seen.contains(&w.stem.as_str()) {

@@ -18,6 +18,7 @@ use super::cues::{self, Cue};
 use super::date::{self, Date};
 use super::number::{self, Quantity};
 use super::text::{self, Word};
+use amem_text::sentence::Layout;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -76,8 +77,9 @@ impl EvidenceAnalysis {
         let mut words = Vec::with_capacity(text.len() / 5 + 1);
         let mut index: Vec<u128> = Vec::with_capacity(text.len() / 5 + 1);
         let mut lowered = String::new();
-        let sentences: Vec<SentenceAnalysis> = text::sentences(text)
+        let sentences: Vec<SentenceAnalysis> = amem_text::sentence::split_sentences_as(text, Layout::Lines)
             .into_iter()
+            .map(|s| s.start..s.end)
             .enumerate()
             .map(|(at_sentence, range)| {
                 let sentence = &text[range.clone()];

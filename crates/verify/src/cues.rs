@@ -4,7 +4,7 @@
 //! pairs that flip a shared proposition ("increased" / "decreased").
 //!
 //! Negation and hedge cues come from the gate's lexicons
-//! (`amem_gate::cues::detect_cues`), so the verifier and the gate agree on
+//! (`amem_text::cues::detect_cues`), so the verifier and the gate agree on
 //! what a negator or a hedge is. The scope, denial and antonym lists here are
 //! short on purpose: each entry is a word whose presence in an aligned source
 //! sentence changes what the claim may take from it.
@@ -26,7 +26,7 @@ pub(crate) struct Cue {
 
 /// Words that deny the proposition they govern in a fact-check context
 /// ("the claim was debunked", "a myth that 5G spreads the virus"), beyond the
-/// closed-class negators of the gate's lexicon (`amem_gate::cues`).
+/// closed-class negators of the gate's lexicon (`amem_text::cues`).
 /// Fact-checking prose (Climate-FEVER, HealthVer evidence) uses them exactly so.
 /// The lexical negatives ("refused to", "incapable of") deny the predicate they govern the same way.
 const DENIAL: &[&str] = &[
@@ -152,14 +152,14 @@ fn word_at(words: &[Word], byte: usize) -> usize {
 
 /// Negation and hedge cues of a sentence: `(negations, hedges)`.
 ///
-/// Negators and hedges come from the gate's lexicons (`amem_gate::cues::detect_cues`,
+/// Negators and hedges come from the gate's lexicons (`amem_text::cues::detect_cues`,
 /// one source of truth for the word lists and their false-friend exclusions),
 /// plus the [`DENIAL`] words read here.
 pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
-    stance_of(text, words, &amem_gate::cues::detect_cues(text))
+    stance_of(text, words, &amem_text::cues::detect_cues(text))
 }
 
-/// [`stance`] from the gate's cues of `text` (`amem_gate::cues::detect_cues`), read by the caller.
+/// [`stance`] from the gate's cues of `text` (`amem_text::cues::detect_cues`), read by the caller.
 fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>, Vec<Cue>) {
     let mut negations = Vec::new();
     let mut hedges = Vec::new();
@@ -220,7 +220,7 @@ const DEIXIS: &[&str] = &["now", "nowadays"];
 /// or "according to" is stance.
 pub(crate) fn claim_stance(text: &str, words: &[Word]) -> ClaimStance {
     // The gate's cues are read once and serve both the stance cues and the stance words.
-    let found = amem_gate::cues::detect_cues(text);
+    let found = amem_text::cues::detect_cues(text);
     let (negations, hedges) = stance_of(text, words, &found);
     let (stance_words, stance) = stance_words(text, words, &found, &hedges);
     ClaimStance { negations, hedges, stance_words, stance }

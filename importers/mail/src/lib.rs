@@ -45,7 +45,6 @@ pub mod charset;
 mod date;
 mod error;
 mod headers;
-pub mod html;
 pub mod mbox;
 mod parse;
 pub mod pool;

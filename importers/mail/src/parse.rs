@@ -3,7 +3,7 @@
 use crate::charset::{self, Decoded};
 use crate::error::{Error, Result};
 use crate::headers::Headers;
-use crate::{date, html, quote, signature, subject};
+use crate::{date, quote, signature, subject};
 use amem_model::{Digest, Message, MessageId, SourceKind, TimeWindow};
 use mailparse::{ParsedContentType, ParsedMail};
 use std::borrow::Cow;
@@ -308,7 +308,7 @@ fn decode_part<'a>(
     let text = if memchr::memchr(b'\r', text.as_bytes()).is_some() { Cow::Owned(quote::normalize_newlines(&text)) } else { text };
     if is_html {
         meta.insert("body".into(), "text/html".into());
-        Ok(Cow::Owned(html::html_to_text(&text)))
+        Ok(Cow::Owned(amem_text::html::html_to_text(&text, amem_text::html::Quotes::Prefixed)))
     } else {
         meta.insert("body".into(), "text/plain".into());
         Ok(text)

@@ -6,7 +6,8 @@
 //! fact-check crate's grounder behind this seam; tests can count calls with
 //! their own implementation.
 
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig, RecallStore};
+use crate::capture::RecallStore;
+use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
 use amem_model::Digest;
 use std::future::Future;
 use std::path::Path;

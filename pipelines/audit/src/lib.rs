@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod assess;
+pub mod capture;
 pub mod ground;
 pub mod progress;
 pub mod report;

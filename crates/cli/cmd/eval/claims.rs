@@ -4,7 +4,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, load_labels, parse_labels, score};
+use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, load_labels, parse_labels, score};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;

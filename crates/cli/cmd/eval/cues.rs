@@ -30,8 +30,8 @@ pub(crate) struct CuesArgs {
 pub(crate) fn run(a: CuesArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut out = ctx.stdout();
     if a.mine {
-        for (name, path) in amem_gate::eval::corpora(&a.corpus)? {
-            for c in amem_gate::eval::mine_file(&name, &path)? {
+        for (name, path) in amem_eval::cues::corpora(&a.corpus)? {
+            for c in amem_eval::cues::mine_file(&name, &path)? {
                 match a.format {
                     Format::Json => write_json_line(&mut out, &c)?,
                     Format::Text => writeln!(out, "{c}")?,
@@ -41,14 +41,14 @@ pub(crate) fn run(a: CuesArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         out.flush()?;
         return Ok(Exit::Success);
     }
-    let scores = amem_gate::eval::evaluate_dir(&a.corpus)?;
+    let scores = amem_eval::cues::evaluate_dir(&a.corpus)?;
     match a.format {
         Format::Json => {
             for s in &scores {
                 write_json_line(&mut out, s)?;
             }
         }
-        Format::Text => out.write_all(amem_gate::eval::markdown_table(&scores).as_bytes())?,
+        Format::Text => out.write_all(amem_eval::cues::markdown_table(&scores).as_bytes())?,
     }
     out.flush()?;
     Ok(Exit::Success)

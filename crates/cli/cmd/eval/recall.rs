@@ -1,5 +1,5 @@
 //! `amem eval recall --corpus DIR`: the recall presence instrument with its
-//! shuffled control (see `amem_recall::presence`). DIR is one set, Climate-FEVER
+//! shuffled control (see `amem_eval::recall`). DIR is one set, Climate-FEVER
 //! shaped (`corpus.jsonl`, `claims.jsonl`, e.g. `../shared/eval/climate_fever`)
 //! or verification pairs (`pairs.jsonl`), or a folder of sets
 //! (`../shared/eval`: every readable set in it). Each set is indexed as a
@@ -41,7 +41,7 @@ pub(crate) fn run(a: RecallEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     if a.k.is_empty() || a.k.contains(&0) {
         anyhow::bail!("--k needs one or more sizes of at least 1, e.g. --k 1,3,5");
     }
-    let sets = amem_recall::presence::corpora(&a.corpus);
+    let sets = amem_eval::recall::corpora(&a.corpus);
     if sets.is_empty() {
         anyhow::bail!(
             "no evaluation set in {}: a set folder holds corpus.jsonl and claims.jsonl (e.g. ../shared/eval/climate_fever) or pairs.jsonl",
@@ -51,7 +51,7 @@ pub(crate) fn run(a: RecallEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut reports = Vec::with_capacity(sets.len());
     for dir in &sets {
         let pb = ctx.progress_bar(None, &format!("recall {}", dir.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()));
-        let report = amem_recall::presence::run(dir, &a.k, &mut |done, total| {
+        let report = amem_eval::recall::run(dir, &a.k, &mut |done, total| {
             pb.set_length(total as u64);
             pb.set_position(done as u64);
         });
@@ -60,7 +60,7 @@ pub(crate) fn run(a: RecallEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     let mut out = ctx.stdout();
     match a.format {
-        RecallFormat::Markdown => out.write_all(amem_recall::presence::markdown_table(&reports).as_bytes())?,
+        RecallFormat::Markdown => out.write_all(amem_eval::recall::markdown_table(&reports).as_bytes())?,
         RecallFormat::Json => {
             for r in &reports {
                 write_json_line(&mut out, r)?;

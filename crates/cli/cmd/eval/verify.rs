@@ -1,7 +1,7 @@
 //! `amem eval verify --corpus DIR`: score the deterministic verifier on the
 //! claim–evidence sets under DIR (`fever_symmetric`, `healthver`,
 //! `covid_fact`, `wice` pairs, and `climate_fever` assembled from its claims
-//! and corpus; see `amem_verify::eval`).
+//! and corpus; see `amem_eval::verify`).
 //!
 //! Every figure comes with its shuffled control: the same measure with each
 //! claim verified against the evidence of the next document's claim (a fixed
@@ -15,7 +15,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_verify::eval;
+use amem_eval::verify as eval;
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;

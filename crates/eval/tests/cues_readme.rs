@@ -11,8 +11,8 @@ fn readme_cue_table_matches_the_dev_halves() {
         eprintln!("SKIPPED readme_cue_table_matches_the_dev_halves: ../shared is absent");
         return;
     }
-    let scores = amem_gate::eval::evaluate_dir(&eval).expect("the eval corpora load");
-    let table = amem_gate::eval::markdown_table(&scores);
+    let scores = amem_eval::cues::evaluate_dir(&eval).expect("the eval corpora load");
+    let table = amem_eval::cues::markdown_table(&scores);
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let begin = "<!-- gate:cues:begin -->\n";
     let start = readme.find(begin).expect("README has the gate:cues block") + begin.len();
@@ -29,8 +29,8 @@ fn identical_real_texts_pass() {
         eprintln!("SKIPPED identical_real_texts_pass: ../shared is absent");
         return;
     }
-    for (name, path) in amem_gate::eval::corpora(&eval).expect("corpora") {
-        let recs = amem_gate::eval::load(&path).expect("load");
+    for (name, path) in amem_eval::cues::corpora(&eval).expect("corpora") {
+        let recs = amem_eval::cues::load(&path).expect("load");
         for r in recs.iter().take(400) {
             let g = amem_gate::check(&r.text, &r.text);
             assert!(g.flags.is_empty(), "{name}: {:?}\n{}", r.text, g.to_text());
@@ -53,10 +53,10 @@ fn deleting_one_real_cue_raises_exactly_its_check() {
     }
     let limit: usize = std::env::var("AMEM_GATE_REAL_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(150);
     let (mut tried, mut uncheckable, mut failed) = (0usize, 0usize, Vec::new());
-    for (name, path) in amem_gate::eval::corpora(&eval).expect("corpora") {
-        let recs = amem_gate::eval::load(&path).expect("load");
-        for r in recs.iter().filter(|r| !amem_gate::cues::detect_cues(&r.text).is_empty()).take(limit) {
-            let cues = amem_gate::cues::detect_cues(&r.text);
+    for (name, path) in amem_eval::cues::corpora(&eval).expect("corpora") {
+        let recs = amem_eval::cues::load(&path).expect("load");
+        for r in recs.iter().filter(|r| !amem_text::cues::detect_cues(&r.text).is_empty()).take(limit) {
+            let cues = amem_text::cues::detect_cues(&r.text);
             for c in &cues {
                 // only a cue that is the sole one of its class in the text
                 if cues.iter().filter(|d| d.class == c.class).count() != 1 {

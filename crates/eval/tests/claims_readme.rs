@@ -4,7 +4,7 @@
 
 #![allow(clippy::print_stderr)]
 
-use amem_extract::eval::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
+use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
 
 fn readme_extract_section() -> String {
     let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");

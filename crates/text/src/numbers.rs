@@ -6,9 +6,10 @@ use crate::lexicon::Lexicon;
 
 /// A number found in a text.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Number {
+pub struct Number {
     /// Byte range of the whole expression (currency sign to unit word).
     pub start: usize,
+    /// End of that range (exclusive).
     pub end: usize,
     /// Value with any scale word applied ("1.2 million" = 1200000).
     pub value: f64,
@@ -50,7 +51,7 @@ const MONTHS: &[&str] = &[
 /// Is `w` a month name or abbreviation (trailing period allowed)? "May",
 /// "March" and "Mar" count only capitalised: lower-case they are the modal
 /// and the verb ("IL-6 may play a role" has no date in it).
-pub(crate) fn is_month(w: &str) -> bool {
+pub fn is_month(w: &str) -> bool {
     let w = w.strip_suffix('.').unwrap_or(w);
     if !(3..=9).contains(&w.len()) {
         return false;
@@ -108,7 +109,7 @@ fn prev_word(text: &str, i: usize) -> Option<&str> {
 }
 
 /// All numbers in `text`, left to right.
-pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
+pub fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0usize;
@@ -206,7 +207,7 @@ pub(crate) fn scan_numbers(lex: &Lexicon, text: &str) -> Vec<Number> {
 }
 
 /// Two values equal at the precision they were written with (relative 1e-9).
-pub(crate) fn same_value(a: f64, b: f64) -> bool {
+pub fn same_value(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
 }
 

@@ -17,9 +17,8 @@
 //! matter) into a temporary home and indexed like a user's wiki; gold pairs
 //! are the evidence sentences labelled `SUPPORTED` in `claims.jsonl`.
 
-use crate::error::{Error, Result};
 use crate::value::{self, Value};
-use crate::{IndexOptions, Recall, Wiki};
+use amem_recall::{Error, IndexOptions, Recall, Result, Wiki};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;

@@ -33,7 +33,7 @@ fn file(name: &str) -> &'static str {
 
 /// What a lexicon match means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// A stance cue of this class.
     Cue(CueClass),
     /// A false friend: suppresses every cue it overlaps.
@@ -46,7 +46,8 @@ pub(crate) enum Kind {
 
 /// One pattern of the automaton.
 #[derive(Clone, Debug)]
-pub(crate) struct Entry {
+pub struct Entry {
+    /// What a match of this entry means.
     pub kind: Kind,
     /// `<file>:<first form>`, e.g. `attribution:say`.
     pub rule: String,
@@ -56,25 +57,29 @@ pub(crate) struct Entry {
 
 /// A raw match of one entry, already word-boundary checked.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Hit {
+pub struct Hit {
+    /// Index into [`Lexicon::entries`].
     pub entry: usize,
+    /// Byte where the match starts.
     pub start: usize,
+    /// Byte where it ends (exclusive).
     pub end: usize,
 }
 
 /// The compiled lexicon.
-pub(crate) struct Lexicon {
+pub struct Lexicon {
     ac: AhoCorasick,
     ac_all: AhoCorasick,
     /// Per pattern: some shorter pattern is a prefix of it.
     has_prefix_entry: Vec<bool>,
+    /// The patterns, in automaton order.
     pub entries: Vec<Entry>,
     /// Lower-cased unit surface forms → canonical unit.
     pub units: HashMap<String, String>,
     /// Lower-cased scale words → multiplier.
     pub scales: HashMap<String, f64>,
     /// Open-addressing table of the stopwords' hashes
-    /// ([`crate::text::word_hash`], low bit forced to 1 so 0 means empty):
+    /// ([`crate::words::word_hash`], low bit forced to 1 so 0 means empty):
     /// one probe per token instead of a string set look-up.
     stopwords: Vec<u64>,
     /// Lower-cased single words after which "if" means "whether".
@@ -83,7 +88,7 @@ pub(crate) struct Lexicon {
 
 /// Parse a lexicon file into groups of forms (one group per line). Forms are
 /// lower-cased; comments and blank lines skipped.
-pub(crate) fn parse_groups(text: &str) -> Vec<Vec<String>> {
+pub fn parse_groups(text: &str) -> Vec<Vec<String>> {
     text.lines()
         .filter_map(|l| {
             let l = l.split('#').next().unwrap_or("").trim();
@@ -110,7 +115,7 @@ fn parse_mapped(text: &str) -> Vec<(Vec<String>, String)> {
 
 impl Lexicon {
     /// The compiled-in lexicon, built once.
-    pub(crate) fn get() -> &'static Lexicon {
+    pub fn get() -> &'static Lexicon {
         static LEX: OnceLock<Lexicon> = OnceLock::new();
         LEX.get_or_init(Lexicon::build)
     }
@@ -175,7 +180,7 @@ impl Lexicon {
             }
         }
         let stop_hashes: Vec<u64> =
-            parse_groups(file("stopwords")).into_iter().flatten().map(|w| crate::text::word_hash(w.as_bytes()) | 1).collect();
+            parse_groups(file("stopwords")).into_iter().flatten().map(|w| crate::words::word_hash(w.as_bytes()) | 1).collect();
         let mut stopwords = vec![0u64; (stop_hashes.len() * 4).next_power_of_two().max(16)];
         let mask = stopwords.len() - 1;
         for h in stop_hashes {
@@ -194,7 +199,7 @@ impl Lexicon {
     }
 
     /// Is the word with this hash (of its lower-cased form) a stopword?
-    pub(crate) fn is_stopword(&self, hash: u64) -> bool {
+    pub fn is_stopword(&self, hash: u64) -> bool {
         let h = hash | 1;
         let mask = self.stopwords.len() - 1;
         let mut i = (h as usize) & mask;
@@ -223,7 +228,7 @@ impl Lexicon {
     /// "know"), the shorter entries starting at the same byte are tried
     /// (overlapping search over that match only) and the pass goes on from
     /// the next byte, so a failed long entry never hides a shorter one.
-    pub(crate) fn scan(&self, text: &str) -> Vec<Hit> {
+    pub fn scan(&self, text: &str) -> Vec<Hit> {
         let mut out: Vec<Hit> = Vec::with_capacity(text.len() / 16 + 4);
         let mut pos = 0usize;
         while pos < text.len() {
@@ -266,12 +271,12 @@ impl Lexicon {
 
 /// True when the char ending at byte `i` is alphanumeric (a word continues
 /// to the left).
-pub(crate) fn is_word_char_before(text: &str, i: usize) -> bool {
+pub fn is_word_char_before(text: &str, i: usize) -> bool {
     text[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// True when the char starting at byte `i` is alphanumeric.
-pub(crate) fn is_word_char_at(text: &str, i: usize) -> bool {
+pub fn is_word_char_at(text: &str, i: usize) -> bool {
     text[i..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 

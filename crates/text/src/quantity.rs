@@ -11,12 +11,12 @@
 //! - "2.3 million" states its value to the nearest 0.1 million, so it matches
 //!   2,304,580 (which rounds to 2.3 million) and not 2,350,001.
 
-use super::text::{Word, stem};
+use crate::words::{Word, stem};
 use std::ops::Range;
 
 /// The unit class a quantity is stated in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Unit {
+pub enum Unit {
     /// No unit word: a count of the anchor noun, or a bare number.
     Plain,
     /// "%", "percent", "per cent".
@@ -31,7 +31,7 @@ pub(crate) enum Unit {
 
 /// A comparison the writer put on the number ("more than 30").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Bound {
+pub enum Bound {
     /// Stated as the value.
     Exact,
     /// "about", "around", "nearly", "almost", "roughly", "approximately", "some", "~".
@@ -44,7 +44,7 @@ pub(crate) enum Bound {
 
 /// One quantity found in a text.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Quantity {
+pub struct Quantity {
     /// Byte range of the number with its scale and unit words, in the text it was read from.
     pub range: Range<usize>,
     /// Value with the scale applied (2.3 million → 2 300 000).
@@ -202,8 +202,8 @@ const ANCHOR_SKIP: &[&str] = &[
     "people", // "1 million people" and "1 million" name the same population; the anchor is kept when it is the only noun
 ];
 
-/// All quantities in `text`. `words` must be [`super::text::words`] of the same text.
-pub(crate) fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
+/// All quantities in `text`. `words` must be [`crate::words::words`] of the same text.
+pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0usize;
@@ -414,7 +414,7 @@ fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decima
                     unit = Unit::Measure((*m).to_string());
                     range_end = w.range.end;
                     k += 1;
-                } else if let Some(u) = amem_gate::unit_canonical(&w.lower).and_then(gate_unit) {
+                } else if let Some(u) = crate::unit_canonical(&w.lower).and_then(gate_unit) {
                     // Any other unit or currency word of the gate's unit lexicon (one list for both crates).
                     unit = u;
                     range_end = w.range.end;
@@ -557,13 +557,13 @@ fn subject_anchor(text: &str, words: &[Word], start: usize) -> Option<String> {
 /// True when two anchors name the same thing: the same head noun (the last stem), and, when
 /// both name a modifier, at least one modifier in common ("launch budget" / "budget" agree;
 /// "launch budget" / "marketing budget" do not).
-pub(crate) fn anchors_match(a: &str, b: &str) -> bool {
+pub fn anchors_match(a: &str, b: &str) -> bool {
     let (ha, ma) = a.rsplit_once(' ').map_or((a, ""), |(m, h)| (h, m));
     let (hb, mb) = b.rsplit_once(' ').map_or((b, ""), |(m, h)| (h, m));
-    if !super::text::stems_match(ha, hb) {
+    if !crate::words::stems_match(ha, hb) {
         return false;
     }
-    ma.is_empty() || mb.is_empty() || ma.split(' ').any(|x| mb.split(' ').any(|y| super::text::stems_match(x, y)))
+    ma.is_empty() || mb.is_empty() || ma.split(' ').any(|x| mb.split(' ').any(|y| crate::words::stems_match(x, y)))
 }
 
 /// The verifier's unit for a canonical unit of the gate's lexicon.
@@ -579,7 +579,7 @@ fn gate_unit(canon: &'static str) -> Option<Unit> {
 }
 
 /// A short name of a unit for reasons: the currency code, "%", "percentage points" or the unit.
-pub(crate) fn unit_label(u: &Unit) -> String {
+pub fn unit_label(u: &Unit) -> String {
     match u {
         Unit::Plain => "no unit".into(),
         Unit::Percent => "%".into(),
@@ -627,7 +627,7 @@ fn bound_before(text: &str, start: usize) -> Bound {
 
 /// How a claim's quantity relates to one stated in the evidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Relation {
+pub enum Relation {
     /// Same unit, values agree at the claim's stated precision (and bound).
     Agrees,
     /// Same unit and anchor, values disagree.
@@ -640,7 +640,7 @@ pub(crate) enum Relation {
 }
 
 /// Compare a claim quantity with an evidence quantity.
-pub(crate) fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
+pub fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
     if claim.is_year != ev.is_year {
         return Relation::Unrelated;
     }
@@ -697,7 +697,7 @@ fn relate_values(claim: &Quantity, ev: &Quantity) -> Relation {
 }
 
 /// True when `ev`'s value satisfies the claim's value at the claim's stated precision and bound.
-pub(crate) fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
+pub fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
     // Round the evidence to the claim's step: 2,304,580 at a step of 100,000 is 2,300,000.
     let step = claim.step;
     let rounded = if step > 0.0 { (ev.value / step).round() * step } else { ev.value };
@@ -713,8 +713,8 @@ pub(crate) fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::text::words;
     use super::*;
+    use crate::words::words;
     use proptest::prelude::*;
 
     fn q(t: &str) -> Vec<Quantity> {

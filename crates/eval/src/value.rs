@@ -2,7 +2,7 @@
 //! sentence states, and whether a context states the same values, in
 //! whatever written form.
 //!
-//! This is what "present in value" means in the [`crate::presence`] measure:
+//! This is what "present in value" means in the [`crate::recall`] measure:
 //! a gold sentence whose words were paraphrased still counts when every number
 //! reappears with the same anchor (`40 %` = `40 percent`, `1.5 million t` =
 //! `1,500,000 t`) and every date reappears at the precision it was written
@@ -280,5 +280,13 @@ mod tests {
         assert_eq!(present_in_value("It happened on 1 March 2019.", "In March 2019 it happened."), Some(false));
         assert_eq!(present_in_value("It happened in March 2019.", "It happened on 2019-03-01."), Some(true));
         assert_eq!(present_in_value("No values here.", "anything"), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_without_panic(s in "(\\PC|[0-9.,%$ ]|May|million){0,80}") {
+            let _ = values(&s);
+            let _ = present_in_value(&s, &s);
+        }
     }
 }

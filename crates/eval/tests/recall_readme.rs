@@ -1,10 +1,10 @@
 //! Recomputes the presence figures published in the README's `recall`
 //! section and fails when they differ: one test per evaluation set (they run
 //! in parallel), plus one for the block's frame and its list of sets.
-//! `AMEM_UPDATE_README=1 cargo test -p amem-recall --test readme_presence`
+//! `AMEM_UPDATE_README=1 cargo test -p amem-eval --test recall_readme`
 //! rewrites the block instead (then commit the README).
 
-use amem_recall::presence::{self, PresenceReport};
+use amem_eval::recall::{self as presence, PresenceReport};
 use std::path::PathBuf;
 
 const BEGIN: &str = "<!-- recall:presence:begin -->\n";

@@ -18,9 +18,9 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use super::{Rarity, Verifier, text_evidence};
-use std::sync::Arc;
 use amem_model::{Evidence, Group, Status};
+use amem_verify::{Rarity, Verifier, text_evidence};
+use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -215,6 +215,12 @@ pub struct Scored {
 pub fn rotation(pairs: &[Pair]) -> Vec<Option<usize>> {
     let n = pairs.len();
     (0..n).map(|i| (1..n).map(|k| (i + k) % n).find(|&j| pairs[j].doc != pairs[i].doc)).collect()
+}
+
+/// The verifier's answer for one pair (no rarity table): each evidence text is one evidence
+/// item (chunk = its position), with its title when the set gives one.
+pub fn verify_pair(p: &Pair) -> amem_verify::Verification {
+    amem_verify::verify(&p.claim, &evidence_of(p))
 }
 
 fn evidence_of(p: &Pair) -> Vec<Evidence> {

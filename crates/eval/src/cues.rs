@@ -3,7 +3,7 @@
 //! Reads the JSONL cue corpora of `../shared/eval` (bioscope, sfu_review,
 //! sherlock_cdsco, polnear: `{"text", "cues": [{"start","end","type"}]}`
 //! with Unicode code-point offsets, converted here to bytes), runs
-//! [`crate::cues::detect_cues`] on every text and scores each annotated class
+//! [`amem_text::cues::detect_cues`] on every text and scores each annotated class
 //! (negation, hedge, attribution):
 //!
 //! - a detected cue is a true positive for precision when it overlaps an
@@ -22,9 +22,9 @@
 //! the current lexicon detects no cue of that class) have an annotated cue
 //! of that class at the matched span.
 
-use crate::cues::detect_cues;
 use crate::{Error, Result};
 use amem_model::{CueClass, Span};
+use amem_text::cues::detect_cues;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -284,7 +284,7 @@ fn occurrences(hay: &str, needle: &str) -> Vec<Span> {
     while let Some(p) = lower[from..].find(needle) {
         let s = from + p;
         let e = s + needle.len();
-        if !crate::lexicon::is_word_char_before(hay, s) && !crate::lexicon::is_word_char_at(hay, e) {
+        if !amem_text::lexicon::is_word_char_before(hay, s) && !amem_text::lexicon::is_word_char_at(hay, e) {
             out.push(Span::new(s, e));
         }
         from = s + needle.len().max(1);
@@ -298,7 +298,7 @@ fn occurrences(hay: &str, needle: &str) -> Vec<Span> {
 /// Apply the mining rule to one corpus: every candidate with its figures,
 /// sorted by class then fires (descending) then entry.
 pub fn mine(corpus: &str, records: &[Record]) -> Vec<Candidate> {
-    let forms: BTreeSet<String> = crate::lexicon::all_terms().into_iter().collect();
+    let forms: BTreeSet<String> = amem_text::lexicon::all_terms().into_iter().collect();
     let mut cands: BTreeSet<(CueClass, String)> = BTreeSet::new();
     for r in records {
         for (c, t) in &r.cue_texts {

@@ -16,7 +16,7 @@ use amem_model::{Cue, CueClass, Span};
 ///
 /// ```
 /// use amem_model::CueClass;
-/// let cues = amem_gate::cues::detect_cues("Reuters said it may not close if it rains.");
+/// let cues = amem_text::cues::detect_cues("Reuters said it may not close if it rains.");
 /// let classes: Vec<CueClass> = cues.iter().map(|c| c.class).collect();
 /// assert_eq!(classes, [CueClass::Attribution, CueClass::Hedge, CueClass::Negation, CueClass::Condition]);
 /// assert_eq!(cues[0].rule, "attribution:say");
@@ -35,15 +35,19 @@ pub fn detect_cues(text: &str) -> Vec<Cue> {
 /// A cue borrowed from its text and the lexicon (the gate's internal form:
 /// no allocation per cue; [`detect_cues`] turns it into a [`Cue`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CueAt<'a> {
+pub struct CueAt<'a> {
+    /// The cue's class.
     pub class: CueClass,
+    /// The cue as written.
     pub text: &'a str,
+    /// Its byte span in the text.
     pub span: Span,
+    /// The lexicon rule that matched (`<file>:<first form>`).
     pub rule: &'static str,
 }
 
 /// Cues from an existing scan (the gate scans once and reuses the hits).
-pub(crate) fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], numbers: &[Number]) -> Vec<CueAt<'a>> {
+pub fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], numbers: &[Number]) -> Vec<CueAt<'a>> {
     let mut out: Vec<CueAt<'a>> = Vec::with_capacity(hits.len() + numbers.len());
     for h in hits {
         let e = &lex.entries[h.entry];

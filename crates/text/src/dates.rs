@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 /// A calendar date at the precision it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Date {
+pub struct Date {
     /// Byte range in the text.
     pub range: Range<usize>,
     /// Year, when written.
@@ -27,7 +27,7 @@ pub(crate) struct Date {
 
 /// How a claim date relates to an evidence date.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DateRelation {
+pub enum DateRelation {
     /// Every component the claim states matches.
     Agrees,
     /// The evidence states the same components less precisely and they agree
@@ -104,7 +104,7 @@ fn valid(y: i16, m: i8, d: i8) -> bool {
 }
 
 /// The dates written in `text`, left to right, none overlapping (the most precise form wins).
-pub(crate) fn dates(text: &str) -> Vec<Date> {
+pub fn dates(text: &str) -> Vec<Date> {
     // Every written form has a digit; most sentences have none, and skipping them keeps long pages cheap.
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return Vec::new();
@@ -213,13 +213,13 @@ fn inside_name(text: &str, r: &Range<usize>) -> bool {
     let prev: String = before.chars().rev().take_while(|c| c.is_alphabetic()).collect::<Vec<_>>().into_iter().rev().collect();
     let next: String = after.chars().take_while(|c| c.is_alphabetic()).collect();
     let is_name = |w: &str| {
-        w.chars().next().is_some_and(char::is_uppercase) && !super::text::is_stopword(&w.to_lowercase()) && month_number(w).is_none()
+        w.chars().next().is_some_and(char::is_uppercase) && !crate::words::is_stopword(&w.to_lowercase()) && month_number(w).is_none()
     };
     is_name(&prev) && is_name(&next)
 }
 
 /// Compare a claim date with an evidence date.
-pub(crate) fn relate(claim: &Date, ev: &Date) -> DateRelation {
+pub fn relate(claim: &Date, ev: &Date) -> DateRelation {
     let readings = |d: &Date| {
         let mut v = vec![(d.month, d.day)];
         if let Some((m, dd)) = d.swapped {
@@ -267,7 +267,7 @@ pub(crate) fn relate(claim: &Date, ev: &Date) -> DateRelation {
 }
 
 /// True when the two dates share no stated component at all (a year against a month-day).
-pub(crate) fn comparable(claim: &Date, ev: &Date) -> bool {
+pub fn comparable(claim: &Date, ev: &Date) -> bool {
     (claim.year.is_some() && ev.year.is_some()) || (claim.month.is_some() && ev.month.is_some())
 }
 

@@ -1,4 +1,7 @@
-//! Sentence segmentation for chat and mail text.
+//! The sentence splitter every stage shares (extract, the gate, the
+//! verifier, recall's chunks), with one abbreviation list
+//! (`lexicons/abbreviations.txt`). A stage picks a [`Layout`]; none keeps a
+//! copy of the rules.
 //!
 //! Why not UAX #29 sentence bounds alone: they break after every `Mr.`,
 //! `e.g.` and `Inc.`, never break at a line end without punctuation (most chat
@@ -25,6 +28,14 @@ pub enum Layout {
     /// plainly continues (it ends with a connecting word, or the next line
     /// starts lower-case after a line that ends with a comma or connector).
     Chat,
+    /// Every line break ends a sentence and nothing is set aside: evidence
+    /// passages and the gate's source and memory texts, whose lines are
+    /// units as given.
+    Lines,
+    /// Notes and wiki pages: lines join as in [`Layout::Prose`], but nothing
+    /// is set aside (a quoted line or a code block in a note is content to
+    /// find, not noise).
+    Notes,
 }
 
 /// Why a part of a text was set aside rather than split into sentences.
@@ -61,11 +72,27 @@ pub struct Segmentation {
     pub set_aside: Vec<(Span, SetAsideReason)>,
 }
 
+/// A sentence of a text: its byte range and the text itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sentence<'a> {
+    /// Byte where the sentence starts.
+    pub start: usize,
+    /// Byte where it ends (exclusive).
+    pub end: usize,
+    /// The sentence itself, trimmed.
+    pub text: &'a str,
+}
+
+/// The sentences of a text with the given layout, each with its text.
+pub fn sentences(text: &str, layout: Layout) -> Vec<Sentence<'_>> {
+    split_sentences_as(text, layout).into_iter().map(|s| Sentence { start: s.start, end: s.end, text: &text[s.start..s.end] }).collect()
+}
+
 /// Split a text into sentence spans (prose layout: mail, notes, wiki pages).
 ///
 /// ```
 /// let t = "Mr. Smith paid $3.5 million. The deal closed at 10:30 a.m. Friday.";
-/// let s: Vec<&str> = amem_extract::split_sentences(t).iter().map(|s| &t[s.start..s.end]).collect();
+/// let s: Vec<&str> = amem_text::sentence::split_sentences(t).iter().map(|s| &t[s.start..s.end]).collect();
 /// assert_eq!(s, ["Mr. Smith paid $3.5 million.", "The deal closed at 10:30 a.m. Friday."]);
 /// ```
 pub fn split_sentences(text: &str) -> Vec<Span> {
@@ -82,6 +109,13 @@ pub fn split_sentences_as(text: &str, layout: Layout) -> Vec<Span> {
 pub fn segment(text: &str, layout: Layout) -> Segmentation {
     let mut out = Segmentation::default();
     let lines = lines_of(text);
+    if layout == Layout::Lines {
+        for line in &lines {
+            split_block(text, line.start, line.end, &mut out.sentences);
+        }
+        return out;
+    }
+    let set_aside = layout != Layout::Notes;
     let mut i = 0;
     // The current block: byte range of joined lines.
     let mut block: Option<(usize, usize)> = None;
@@ -101,7 +135,7 @@ pub fn segment(text: &str, layout: Layout) -> Segmentation {
         }
         // Fenced code: from a line holding ``` to the line closing it.
         // (a byte search for '`' first: a line without one has no fence)
-        if let Some(fence_at) = content.as_bytes().contains(&b'`').then(|| content.find("```")).flatten() {
+        if let Some(fence_at) = (set_aside && content.as_bytes().contains(&b'`')).then(|| content.find("```")).flatten() {
             flush(&mut block, &mut out);
             // Text before the fence on the same line ("<@U..>: ```log") is a unit of its own.
             let before = line.start + fence_at;
@@ -127,13 +161,13 @@ pub fn segment(text: &str, layout: Layout) -> Segmentation {
             i = j + 1;
             continue;
         }
-        if is_separator(trimmed) {
+        if set_aside && is_separator(trimmed) {
             flush(&mut block, &mut out);
             out.set_aside.push((trim_span(text, line.start, line.end), SetAsideReason::Separator));
             i += 1;
             continue;
         }
-        if trimmed.starts_with('>') || trimmed.starts_with("&gt;") {
+        if set_aside && (trimmed.starts_with('>') || trimmed.starts_with("&gt;")) {
             flush(&mut block, &mut out);
             out.set_aside.push((trim_span(text, line.start, line.end), SetAsideReason::Quoted));
             i += 1;
@@ -155,7 +189,7 @@ pub fn segment(text: &str, layout: Layout) -> Segmentation {
 }
 
 /// Byte ranges of the lines (without `\n` / `\r\n`).
-pub(crate) fn lines_of(text: &str) -> Vec<Span> {
+pub fn lines_of(text: &str) -> Vec<Span> {
     let mut v = Vec::new();
     let mut start = 0;
     for (i, b) in text.bytes().enumerate() {
@@ -248,7 +282,9 @@ fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
     }
     match layout {
         Layout::Chat => last_char == ',' && next_lower,
-        Layout::Prose => {
+        // every line stands alone; `segment` does not ask
+        Layout::Lines => false,
+        Layout::Prose | Layout::Notes => {
             if matches!(last_char, ':') {
                 return false;
             }
@@ -265,28 +301,43 @@ fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
     }
 }
 
-/// Titles and Latin abbreviations that are never the end of a sentence.
-const NEVER_FINAL: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "fig", "ext", "dept", "tel", "attn",
-    "gen", "gov", "sen", "rep", "mt", "ph", "no", "nos", "vol", "pp", "ca", "est", "viz", "re", "messrs", "hon", "rev", "capt", "col",
-    "lt", "sgt", "supt",
-];
+/// The abbreviation list, by section (`lexicons/abbreviations.txt`).
+struct Abbreviations {
+    /// Never the end of a sentence: titles, Latin abbreviations.
+    never_final: Vec<&'static str>,
+    /// Often the end of a sentence too: a break only before an opener.
+    maybe_final: Vec<&'static str>,
+    /// Lower-case abbreviations that run on before a lower-case word.
+    lower: Vec<&'static str>,
+}
 
-/// Abbreviations that often end a sentence too ("... Enron Corp. The deal"):
-/// a break only when a typical sentence opener follows.
-const MAYBE_FINAL: &[&str] = &[
-    "inc", "corp", "co", "ltd", "llc", "plc", "etc", "a.m", "p.m", "am", "pm", "u.s", "u.k", "u.s.a", "e.u", "jan", "feb", "mar", "apr",
-    "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
-    "bros", "dept", "assn", "ave", "blvd", "rd",
-];
+fn abbreviations() -> &'static Abbreviations {
+    static LIST: std::sync::OnceLock<Abbreviations> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| {
+        let mut a = Abbreviations { never_final: Vec::new(), maybe_final: Vec::new(), lower: Vec::new() };
+        let mut section = 0u8;
+        for line in include_str!("../lexicons/abbreviations.txt").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            match line {
+                "" => {}
+                "[never_final]" => section = 1,
+                "[maybe_final]" => section = 2,
+                "[lower]" => section = 3,
+                words => {
+                    let list = match section {
+                        1 => &mut a.never_final,
+                        2 => &mut a.maybe_final,
+                        _ => &mut a.lower,
+                    };
+                    list.extend(words.split_whitespace());
+                }
+            }
+        }
+        a
+    })
+}
 
-/// Lower-case abbreviations that run on before a lower-case word.
-const LOWER_ABBREVIATIONS: &[&str] = &[
-    "incl", "misc", "esp", "govt", "mgmt", "min", "max", "avg", "hrs", "mins", "secs", "pls", "approx", "cont", "info", "div", "dist",
-    "corp", "intl", "natl", "assoc", "etc", "ref", "resp", "req", "qty", "amt", "pct", "wt", "temp",
-];
-
-/// Words that typically open a sentence, used after a MAYBE_FINAL abbreviation.
+/// Words that typically open a sentence, used after a `maybe_final` abbreviation.
 const OPENERS: &[&str] = &[
     "i", "we", "you", "he", "she", "it", "they", "the", "this", "that", "these", "those", "there", "please", "thanks", "thank", "our",
     "my", "a", "an", "if", "in", "on", "at", "as", "so", "but", "and", "also", "however", "let", "what", "when", "where", "who", "why",
@@ -338,9 +389,22 @@ fn split_block(text: &str, s: usize, e: usize, out: &mut Vec<Span>) {
         toks.push((st, block.len()));
     }
     let mut sent_start = 0usize;
+    let is_closers = |t: &str| !t.is_empty() && t.chars().all(|c| CLOSERS.contains(&c));
     for (k, &(ts, te)) in toks.iter().enumerate() {
-        let tok = &block[ts..te];
         let next = toks.get(k + 1).map(|&(a, b)| &block[a..b]);
+        // Quotes detached from their terminator (the tokenised `Watson ? ''
+        // said he`) belong to the token before them: the decision waits for
+        // them and is taken on that token with the quotes glued on.
+        if next.is_some_and(is_closers) {
+            continue;
+        }
+        let glued;
+        let tok = if is_closers(&block[ts..te]) && k > 0 {
+            glued = format!("{}{}", &block[toks[k - 1].0..toks[k - 1].1], &block[ts..te]);
+            glued.as_str()
+        } else {
+            &block[ts..te]
+        };
         if next.is_some() && ends_sentence(tok, next) {
             push_trimmed(text, s + sent_start, s + te, out);
             sent_start = te;
@@ -392,7 +456,10 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
         '!' => !next_lower && !is_url_or_address(core),
         // "?" inside a URL never reaches here (no whitespace after it inside
         // the URL). Chat writes "really? that's odd": a break even before lower case.
-        '?' | '‽' => !is_url_or_address(core),
+        // ... but a quotation closed after its "?" and followed by a
+        // lower-case word keeps its attribution (`"Caught cold, Watson?"
+        // said he.`).
+        '?' | '‽' => !(is_url_or_address(core) || next_lower && core.len() < tok.len()),
         '…' => !next_lower,
         '.' => {
             if next_lower {
@@ -405,9 +472,9 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
                 let next_word = next.trim_start_matches(['"', '\'', '(', '“', '‘', '[']);
                 return plain
                     && next_word.chars().next().is_some_and(|c| c.is_alphabetic())
-                    && !NEVER_FINAL.contains(&word)
-                    && !MAYBE_FINAL.contains(&word)
-                    && !LOWER_ABBREVIATIONS.contains(&word);
+                    && !abbreviations().never_final.contains(&word)
+                    && !abbreviations().maybe_final.contains(&word)
+                    && !abbreviations().lower.contains(&word);
             }
             if core.ends_with("..") {
                 // Ellipsis: a break only before a capital.
@@ -427,14 +494,14 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
             }
             // Letter-dot sequences such as "U.S" or "a.m" (the final dot stripped above).
             let dotted = lower.split('.').all(|p| p.chars().count() == 1 && p.chars().all(char::is_alphabetic));
-            if NEVER_FINAL.contains(&lower.as_str()) {
+            if abbreviations().never_final.contains(&lower.as_str()) {
                 // "No." is only an abbreviation before a number ("No. 5").
                 if lower == "no" {
                     return !next_first.is_some_and(|c| c.is_ascii_digit());
                 }
                 return false;
             }
-            if MAYBE_FINAL.contains(&lower.as_str()) || dotted {
+            if abbreviations().maybe_final.contains(&lower.as_str()) || dotted {
                 let nw = next.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
                 return OPENERS.contains(&nw.as_str());
             }
@@ -580,5 +647,56 @@ mod tests {
     #[test]
     fn quotes_after_period() {
         assert_eq!(sents("He said \"no.\" Then he left."), ["He said \"no.\"", "Then he left."]);
+    }
+
+    fn lines(t: &str) -> Vec<&str> {
+        sentences(t, Layout::Lines).into_iter().map(|s| s.text).collect()
+    }
+
+    #[test]
+    fn lines_layout_splits_every_line_and_keeps_offsets() {
+        let t = "Alice has admin. Not sure though.\n> quoted line\n- item";
+        let s = sentences(t, Layout::Lines);
+        assert_eq!(s.iter().map(|s| s.text).collect::<Vec<_>>(), ["Alice has admin.", "Not sure though.", "> quoted line", "- item"]);
+        assert_eq!(&t[s[1].start..s[1].end], "Not sure though.");
+    }
+
+    #[test]
+    fn lines_layout_reads_evidence_passages() {
+        let t = "Dr. Smith arrived on Jan. 5. He left in 2019! Was it 3.5 km? Yes.\nNext line";
+        assert_eq!(lines(t), ["Dr. Smith arrived on Jan. 5.", "He left in 2019!", "Was it 3.5 km?", "Yes.", "Next line"]);
+        let fever = "Henry -LRB- born 1519 -RRB- was king . J. R. R. Tolkien wrote it . the U.S. army";
+        assert_eq!(lines(fever), ["Henry -LRB- born 1519 -RRB- was king .", "J. R. R. Tolkien wrote it . the U.S. army"]);
+        assert_eq!(lines("Mr. Smith met Dr. Jones in the U.S. office. Then left.").len(), 2);
+        assert_eq!(lines("It cost 1.2 million dollars. Fine.").len(), 2);
+    }
+
+    #[test]
+    fn attribution_after_a_quote_stays_with_it() {
+        assert_eq!(lines("\"Caught cold, Watson?\" said he. Then he left.").len(), 2);
+        assert_eq!(lines("`` Caught cold , Watson ? '' said he .").len(), 1);
+        assert_eq!(lines("Is it cold? yes it is.").len(), 2);
+    }
+
+    #[test]
+    fn notes_layout_keeps_quotes_and_code() {
+        let t = "# Title\n> A quoted line of a note.\n```\nlet x = 1;\n```";
+        let s: Vec<&str> = sentences(t, Layout::Notes).into_iter().map(|s| s.text).collect();
+        assert!(s.contains(&"> A quoted line of a note."), "{s:?}");
+        assert!(s.iter().any(|x| x.contains("let x = 1;")), "{s:?}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn spans_are_trimmed_ordered_char_boundaries(t in "\\PC{0,200}", layout in 0u8..4) {
+            let layout = [Layout::Prose, Layout::Chat, Layout::Lines, Layout::Notes][usize::from(layout)];
+            let mut last = 0;
+            for s in split_sentences_as(&t, layout) {
+                proptest::prop_assert!(s.start >= last && s.start < s.end && s.end <= t.len());
+                let piece = &t[s.start..s.end];
+                proptest::prop_assert_eq!(piece.trim(), piece);
+                last = s.end;
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The extractor's measure: hand labels (`eval/labels.jsonl`, committed
 //! before the classifier was first run on them) against
-//! [`crate::classify_sentence`].
+//! [`amem_extract::classify_sentence`].
 //!
 //! Each label line: `{"source": "<corpus path>#<locator>", "text": ...,
 //! "audited": true|false, "kind": "<ClaimKind>"}`. The text is carried in the
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The committed labels, compiled in so `amem eval claims` works anywhere.
-pub const BUNDLED_LABELS: &str = include_str!("../eval/labels.jsonl");
+pub const BUNDLED_LABELS: &str = include_str!("../../extract/eval/labels.jsonl");
 
 /// Name of the bundled labels in reports.
 pub const BUNDLED_LABELS_NAME: &str = "crates/extract/eval/labels.jsonl";
@@ -123,7 +123,7 @@ fn ratio(a: usize, b: usize) -> f64 {
 /// before any change made after seeing its errors), kept so the README can
 /// show the first run next to the current one: `{"source", "kind"}` per line,
 /// in label order.
-pub const FIRST_RUN: &str = include_str!("../eval/first_run.jsonl");
+pub const FIRST_RUN: &str = include_str!("../../extract/eval/first_run.jsonl");
 
 /// One recorded prediction.
 #[derive(Clone, Debug, Deserialize)]
@@ -168,7 +168,7 @@ pub fn score_recorded(labels: &[Label], predictions: &str, name: &str, extractor
 
 /// Score the classifier on labels.
 pub fn score(labels: &[Label]) -> ClaimsScore {
-    score_with(labels, crate::EXTRACTOR, crate::classify_sentence)
+    score_with(labels, amem_extract::EXTRACTOR, amem_extract::classify_sentence)
 }
 
 fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) -> ClaimKind) -> ClaimsScore {

@@ -1,0 +1,492 @@
+//! Words of a text: the word iterator, the one stemmer, the fast word hash,
+//! content words and clauses. The gate, the verifier and recall's cited span
+//! read words through these functions.
+
+use crate::lexicon::Lexicon;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// A content word, as a 64-bit hash of its lower-cased stem: the
+/// alignment compares sets of these (no string allocation per word;
+/// collisions among a few dozen words of two sentences are negligible).
+pub type WordHash = u64;
+
+/// A fast 64-bit word hash, eight bytes at a time (multiply-rotate in the
+/// style of FxHash, with the length folded in). Not for adversarial input:
+/// a collision can only make two different words count as shared.
+pub fn word_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // assembled in a register: a copy into a stack buffer costs a
+        // memcpy call and a store-forwarding stall per word
+        let v = rest.iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b) << (8 * k)));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+/// A content word of a sentence: where it starts (bytes of the text), its
+/// hash, and whether it lies inside a temporal cue ("Monday").
+#[derive(Clone, Copy, Debug)]
+pub struct WordAt {
+    /// Byte where the word starts in the text.
+    pub start: usize,
+    /// Hash of its lower-cased stem.
+    pub word: WordHash,
+    /// The word lies inside a temporal cue.
+    pub temporal: bool,
+}
+
+/// Content words of `text[start..end]` in text order: alphanumeric runs
+/// (inner apostrophes kept) that are not stopwords and not covered by a
+/// non-temporal cue span (`covered`, bytes of `text`), stemmed and hashed;
+/// those inside a `temporal` span are kept and marked.
+pub fn content_words(
+    lex: &Lexicon,
+    text: &str,
+    start: usize,
+    end: usize,
+    covered: &[(usize, usize)],
+    temporal: &[(usize, usize)],
+) -> Vec<WordAt> {
+    let piece = &text[start..end];
+    let mut out = Vec::with_capacity(piece.len() / 6 + 1);
+    let (mut lower, mut stemmed) = (String::new(), String::new());
+    let bytes = piece.as_bytes();
+    // Spans are sorted and do not overlap, and tokens come in text order:
+    // one cursor per span list moves forward only.
+    let (mut ci, mut ti) = (covered.partition_point(|&(_, ce)| ce <= start), temporal.partition_point(|&(_, ce)| ce <= start));
+    let mut emit = |s: usize, e: usize, lower: &mut String| {
+        let (as_, ae) = (s + start, e + start);
+        while covered.get(ci).is_some_and(|&(_, ce)| ce <= as_) {
+            ci += 1;
+        }
+        if covered.get(ci).is_some_and(|&(cs, _)| cs < ae) {
+            return;
+        }
+        let w = &piece[s..e];
+        lower_into(w, lower);
+        if lex.is_stopword(word_hash(lower.as_bytes())) {
+            return;
+        }
+        stem_into(lower, &mut stemmed);
+        let word = word_hash(stemmed.as_bytes());
+        while temporal.get(ti).is_some_and(|&(_, ce)| ce <= as_) {
+            ti += 1;
+        }
+        let in_temporal = temporal.get(ti).is_some_and(|&(cs, _)| cs < ae);
+        out.push(WordAt { start: as_, word, temporal: in_temporal });
+    };
+    // Word characters: ASCII alphanumerics fast, other chars decoded; an
+    // apostrophe between two word characters stays inside the word.
+    let mut cur: Option<usize> = None;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (is_word, len) = if b.is_ascii() {
+            let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+            (b.is_ascii_alphanumeric() || inner_apos, 1)
+        } else {
+            let c = piece[i..].chars().next().unwrap_or(' ');
+            let l = c.len_utf8();
+            let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
+            (c.is_alphanumeric() || inner_apos, l)
+        };
+        if is_word {
+            if cur.is_none() {
+                cur = Some(i);
+            }
+        } else if let Some(s) = cur.take() {
+            emit(s, i, &mut lower);
+        }
+        i += len;
+    }
+    if let Some(s) = cur {
+        emit(s, piece.len(), &mut lower);
+    }
+    out
+}
+
+/// The sorted, deduplicated word set of some content words.
+pub fn word_set(words: impl Iterator<Item = WordHash>) -> Vec<WordHash> {
+    let mut v: Vec<WordHash> = words.collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Clause boundaries inside a sentence (byte offsets relative to the
+/// sentence): commas, semicolons, colons, dashes and the coordinators
+/// " but ", " while ", " whereas ", " although ". Used by the polarity check
+/// to tell a dropped clause from a reversed one.
+pub fn clauses(sentence: &str) -> Vec<(usize, usize)> {
+    const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
+    let bytes = sentence.as_bytes();
+    let mut cuts = vec![0usize];
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b',' | b';' | b':' => cuts.push(i + 1),
+            // em dash and en dash (U+2014, U+2013)
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
+            b' ' => {
+                // " but " and the like: cut before the coordinator
+                let rest = &bytes[i + 1..];
+                for w in COORDINATORS {
+                    if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
+                        cuts.push(i + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    cuts.push(sentence.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.windows(2).map(|w| (w[0], w[1])).filter(|&(a, b)| a < b && !sentence[a..b].trim().is_empty()).collect()
+}
+
+/// One word of a text, as the verifier aligns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// Byte range in the text it was read from.
+    pub range: Range<usize>,
+    /// Lower-cased surface form.
+    pub lower: String,
+    /// Normalised stem used for alignment (see [`stem`]).
+    pub stem: String,
+    /// True when the surface form starts with an upper-case letter.
+    pub capitalised: bool,
+    /// True when the word is a function word (see [`is_stopword`]).
+    pub stop: bool,
+    /// [`stem_key`] of `stem`: words whose keys differ never match.
+    pub key: u64,
+}
+
+use crate::stopwords::FUNCTION_WORDS;
+
+/// Words never used to decide whether two sentences talk about the same
+/// thing: [`FUNCTION_WORDS`] plus `lexicons/alignment_stopwords.txt` (modals,
+/// reflexives, the FEVER bracket escapes, the stems of contracted negations).
+pub fn is_stopword(lower: &str) -> bool {
+    // A set, not a scan of the list: this runs for every word of every evidence sentence.
+    static SET: OnceLock<HashSet<&'static str, FastHash>> = OnceLock::new();
+    SET.get_or_init(|| FUNCTION_WORDS.iter().copied().chain(crate::stopwords::ALIGNMENT_STOPWORDS.iter().copied()).collect())
+        .contains(lower)
+}
+
+fn irregular(lower: &str) -> Option<&'static str> {
+    // Most words can be ruled out by their first byte and length before any hashing.
+    static SHAPES: OnceLock<[u16; 256]> = OnceLock::new();
+    let shapes = SHAPES.get_or_init(|| {
+        let mut t = [0u16; 256];
+        for (w, _) in IRREGULAR {
+            if let Some(&b) = w.as_bytes().first() {
+                t[usize::from(b)] |= 1 << w.len().min(15);
+            }
+        }
+        t
+    });
+    let &first = lower.as_bytes().first()?;
+    if lower.len() > 15 || shapes[usize::from(first)] & (1 << lower.len()) == 0 {
+        return None;
+    }
+    static MAP: OnceLock<HashMap<&'static str, &'static str, FastHash>> = OnceLock::new();
+    MAP.get_or_init(|| IRREGULAR.iter().copied().collect()).get(lower).copied()
+}
+
+/// The hasher of in-memory word tables (the verifier's word lists and
+/// evidence cache, the extractor's word sets): [`word_hash`] folded into the
+/// state. The keys are amem's own strings, not chosen by an adversary to
+/// collide, and a collision costs time, never a wrong answer.
+pub type FastHash = BuildHasherDefault<FastHasher>;
+
+/// See [`FastHash`].
+#[derive(Default)]
+pub struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = (self.0.rotate_left(5) ^ word_hash(bytes)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// Byte ranges of the words of `text`: runs of letters and digits (hyphens and apostrophes split words).
+pub fn word_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut chars = text.char_indices();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let mut start: Option<usize> = None;
+        for (i, c) in chars.by_ref() {
+            if c.is_alphanumeric() {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            } else if let Some(s) = start {
+                return Some(s..i);
+            }
+        }
+        done = true;
+        start.map(|s| s..text.len())
+    })
+}
+
+/// The words of `text` (letters and digits; hyphens and apostrophes split words),
+/// with byte ranges relative to `text`.
+pub fn words(text: &str) -> Vec<Word> {
+    word_ranges(text).map(|r| make_word(text, r)).collect()
+}
+
+fn make_word(text: &str, range: Range<usize>) -> Word {
+    let surface = &text[range.clone()];
+    let mut lower = String::new();
+    lower_into(surface, &mut lower);
+    let stop = is_stopword(&lower) || lower.chars().all(|c| c.is_ascii_digit());
+    let stem = stem(&lower);
+    Word { range, key: stem_key(&stem), stem, capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
+}
+
+/// `surface.to_lowercase()` written into `out` (cleared first), without allocating for ASCII text.
+pub fn lower_into(surface: &str, out: &mut String) {
+    out.clear();
+    if surface.is_ascii() {
+        out.push_str(surface);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&surface.to_lowercase());
+    }
+}
+
+/// A small, symmetric suffix stripper. It only has to map the inflections and
+/// derivations that separate a claim from its source onto one key ("infected",
+/// "infection", "infects" → "infect"; "vaccines", "vaccinated" → "vaccin…");
+/// both sides go through the same function, so over-stripping is harmless.
+pub fn stem(lower: &str) -> String {
+    let mut w = String::new();
+    stem_into(lower, &mut w);
+    w
+}
+
+/// [`stem`] written into `w` (cleared first), so a caller can reuse one buffer.
+pub fn stem_into(lower: &str, w: &mut String) {
+    w.clear();
+    // a possessive is its noun ("alice's" = "alice"); the word iterator of
+    // the verifier splits at apostrophes and never hands one in
+    let lower = lower.strip_suffix("'s").or_else(|| lower.strip_suffix("’s")).unwrap_or(lower);
+    if let Some(lemma) = irregular(lower) {
+        w.push_str(lemma);
+        return;
+    }
+    w.push_str(lower);
+    // For ASCII the byte length is the character count.
+    if !w.is_ascii() || w.len() <= 3 {
+        return;
+    }
+    // The suffix rules, first applicable wins; a rule can only apply to a word ending in its
+    // suffix's last letter, so only those are tried (in the same order).
+    let rules: &[(&str, &str, usize)] = match w.as_bytes()[w.len() - 1] {
+        b's' => &[
+            ("ies", "y", 5),
+            ("sses", "ss", 5),
+            ("ations", "ate", 8),
+            ("ions", "", 7),
+            ("ings", "", 7),
+            ("ments", "", 8),
+            ("ness", "", 7),
+            ("s", "", 4),
+        ],
+        b'n' => &[("ation", "ate", 7), ("ion", "", 6)],
+        b'g' => &[("ing", "", 6)],
+        b'y' => &[("edly", "", 7), ("ly", "", 6)],
+        b'd' => &[("ed", "", 5)],
+        b't' => &[("ment", "", 7)],
+        _ => &[],
+    };
+    for &(suffix, repl, min) in rules {
+        if w.len() >= min && w.ends_with(suffix) {
+            if suffix == "s" && (w.ends_with("ss") || w.ends_with("us") || w.ends_with("is")) {
+                continue;
+            }
+            w.truncate(w.len() - suffix.len());
+            w.push_str(repl);
+            break;
+        }
+    }
+    // "caused"/"cause", "vaccinate"/"vaccinat": drop a final e, undouble a final consonant ("stopped").
+    if w.len() > 4 && w.ends_with('e') {
+        w.pop();
+    }
+    let b = w.as_bytes();
+    if b.len() > 4 && b[b.len() - 1] == b[b.len() - 2] && !matches!(b[b.len() - 1], b'l' | b's' | b'z' | b'e' | b'o') {
+        w.pop();
+    }
+}
+
+/// Irregular English inflections (and the derivations "death"/"dead" of "die",
+/// "birth" of "born") that no suffix rule can join to their lemma. A closed
+/// class of the language, listed once, not tuned to any corpus; forms that are
+/// also other words ("found", "left", "saw", "lead") are left out.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("died", "die"),
+    ("dies", "die"),
+    ("dying", "die"),
+    ("death", "die"),
+    ("deaths", "die"),
+    ("dead", "die"),
+    ("birth", "born"),
+    ("births", "born"),
+    ("began", "begin"),
+    ("begun", "begin"),
+    ("begins", "begin"),
+    ("beginning", "begin"),
+    ("grew", "grow"),
+    ("grown", "grow"),
+    ("grows", "grow"),
+    ("growing", "grow"),
+    ("growth", "grow"),
+    ("wrote", "write"),
+    ("written", "write"),
+    ("writes", "write"),
+    ("writing", "write"),
+    ("writer", "write"),
+    ("took", "take"),
+    ("taken", "take"),
+    ("takes", "take"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("gives", "give"),
+    ("spoke", "speak"),
+    ("spoken", "speak"),
+    ("chose", "choose"),
+    ("chosen", "choose"),
+    ("fell", "fall"),
+    ("fallen", "fall"),
+    ("rose", "rise"),
+    ("risen", "rise"),
+    ("drew", "draw"),
+    ("drawn", "draw"),
+    ("knew", "know"),
+    ("known", "know"),
+    ("built", "build"),
+    ("sold", "sell"),
+    ("bought", "buy"),
+    ("taught", "teach"),
+    ("held", "hold"),
+    ("kept", "keep"),
+    ("sent", "send"),
+    ("spent", "spend"),
+    ("won", "win"),
+    ("wins", "win"),
+    ("winning", "win"),
+    ("winner", "win"),
+    ("lost", "lose"),
+    ("loses", "lose"),
+    ("paid", "pay"),
+    ("told", "tell"),
+    ("said", "say"),
+    ("says", "say"),
+    ("went", "go"),
+    ("gone", "go"),
+    ("came", "come"),
+    ("became", "become"),
+    ("ran", "run"),
+    ("met", "meet"),
+    ("brought", "bring"),
+    ("fought", "fight"),
+    ("caught", "catch"),
+    ("sang", "sing"),
+    ("sung", "sing"),
+    ("singer", "sing"),
+    ("stood", "stand"),
+    ("wore", "wear"),
+    ("worn", "wear"),
+    ("men", "man"),
+    ("women", "woman"),
+    ("children", "child"),
+    ("mice", "mouse"),
+    ("feet", "foot"),
+    ("teeth", "tooth"),
+    ("people", "person"),
+];
+
+/// A cheap necessary condition for [`stems_match`]: the stem's first five bytes (all of it
+/// when shorter) and that count, packed into one integer. Two stems that match are equal or
+/// share a prefix of at least five bytes, so their keys are equal; unequal keys rule a match
+/// out with one integer comparison.
+pub fn stem_key(stem: &str) -> u64 {
+    let b = stem.as_bytes();
+    let n = b.len().min(5);
+    let mut key = n as u64;
+    for &byte in &b[..n] {
+        key = (key << 8) | u64::from(byte);
+    }
+    key
+}
+
+/// True when two stems name the same word: equal, or one a prefix (at least
+/// five letters) of the other ("vaccin" / "vaccinat").
+pub fn stems_match(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 5 && long.starts_with(short)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_meet() {
+        assert_eq!(stem("infected"), stem("infects"));
+        assert_eq!(stem("caused"), stem("cause"));
+        assert!(stems_match(&stem("vaccines"), &stem("vaccination")));
+        assert_eq!(stem("studies"), stem("study"));
+        assert!(!stems_match(&stem("cat"), &stem("catastrophe")));
+    }
+
+    #[test]
+    fn words_have_ranges() {
+        let t = "SARS-CoV-2 isn't new";
+        let w = words(t);
+        let surf: Vec<&str> = w.iter().map(|w| &t[w.range.clone()]).collect();
+        assert_eq!(surf, vec!["SARS", "CoV", "2", "isn", "t", "new"]);
+        assert!(w[0].capitalised && w[2].stop);
+    }
+
+    #[test]
+    fn possessives_and_the_gate_inflections_meet() {
+        assert_eq!(stem("alice's"), stem("alice"));
+        assert_eq!(stem("promoted"), stem("promotes"));
+        assert_eq!(stem("servers"), "server");
+        assert_eq!(stem("access"), "access");
+    }
+
+    #[test]
+    fn clauses_cut_on_commas_and_but() {
+        let c = clauses("Alice has admin, but Bob does not");
+        assert_eq!(c.len(), 2);
+    }
+}
