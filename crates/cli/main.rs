@@ -12,10 +12,12 @@
 //!   take the default signal action.
 
 mod cmd;
+mod config;
 mod home;
+mod paths;
 mod printer;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Audit what people and agents assert: chat and mail history against your
@@ -68,7 +70,18 @@ enum Command {
     /// Score amem's detectors against independently annotated corpora
     #[command(subcommand)]
     Eval(cmd::eval::EvalCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions(cmd::completions::CompletionsArgs),
+    /// Print the man page (roff)
+    Man,
 }
+
+/// A bad value on the command line (or in what stands for it: a `--source`
+/// spec, a time bound, a path that cannot be expanded) found before any
+/// work. It exits 2, like clap's own usage errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub String);
 
 /// The process exit status, converted to an [`ExitCode`] in one place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,11 +110,44 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// The allocator of the whole binary (see the workspace manifest for why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `--color` as given, read before clap parses (so that clap's own help
+/// and usage errors follow it too); a bad value is left for clap to report.
+fn color_from_args() -> printer::ColorWhen {
+    use clap::ValueEnum;
+    let mut args = std::env::args_os().skip(1);
+    let mut when = printer::ColorWhen::Auto;
+    while let Some(a) = args.next() {
+        let Some(a) = a.to_str() else { continue };
+        let value = match a.strip_prefix("--color") {
+            Some("") => args.next().and_then(|v| v.into_string().ok()),
+            Some(rest) => rest.strip_prefix('=').map(str::to_string),
+            None => None,
+        };
+        if let Some(w) = value.and_then(|v| printer::ColorWhen::from_str(&v, false).ok()) {
+            when = w;
+        }
+        if a == "--" {
+            break;
+        }
+    }
+    when
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let when = color_from_args();
+    let color = when.resolve();
+    let matches = Cli::command().color(when.for_clap()).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let ctx = match printer::Ctx::new(&cli.global) {
         Ok(c) => c,
-        Err(e) => return report(&e, Exit::Usage),
+        Err(e) => return report(&e, Exit::Usage, color),
     };
     let result = match cli.command {
         Command::Audit(a) => cmd::audit::run(a, &ctx),
@@ -120,6 +166,8 @@ fn main() -> ExitCode {
         Command::Pool(c) => cmd::pool::run(c, &ctx),
         Command::Bench(a) => cmd::bench::run(a, &ctx),
         Command::Eval(c) => cmd::eval::run(c, &ctx),
+        Command::Completions(a) => cmd::completions::run_completions(a, &ctx),
+        Command::Man => cmd::completions::run_man(&ctx),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -128,9 +176,16 @@ fn main() -> ExitCode {
                 // A closed pipe (`amem import ... | head`) is a normal end.
                 return Exit::Success.into();
             }
-            report(&e, Exit::Failure)
+            let code = if is_usage_error(&e) { Exit::Usage } else { Exit::Failure };
+            report(&e, code, color)
         }
     }
+}
+
+/// Usage errors exit 2 wherever in the chain they sit: the CLI's own, and a
+/// time bound the model could not read.
+fn is_usage_error(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.is::<UsageError>() || c.is::<amem_model::TimeError>())
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -138,8 +193,8 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 #[allow(clippy::print_stderr)]
-fn report(e: &anyhow::Error, code: Exit) -> ExitCode {
-    eprintln!("error: {e}");
+fn report(e: &anyhow::Error, code: Exit, color: bool) -> ExitCode {
+    eprintln!("{} {e}", printer::label(color, true));
     for cause in e.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }

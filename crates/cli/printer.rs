@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub(crate) struct GlobalArgs {
     /// amem's home: config.toml, wiki/, index, ledger, reports [default: ~/.amem]
-    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR")]
+    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR", value_parser = crate::paths::path_arg)]
     pub home: Option<PathBuf>,
     /// Print less (repeat for nothing but errors)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -21,6 +21,84 @@ pub(crate) struct GlobalArgs {
     /// Never draw progress bars
     #[arg(long, global = true)]
     pub no_progress: bool,
+    /// When to colour stderr: auto (a terminal, and NO_COLOR unset), always, never
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ColorWhen {
+    /// When stderr is a terminal and NO_COLOR is unset or empty
+    #[default]
+    Auto,
+    /// Always, even into a pipe or a file
+    Always,
+    /// Never
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether stderr gets escapes. `auto` follows the NO_COLOR convention
+    /// (any non-empty value turns colour off) and never writes escapes into
+    /// a pipe, a cron log or a file.
+    pub(crate) fn enabled(self, stderr_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => stderr_is_terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
+
+    /// This process's choice.
+    pub(crate) fn resolve(self) -> bool {
+        self.enabled(std::io::stderr().is_terminal(), std::env::var_os("NO_COLOR").as_deref())
+    }
+
+    /// The same choice for clap's own help and usage errors.
+    pub(crate) fn for_clap(self) -> clap::ColorChoice {
+        match self {
+            ColorWhen::Auto => clap::ColorChoice::Auto,
+            ColorWhen::Always => clap::ColorChoice::Always,
+            ColorWhen::Never => clap::ColorChoice::Never,
+        }
+    }
+}
+
+/// `warning:` / `error:` prefixes, bold yellow / bold red when colour is on.
+pub(crate) fn label(color: bool, error: bool) -> String {
+    let (text, code) = if error { ("error", "1;31") } else { ("warning", "1;33") };
+    if color { format!("\x1b[{code}m{text}:\x1b[0m") } else { format!("{text}:") }
+}
+
+/// Machine output on stdout, the same flag on every command: `--format
+/// json` (JSON Lines). `--json` is kept, hidden, for scripts written
+/// against it.
+#[derive(clap::Args, Debug, Clone, Copy, Default)]
+pub(crate) struct OutputArgs {
+    /// Output on stdout: text for people, json for JSON Lines
+    #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
+    pub format: Format,
+    /// The same as --format json
+    #[arg(long, hide = true)]
+    pub json: bool,
+}
+
+impl OutputArgs {
+    /// True for JSON Lines.
+    pub(crate) fn is_json(&self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
+/// `--format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// For people
+    #[default]
+    Text,
+    /// JSON Lines
+    Json,
 }
 
 /// What every command gets: the home and the printer.
@@ -29,12 +107,13 @@ pub(crate) struct Ctx {
     pub home: PathBuf,
     quiet: u8,
     progress: bool,
+    color: bool,
 }
 
 impl Ctx {
     pub(crate) fn new(g: &GlobalArgs) -> anyhow::Result<Ctx> {
         let home = match &g.home {
-            Some(h) => h.clone(),
+            Some(h) => crate::paths::canonical(h),
             None => match std::env::var_os("HOME") {
                 Some(h) => PathBuf::from(h).join(".amem"),
                 None => anyhow::bail!("no home directory: pass --home DIR or set AMEM_HOME"),
@@ -50,11 +129,13 @@ impl Ctx {
             "warn"
         };
         let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-        let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).try_init();
+        let color = g.color.resolve();
+        let _ =
+            tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).with_ansi(color).try_init();
         // Progress bars are for people: hidden when stderr is not a terminal,
         // with -q, and with -v (so they do not interleave with log lines).
         let progress = !g.no_progress && g.quiet == 0 && g.verbose == 0 && std::io::stderr().is_terminal();
-        Ok(Ctx { home, quiet: g.quiet, progress })
+        Ok(Ctx { home, quiet: g.quiet, progress, color })
     }
 
     /// A note on stderr (paths of written files, counts), unless `-q`.
@@ -69,7 +150,7 @@ impl Ctx {
     #[allow(clippy::print_stderr)]
     pub(crate) fn warn(&self, msg: impl AsRef<str>) {
         if self.quiet < 2 {
-            eprintln!("warning: {}", msg.as_ref());
+            eprintln!("{} {}", label(self.color, false), msg.as_ref());
         }
     }
 
@@ -81,6 +162,15 @@ impl Ctx {
     /// Locked, buffered stdout for results.
     pub(crate) fn stdout(&self) -> std::io::BufWriter<std::io::StdoutLock<'static>> {
         std::io::BufWriter::new(std::io::stdout().lock())
+    }
+
+    /// A hint on what to do next, on stderr, unless `-q`.
+    #[allow(clippy::print_stderr)]
+    pub(crate) fn hint(&self, msg: impl AsRef<str>) {
+        if self.quiet == 0 {
+            let label = if self.color { "\x1b[1;36mhint:\x1b[0m" } else { "hint:" };
+            eprintln!("{label} {}", msg.as_ref());
+        }
     }
 
     /// True when progress bars should be drawn.

@@ -389,7 +389,11 @@ fn unverified_queue_list_reject_capture() {
     assert!(!list(&t).iter().any(|v| v["id"] == bakery.as_str()));
     let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
     let n: i64 = conn
-        .query_row("SELECT count(*) FROM assessments WHERE status = 'supported' AND method LIKE 'deterministic%'", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM assessments a JOIN names m ON m.id = a.method WHERE a.status = 'supported' AND m.name LIKE 'deterministic%'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(n >= 1);
     // Unknown ids are clear errors.
@@ -467,6 +471,57 @@ fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
         .arg(format!("slack:{}", t.path().join("slack").display()));
     ok(&mut c);
     assert_eq!(server.count(), 1);
+}
+
+/// Issue 16: a trust-list source that asks for a 15-minute pause. Both
+/// claims are reported `source_unavailable` (never `no_evidence`), the run
+/// finishes at once, and the circuit keeps the host from being asked again
+/// for the second claim. (The dead-host case, time-outs opening the same
+/// circuit, is `r16_dead_host_opens_a_circuit_shared_by_every_claim` in
+/// the factcheck crate, with short time-outs.)
+#[test]
+fn r16_unreachable_source_is_reported_source_unavailable() {
+    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::status(503).header("Retry-After", "900"))])).unwrap();
+    let t = TestDir::new();
+    let home = t.path().join("down-home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"down\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"20/s\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
+    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
+    t.write(
+        "slack/general/2025-05-20.json",
+        r#"[{"type":"message","user":"U1","text":"The arXiv API allows one request every three seconds per client.","ts":"1747735200.000100"},
+            {"type":"message","user":"U1","text":"The Zenodo API allows sixty requests per minute per client.","ts":"1747735300.000100"}]"#,
+    );
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2025-01-01", "--now", "2025-06-01T00:00:00Z", "--json", "--format", "md,jsonl", "--home"])
+        .arg(&home)
+        .arg("--source")
+        .arg(format!("slack:{}", t.path().join("slack").display()));
+    let out = summary_line(&ok(&mut c));
+    assert_eq!(server.count(), 1, "the Retry-After opened the circuit for the second claim too");
+    let summary = &out["data"]["summary"];
+    assert_eq!(summary["by_status"]["source_unavailable"], 2, "{out}");
+    assert!(summary["by_status"].get("no_evidence").is_none(), "{out}");
+    let dir = PathBuf::from(out["data"]["report_dir"].as_str().unwrap());
+    let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+    let statuses: Vec<String> = jsonl
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["data"]["assessment"]["status"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(statuses, ["source_unavailable", "source_unavailable"], "{jsonl}");
+    let md = std::fs::read_to_string(dir.join("audit.md")).unwrap();
+    assert!(md.contains("source_unavailable"), "{md}");
 }
 
 /// The example home's chat.db is the committed chat.sql, built: the two agree

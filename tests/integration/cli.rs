@@ -23,6 +23,8 @@ fn help_on_every_subcommand() {
         "pool",
         "bench",
         "eval",
+        "completions",
+        "man",
     ] {
         assert!(top.contains(sub), "top-level help lists {sub}");
         let h = ok(t.amem().args([sub, "--help"]));
@@ -55,6 +57,6 @@ fn import_missing_path_names_it() {
 fn bad_since_is_explained() {
     let t = TestDir::new();
     let p = t.write("a.mbox", "");
-    let (_, err) = code(t.amem().args(["import", "gmail"]).arg(&p).args(["--since", "last-month"]), 1);
+    let (_, err) = code(t.amem().args(["import", "gmail"]).arg(&p).args(["--since", "last-month"]), 2);
     assert!(err.contains("last-week") && err.contains("7d"), "error lists accepted forms: {err}");
 }

@@ -55,7 +55,7 @@ fn fetches_captures_and_answers_locally_next_time() {
     let captured: Vec<_> = std::fs::read_dir(t.home().join("wiki/captured")).unwrap().filter_map(|e| e.ok()).collect();
     assert_eq!(captured.len(), 1);
     let item = std::fs::read_to_string(captured[0].path()).unwrap();
-    assert!(item.contains("source: http://arxiv.org/abs/2601.00001v1") && item.contains("retrieved_at: ") && item.contains("digest: "));
+    assert!(item.contains("source: \"http://arxiv.org/abs/2601.00001v1\"") && item.contains("retrieved_at: ") && item.contains("digest: "));
     let log = std::fs::read_to_string(t.home().join("grounding.log")).unwrap();
     assert_eq!(log.lines().count(), 1);
     assert!(!log.contains("three seconds") && !log.contains("arXiv API allows"));

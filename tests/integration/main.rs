@@ -4,9 +4,11 @@
 
 mod audit;
 mod cli;
+mod conventions;
 mod extract;
 mod factcheck;
 mod gate;
+mod identity;
 mod importers_chat;
 mod importers_mail;
 mod pool;

@@ -78,9 +78,10 @@ fn bad_files_are_reported_with_their_path_and_skipped() {
     let (_, err) = code(t.amem().arg("index"), 0);
     assert!(err.contains("latin1.md: not UTF-8"), "{err}");
     assert!(err.contains("blob.txt: binary file"), "{err}");
-    assert!(err.contains("broken.md: broken front matter"), "{err}");
-    assert!(err.contains("3 skipped, 1 files of other formats ignored"), "{err}");
-    assert!(err.contains("the index holds 1 items"), "{err}");
+    // Broken front matter: indexed whole as plain text, with a warning naming file and line.
+    assert!(err.contains("broken.md:1: the `---` front matter block is never closed; indexed as plain text"), "{err}");
+    assert!(err.contains("2 skipped, 1 files of other formats ignored"), "{err}");
+    assert!(err.contains("the index holds 2 items"), "{err}");
 }
 
 #[test]
@@ -96,7 +97,7 @@ fn capture_adds_a_file_that_recall_finds() {
     let id = uri.trim_start_matches("amem://");
     let file = t.home().join(format!("wiki/captured/{id}.md"));
     let saved = std::fs::read_to_string(&file).unwrap();
-    assert!(saved.starts_with("---\ntitle: Keeling curve\nsource: https://example.org/keeling\nretrieved_at: "), "{saved}");
+    assert!(saved.starts_with("---\ntitle: \"Keeling curve\"\nsource: \"https://example.org/keeling\"\nretrieved_at: "), "{saved}");
     assert!(saved.contains("\ndigest: "));
     let hits = json_lines(&ok(t.amem().args(["recall", "CO2 at Mauna Loa passed 420 ppm", "--json"])));
     assert_eq!(hits[0]["data"]["uri"], format!("{uri}#chunk=0"));

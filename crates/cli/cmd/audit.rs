@@ -2,21 +2,20 @@
 //! extraction, local recall, the trust list (unless offline), verification
 //! and the gate; records everything in the ledger; writes the reports.
 //!
-//! stdout: nothing, or with `--json` JSON Lines (`{"type":"run_begin",...}`
+//! stdout: nothing, or with `--format json` (or `--json`) JSON Lines (`{"type":"run_begin",...}`
 //! then `{"type":"run_summary",...}`). stderr: progress when it is a
 //! terminal, then where the reports went. Exit codes: 0 clean, 1 error (or
 //! skipped records with `--strict`), 3 a contradicted claim was found with
 //! `--fail-on contradicted` (or `default_action = "block"` in config.toml).
 
-use crate::Exit;
 use crate::cmd::import::window;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
+use crate::{Exit, UsageError};
 use amem_audit::progress::Counters;
-use amem_audit::sources::parse_source_spec;
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_factcheck::config::{DefaultAction, HomeConfig};
+use amem_factcheck::DefaultAction;
 use amem_model::{Group, SourceKind};
-use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -38,8 +37,8 @@ enum AuditTarget {
 /// Flags override config.toml; config.toml overrides the defaults.
 #[derive(clap::Args, Debug)]
 struct ChatHistoryArgs {
-    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv); repeatable.
-    /// Without it, the [[imports]] of config.toml are read
+    /// An archive to read, as KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv), auto:PATH
+    /// or a bare PATH (the kind is probed); repeatable. Without it, the [[imports]] of config.toml are read
     #[arg(long = "source", value_name = "KIND:PATH")]
     sources: Vec<String>,
     /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
@@ -55,15 +54,16 @@ struct ChatHistoryArgs {
     #[arg(long)]
     offline: bool,
     /// Where to write the reports [default: $AMEM_HOME/reports/<run-id>/]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::paths::path_arg)]
     out: Option<PathBuf>,
-    /// Which reports: any of md, arrow, jsonl, comma-separated
-    #[arg(long, default_value = "md,arrow", value_parser = Formats::parse)]
-    format: Formats,
+    /// Which reports: any of md, arrow, jsonl, comma-separated; json (alone or among them) prints the
+    /// machine-readable summary (JSON Lines) on stdout, as on every command
+    #[arg(long, default_value = "md,arrow", value_parser = parse_formats)]
+    format: AuditFormats,
     /// Exit with code 3 when a claim is contradicted
     #[arg(long, value_parser = ["contradicted"])]
     fail_on: Option<String>,
-    /// Print a machine-readable summary (JSON Lines) on stdout
+    /// The same as --format json: a machine-readable summary (JSON Lines) on stdout
     #[arg(long)]
     json: bool,
     /// Reassess messages already assessed under this policy version
@@ -80,6 +80,23 @@ struct ChatHistoryArgs {
     jobs: Option<usize>,
 }
 
+/// `--format`: the report files, and whether stdout gets JSON Lines.
+#[derive(Clone, Copy, Debug)]
+struct AuditFormats {
+    reports: Formats,
+    json: bool,
+}
+
+/// `json` means stdout (as on every command); the rest name report files,
+/// md and arrow when none is named.
+fn parse_formats(s: &str) -> Result<AuditFormats, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let json = parts.contains(&"json");
+    let files: Vec<&str> = parts.into_iter().filter(|p| *p != "json").collect();
+    let reports = if files.is_empty() && json { Formats::default() } else { Formats::parse(&files.join(","))? };
+    Ok(AuditFormats { reports, json })
+}
+
 pub(crate) fn run(a: AuditArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     match a.target {
         AuditTarget::ChatHistory(c) => chat_history(c, ctx),
@@ -94,13 +111,11 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let config = HomeConfig::load(&home)?;
     let mut sources: Vec<(SourceKind, PathBuf)> = Vec::new();
     for spec in &a.sources {
-        let (k, p) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
-        sources.push((k, p.to_path_buf()));
+        sources.push(crate::paths::source_arg(spec)?);
     }
     if sources.is_empty() {
         for imp in &config.imports {
-            let p = if imp.path.is_absolute() { imp.path.clone() } else { home.join(&imp.path) };
-            sources.push((imp.kind, p));
+            sources.push(crate::paths::checked_source(Some(imp.kind), imp.resolved_path(&home)?)?);
         }
     }
     if sources.is_empty() {
@@ -112,9 +127,14 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     // Validate the window before any work.
     window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())?;
-    let now = a.now.as_deref().map(|n| n.parse::<jiff::Timestamp>()).transpose().context("--now is not an RFC 3339 time")?;
+    let now = a
+        .now
+        .as_deref()
+        .map(|n| n.parse::<jiff::Timestamp>())
+        .transpose()
+        .map_err(|_| UsageError("--now is not an RFC 3339 time".into()))?;
     let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
-    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config)?) };
+    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding)?) };
     let params = AuditParams {
         home: home.clone(),
         sources,
@@ -123,7 +143,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         now,
         offline,
         out_dir: a.out.clone(),
-        formats: a.format,
+        formats: a.format.reports,
         rerun: a.rerun,
         ground_concurrency: a.concurrency,
         workers: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
@@ -151,18 +171,14 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         std::thread::spawn(move || {
             let started = std::time::Instant::now();
             while !stop.load(Ordering::Relaxed) {
-                let n = Counters::get(&c.messages);
                 let secs = started.elapsed().as_secs_f64().max(0.001);
                 let t = total.load(Ordering::Relaxed);
-                let eta = match amem_audit::progress::eta_seconds(n, t, secs) {
-                    Some(e) => format!(" · {n}/{t} · eta {}", fmt_secs(e)),
-                    None if t == 0 => " · counting…".to_string(),
-                    None => String::new(),
-                };
-                pb.set_message(format!("{} · {:.0} msg/s{eta}", c.line(), n as f64 / secs));
+                pb.set_prefix(c.phase((t > 0).then_some(t)).to_string());
+                pb.set_message(progress_message(&c, (t > 0).then_some(t), secs));
                 pb.tick();
                 std::thread::sleep(Duration::from_millis(125));
             }
+            // Cleared before any closing line is printed: nothing stays behind.
             pb.finish_and_clear();
         })
     });
@@ -184,7 +200,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     };
     let s = &outcome.summary;
 
-    if a.json {
+    if a.json || a.format.json {
         let mut out = ctx.stdout();
         write_json_line(&mut out, &serde_json::json!({"type": "run_begin", "schema_version": 1, "data": outcome.run}))?;
         write_json_line(
@@ -214,6 +230,10 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     for f in &outcome.files {
         ctx.note(format!("wrote {}", f.display()));
     }
+    let wiki_items = amem_recall::Wiki::open(&home).and_then(|w| w.stats()).map(|st| st.items).unwrap_or(0);
+    for h in next_steps(s, wiki_items, offline, &home) {
+        ctx.hint(h);
+    }
     let contradicted = s.group_count(Group::Contradicted) > 0;
     if contradicted && config.grounding.default_action == DefaultAction::Warn {
         ctx.warn(format!("{} contradicted claim(s): see the report", s.group_count(Group::Contradicted)));
@@ -226,6 +246,30 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     } else {
         Exit::Success
     })
+}
+
+/// What to do next, when a run could not say much: no messages in the
+/// window, no claims worth auditing, nothing new, or no notes to ground on.
+fn next_steps(s: &amem_model::RunSummary, wiki_items: u64, offline: bool, home: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    if s.messages_read == 0 {
+        out.push("no message fell inside the time window: widen it (--since 1y, --since 2001-01-01) or drop --until".to_string());
+    } else if s.messages_read == s.messages_already_assessed {
+        out.push("nothing new since the last run; --rerun assesses every message again".to_string());
+    } else if s.audited == 0 {
+        out.push(format!(
+            "{} messages read but no factual claim among them (greetings, questions and opinions are not audited):              check the sources and the window",
+            s.messages_read
+        ));
+    }
+    if wiki_items == 0 {
+        let grounding = if offline { ", or add a trust list (amem grounding init --opinionated)" } else { "" };
+        out.push(format!(
+            "the wiki {} holds no notes, so no claim can be supported or contradicted from them: put your notes there              (Markdown, text, HTML; an Obsidian vault or Logseq graph as it is) and run again with --rerun{grounding}",
+            home.join("wiki").display()
+        ));
+    }
+    out
 }
 
 /// The first Ctrl-C asks the run to stop after recording what it has read
@@ -252,6 +296,21 @@ fn on_ctrl_c(counters: Arc<Counters>, ctx: &Ctx) {
             }
         });
     });
+}
+
+/// The live line: what is done of the work that remains, at what rate, and
+/// an ETA over the messages not yet finished (assessed and recorded, or
+/// found already assessed), not over those merely read: reading runs ahead
+/// of the assessing by a whole channel of messages.
+fn progress_message(c: &Counters, total: Option<u64>, secs: f64) -> String {
+    let done = c.finished();
+    let rate = done as f64 / secs.max(0.001);
+    let eta = match total.and_then(|t| amem_audit::progress::eta_seconds(done, t, secs).map(|e| (t, e))) {
+        Some((t, e)) => format!(" · {done}/{t} done · eta {}", fmt_secs(e)),
+        None if total.is_none() => " · counting for an ETA…".to_string(),
+        None => String::new(),
+    };
+    format!("{} · {rate:.0} msg/s{eta}", c.line())
 }
 
 fn fmt_secs(s: f64) -> String {

@@ -19,15 +19,14 @@ pub(crate) struct BenchArgs {
     /// The stimulus set's id (from a pool manifest, or your own), printed with the figures
     #[arg(long)]
     stimulus_set: String,
-    /// One JSON object on stdout
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: crate::printer::OutputArgs,
 }
 
 pub(crate) fn run(a: BenchArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let s = amem_pool::bench::score(&a.sources, &a.writes, &a.stimulus_set)?;
     let mut out = ctx.stdout();
-    if a.json {
+    if a.out.is_json() {
         write_json_line(&mut out, &s)?;
     } else {
         out.write_all(amem_pool::bench::render(&s).as_bytes())?;

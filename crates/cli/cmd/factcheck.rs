@@ -1,29 +1,35 @@
-//! `amem factcheck "claim" [--offline] [--json] [--refresh] [-k N]`: ground
+//! `amem factcheck "claim" [--offline] [--format json] [--refresh] [-k N]`: ground
 //! one claim. Local recall first (the wiki is brought up to date, then
 //! searched); when the local evidence does not settle the claim (or with
 //! `--refresh`), the trust list is asked (rate-limited, logged, captured back into the wiki); then
-//! the deterministic verifier judges the claim against all the evidence.
+//! the audit's per-claim function (`amem_audit::assess::Assessor::assess_evidence`:
+//! the deterministic verifier, then the gate on the evidence the verdict rests
+//! on) judges the claim against all the evidence, as `amem audit` does.
 //!
-//! stdout (`--json`): one object in the RFC shape
+//! stdout (`--format json`): one object in the RFC shape
 //! `{verdict, status, evidence: [{source_uri, snippet, captured_at, similarity}], amem_uri}`
-//! plus `claim`, `method`, `reasons` (`facet`, `rule`, `detail`) and
+//! plus `claim`, `method`, `reasons` (`facet`, `rule`, `detail`), `gate` (the
+//! gate's summary, `null` when no evidence is cited) and
 //! `grounding` (`outcome`: `local`, `captured`, `cached`, `no_evidence`,
 //! `unavailable`, `offline`, `disabled`; `searched`, `unavailable`
 //! (`source`, `reason`), `stale` (`source_url`, `old_item`, `new_item`),
 //! `requests`). `verdict` is the report group (`SUPPORTED`,
 //! `CONTRADICTED`, or `NO_EVIDENCE` for everything unverified); `status` is
 //! the finer DESIGN.md status. `similarity` is the share of the claim's
-//! search terms found in the snippet (0 to 1). Without `--json`, the same
+//! search terms found in the snippet (0 to 1). Without `--format json`, the same
 //! as text. An unavailable source never turns into "no evidence" silently:
 //! it is named on stderr and in `grounding.unavailable`.
 
 use crate::Exit;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
+use amem_audit::assess::Assessor;
 use amem_audit::capture::RecallStore;
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
+use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions};
+use amem_model::Reason;
 use amem_model::{AmemUri, Evidence};
 use amem_recall::{IndexOptions, Recall};
-use amem_verify::{METHOD, Verification, verify};
+use amem_verify::METHOD;
 use anyhow::Context as _;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -40,9 +46,8 @@ pub(crate) struct FactcheckArgs {
     /// Make no network request: the local wiki and earlier captures only
     #[arg(long)]
     pub offline: bool,
-    /// Print one JSON object on stdout
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: crate::printer::OutputArgs,
     /// Ask the trust list even when the wiki or the cache already answers (finds changed documents)
     #[arg(long)]
     pub refresh: bool,
@@ -63,10 +68,10 @@ fn similarity(terms: &[String], text: &str) -> f64 {
 
 /// The evidence the verdict cites (deduplicated, in citation order), or
 /// when nothing is cited, everything weighed.
-fn shown_evidence(v: &Verification, weighed: &[Evidence], k: usize) -> Vec<Evidence> {
+fn shown_evidence(reasons: &[Reason], weighed: &[Evidence], k: usize) -> Vec<Evidence> {
     let mut seen = BTreeSet::new();
     let mut cited: Vec<Evidence> = Vec::new();
-    for r in &v.reasons {
+    for r in reasons {
         for e in &r.evidence {
             if seen.insert((e.uri.clone(), e.span)) {
                 cited.push(e.clone());
@@ -93,10 +98,13 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let k = a.k.max(1);
     let search = |k: usize| store.with_wiki(|w| w.search(&a.claim, k)).context("cannot search the wiki");
     let mut weighed: Vec<Evidence> = search(k)?.iter().map(|h| h.to_evidence()).collect();
-    let mut verification = verify(&a.claim, &weighed);
+    // The audit's per-claim function: the verdict and the gate on the
+    // evidence weighed, so `amem factcheck` and `amem audit` never differ.
+    let mut assessor = Assessor::new();
+    let mut assessed = assessor.assess_evidence(&a.claim, &weighed);
     let mut grounding = json!({"outcome": "local", "searched": [], "unavailable": [], "stale": [], "requests": 0});
 
-    if a.refresh || verification.status.group() == amem_model::Group::Unverified {
+    if a.refresh || assessed.status.group() == amem_model::Group::Unverified {
         let opts = GrounderOptions { offline: a.offline, refresh: a.refresh, ..GrounderOptions::default() };
         let grounder = Grounder::new(&ctx.home, &cfg.grounding, store.clone(), opts).context("cannot set up the trust list")?;
         let outcome = if grounder.is_enabled() {
@@ -130,7 +138,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             let replaced: BTreeSet<&str> = stale.iter().map(|s| s.old_item.as_str()).collect();
             weighed.retain(|e| !captured.contains(e.uri.item.as_str()) && !replaced.contains(e.uri.item.as_str()));
             weighed.extend(extra);
-            verification = verify(&a.claim, &weighed);
+            assessed = assessor.assess_evidence(&a.claim, &weighed);
         }
         if let Some(GroundOutcome::Unavailable { reasons, .. }) = &outcome {
             for r in reasons {
@@ -140,7 +148,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
 
     let terms = amem_factcheck::terms::key_terms(&a.claim);
-    let shown = shown_evidence(&verification, &weighed, k);
+    let shown = shown_evidence(&assessed.reasons, &weighed, k);
     let amem_uri = shown.first().map(|e| e.uri.to_string());
     let evidence: Vec<Value> = shown
         .iter()
@@ -154,19 +162,20 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             })
         })
         .collect();
-    let reasons: Vec<Value> = verification.reasons.iter().map(|r| json!({"facet": r.facet, "rule": r.rule, "detail": r.detail})).collect();
+    let reasons: Vec<Value> = assessed.reasons.iter().map(|r| json!({"facet": r.facet, "rule": r.rule, "detail": r.detail})).collect();
     let result = json!({
         "claim": a.claim,
-        "verdict": verification.status.group().rfc_verdict(),
-        "status": verification.status.as_str(),
+        "verdict": assessed.status.group().rfc_verdict(),
+        "status": assessed.status.as_str(),
         "evidence": evidence,
         "amem_uri": amem_uri,
         "method": METHOD,
         "reasons": reasons,
+        "gate": assessed.gate,
         "grounding": grounding,
     });
     let mut out = ctx.stdout();
-    if a.json {
+    if a.out.is_json() {
         write_json_line(&mut out, &result)?;
     } else {
         writeln!(out, "{}  {}", result["verdict"].as_str().unwrap_or(""), result["status"].as_str().unwrap_or(""))?;
@@ -183,7 +192,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             )?;
             writeln!(out, "    \"{}\"", e["snippet"].as_str().unwrap_or(""))?;
         }
-        for r in &verification.reasons {
+        for r in &assessed.reasons {
             writeln!(out, "  {}: {} [{}]", r.facet, r.detail, r.rule)?;
         }
         writeln!(out, "  grounding: {}", result["grounding"]["outcome"].as_str().unwrap_or(""))?;

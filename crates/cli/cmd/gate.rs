@@ -143,7 +143,7 @@ fn inputs(a: &GateArgs, ctx: &Ctx) -> anyhow::Result<(Vec<Pair>, usize)> {
         (None, Some(s), Some(m)) => {
             Ok((vec![Pair { id: serde_json::Value::String(m.display().to_string()), source: read_text(s)?, memory: read_text(m)? }], 0))
         }
-        _ => anyhow::bail!("give --source FILE --memory FILE, or --pairs FILE"),
+        _ => Err(crate::UsageError("give --source FILE --memory FILE, or --pairs FILE".into()).into()),
     }
 }
 

@@ -2,13 +2,13 @@
 //! the trust list in `$AMEM_HOME/config.toml` (README, section "factcheck").
 //!
 //! stdout: `init` prints the path written; `list` prints one line per source
-//! (`priority name adapter rate url_pattern`), or with `--json` one
+//! (`priority name adapter rate url_pattern`), or with `--format json` one
 //! `{"type":"source","data":{...}}` line per source then a
 //! `{"type":"grounding","data":{"enabled","default_action","sources"}}` line.
 
 use crate::Exit;
+use crate::config::HomeConfig;
 use crate::printer::{Ctx, write_json_line};
-use amem_factcheck::HomeConfig;
 use anyhow::Context as _;
 use serde_json::json;
 use std::io::Write;
@@ -27,16 +27,15 @@ pub(crate) enum GroundingCommand {
     },
     /// Show the configured sources, in the order they are asked
     List {
-        /// JSON Lines on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
 }
 
 pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     match c {
         GroundingCommand::Init { opinionated, force } => {
-            let path = amem_factcheck::config::init(&ctx.home, opinionated, force)?;
+            let path = crate::config::init(&ctx.home, opinionated, force)?;
             let mut out = ctx.stdout();
             writeln!(out, "{}", path.display())?;
             out.flush()?;
@@ -47,11 +46,11 @@ pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             });
             Ok(Exit::Success)
         }
-        GroundingCommand::List { json } => {
+        GroundingCommand::List { output } => {
             let cfg = HomeConfig::load(&ctx.home).context("cannot load the configuration")?;
             let g = &cfg.grounding;
             let mut out = ctx.stdout();
-            if json {
+            if output.is_json() {
                 for s in &g.sources {
                     let rate = s.effective_rate().to_string();
                     write_json_line(
@@ -74,7 +73,7 @@ pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 }
             }
             out.flush()?;
-            if !json {
+            if !output.is_json() {
                 let path = HomeConfig::path(&ctx.home);
                 if g.sources.is_empty() {
                     ctx.note(format!(

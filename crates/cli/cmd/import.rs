@@ -7,8 +7,8 @@
 //! `not_claims`). stderr: one line per skipped record naming file and
 //! position, then the counts.
 
-use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
+use crate::{Exit, UsageError};
 use amem_model::{ImportOptions, ImportSummary, SourceKind, TimeWindow};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -16,10 +16,11 @@ use std::path::PathBuf;
 /// Arguments of `amem import`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct ImportArgs {
-    /// Archive format: slack, imessage, gmail (any mbox), enron (maildir), enron-csv
+    /// Archive format: slack, imessage, gmail (any mbox), enron (maildir), enron-csv, or auto (probed)
     #[arg(value_parser = parse_kind)]
-    pub kind: SourceKind,
+    pub kind: KindArg,
     /// The archive: Slack export folder or .zip, chat.db, .mbox file, maildir root, CSV file
+    #[arg(value_parser = crate::paths::path_arg)]
     pub path: PathBuf,
     /// Only messages sent at or after this (last-week, yesterday, today, 7d, 48h, 2w, 2024-05-01, RFC 3339)
     #[arg(long)]
@@ -35,14 +36,23 @@ pub(crate) struct ImportArgs {
     pub strict: bool,
 }
 
-pub(crate) fn parse_kind(s: &str) -> Result<SourceKind, String> {
-    SourceKind::parse(s).ok_or_else(|| format!("unknown kind {s:?}: use slack, imessage, gmail, enron or enron-csv"))
+/// A kind as given: `auto` is `None` (found by probing the archive).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KindArg(Option<SourceKind>);
+
+pub(crate) fn parse_kind(s: &str) -> Result<KindArg, String> {
+    if s == "auto" {
+        return Ok(KindArg(None));
+    }
+    SourceKind::parse(s)
+        .map(|k| KindArg(Some(k)))
+        .ok_or_else(|| format!("unknown kind {s:?}: use slack, imessage, gmail, enron, enron-csv or auto"))
 }
 
 /// Resolve `--now` (or the wall clock) and the window.
 pub(crate) fn window(since: Option<&str>, until: Option<&str>, now: Option<&str>) -> anyhow::Result<TimeWindow> {
     let now = match now {
-        Some(n) => n.parse::<jiff::Timestamp>().with_context(|| format!("--now {n:?} is not an RFC 3339 time"))?,
+        Some(n) => n.parse::<jiff::Timestamp>().map_err(|_| UsageError(format!("--now {n:?} is not an RFC 3339 time")))?,
         None => jiff::Timestamp::now(),
     };
     Ok(TimeWindow::parse(since, until, now)?)
@@ -50,11 +60,9 @@ pub(crate) fn window(since: Option<&str>, until: Option<&str>, now: Option<&str>
 
 pub(crate) fn run(a: ImportArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let opts = ImportOptions { window: window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())? };
-    if !a.path.exists() {
-        anyhow::bail!("{} does not exist", a.path.display());
-    }
-    let stream = amem_audit::sources::open_source(a.kind, &a.path, &opts)
-        .with_context(|| format!("cannot open {} as {}", a.path.display(), a.kind))?;
+    let (kind, path) = crate::paths::checked_source(a.kind.0, a.path)?;
+    let stream =
+        amem_audit::sources::open_source(kind, &path, &opts).with_context(|| format!("cannot open {} as {kind}", path.display()))?;
     let mut summary = ImportSummary::default();
     let mut out = ctx.stdout();
     for item in stream {

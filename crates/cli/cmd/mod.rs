@@ -3,6 +3,7 @@
 
 pub(crate) mod audit;
 pub(crate) mod bench;
+pub(crate) mod completions;
 pub(crate) mod eval;
 pub(crate) mod factcheck;
 pub(crate) mod gate;

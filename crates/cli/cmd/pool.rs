@@ -4,7 +4,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_audit::sources::{open_source, parse_source_spec};
+use amem_audit::sources::open_source;
 use amem_model::{ImportOptions, MessageStream, SourceKind};
 use amem_pool::build::{self, Writes};
 use amem_pool::pool_file::PoolWriter;
@@ -61,9 +61,8 @@ pub(crate) enum PoolCommand {
         /// Seed of the bootstrap
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// One JSON object on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
     /// Fisher's exact test on the mechanism counts of two labelled sessions
     Compare {
@@ -71,9 +70,8 @@ pub(crate) enum PoolCommand {
         a: PathBuf,
         /// Second labelled session.csv (with its key.csv beside it)
         b: PathBuf,
-        /// One JSON object on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
 }
 
@@ -82,14 +80,13 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
         PoolCommand::Build { sources, writes, extractor: _, out } => {
             let mut streams: Vec<MessageStream> = Vec::new();
             for spec in &sources {
-                let (kind, path) = parse_source_spec(spec).map_err(anyhow::Error::msg)?;
+                let (kind, path) = crate::paths::source_arg(spec)?;
+                let path = &path;
                 if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
-                    anyhow::bail!(
+                    return Err(crate::UsageError(format!(
                         "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
-                    );
-                }
-                if !path.exists() {
-                    anyhow::bail!("{} does not exist", path.display());
+                    ))
+                    .into());
                 }
                 streams.push(open_source(kind, path, &ImportOptions::default()).with_context(|| format!("cannot open {spec}"))?);
             }
@@ -129,7 +126,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             ));
             Ok(Exit::Success)
         }
-        PoolCommand::Score { session, key, second_pass, seed, json } => {
+        PoolCommand::Score { session, key, second_pass, seed, output } => {
             let key = score::read_key(&key)?;
             let (rows, unlabelled) = score::read_labelled(&session, &key)?;
             let second = match &second_pass {
@@ -138,7 +135,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             };
             let s = score::score(&rows, unlabelled, second.as_deref(), seed);
             let mut out = ctx.stdout();
-            if json {
+            if output.is_json() {
                 write_json_line(&mut out, &s)?;
             } else {
                 out.write_all(score::render(&s).as_bytes())?;
@@ -146,7 +143,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             out.flush()?;
             Ok(Exit::Success)
         }
-        PoolCommand::Compare { a, b, json } => {
+        PoolCommand::Compare { a, b, output } => {
             let counts = |p: &PathBuf| -> anyhow::Result<[u64; 4]> {
                 let key = score::read_key(&p.with_file_name("key.csv")).with_context(|| format!("no key.csv beside {}", p.display()))?;
                 Ok(score::mechanism_counts(&score::read_labelled(p, &key)?.0))
@@ -154,7 +151,7 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             let (ca, cb) = (counts(&a)?, counts(&b)?);
             let p = amem_pool::stats::fisher_exact_2xk(&ca, &cb);
             let mut out = ctx.stdout();
-            if json {
+            if output.is_json() {
                 write_json_line(&mut out, &serde_json::json!({"mechanisms": MECHANISMS, "a": ca, "b": cb, "fisher_p_two_sided": p}))?;
             } else {
                 writeln!(out, "{:<12} {:>6} {:>6}", "mechanism", "A", "B")?;

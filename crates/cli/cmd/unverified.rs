@@ -12,9 +12,8 @@ use std::path::PathBuf;
 pub(crate) enum UnverifiedCommand {
     /// List the filed claims: id, status, who, when, the claim
     List {
-        /// One JSON object per claim on stdout
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
     },
     /// Take a claim off the queue, recording why
     Reject {
@@ -39,11 +38,11 @@ pub(crate) enum UnverifiedCommand {
 pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     let home = &ctx.home;
     match c {
-        UnverifiedCommand::List { json } => {
+        UnverifiedCommand::List { output } => {
             let items = unverified::list(home)?;
             let mut out = ctx.stdout();
             for (id, rec) in &items {
-                if json {
+                if output.is_json() {
                     write_json_line(&mut out, &serde_json::json!({"id": id, "record": rec}))?;
                 } else {
                     writeln!(

@@ -3,9 +3,9 @@
 //! All of them work on `$AMEM_HOME/wiki` and the `wiki_*` tables of
 //! `$AMEM_HOME/ledger.sqlite` through `amem-recall`.
 //!
-//! stdout: `recall` prints ranked hits (`--json`: one `{"type":"hit","data":{…}}`
+//! stdout: `recall` prints ranked hits (`--format json`: one `{"type":"hit","data":{…}}`
 //! per hit, then `{"type":"summary","data":{…}}`); `open` prints the chunk
-//! with its item's title and source (`--json`: one `{"type":"chunk",…}`);
+//! with its item's title and source (`--format json`: one `{"type":"chunk",…}`);
 //! `capture` prints the new item's `amem://` URI. `index` prints nothing on
 //! stdout: its counts and every skipped file go to stderr.
 
@@ -36,9 +36,8 @@ pub(crate) struct RecallArgs {
     /// How many chunks to return
     #[arg(long, short = 'k', default_value_t = 5)]
     pub k: usize,
-    /// JSON Lines on stdout
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: crate::printer::OutputArgs,
 }
 
 /// Arguments of `amem open`.
@@ -47,9 +46,8 @@ pub(crate) struct OpenArgs {
     /// amem://<item>#chunk=<n> (without #chunk, the first chunk)
     #[arg(value_name = "URI")]
     pub uri: String,
-    /// JSON Lines on stdout
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: crate::printer::OutputArgs,
 }
 
 /// Arguments of `amem capture`.
@@ -92,6 +90,9 @@ pub(crate) fn run_index(a: IndexArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         } else {
             ctx.warn(format!("skipped {}: {}", s.path.display(), s.reason));
         }
+    }
+    for w in &report.warnings {
+        ctx.warn(format!("{}:{}: {}; indexed as plain text", w.path.display(), w.warning.line, w.warning.problem));
     }
     ctx.note(format!(
         "indexed {}: {} files ({} added, {} changed, {} unchanged, {} removed), {} skipped{}; the index holds {} items, {} chunks ({})",
@@ -138,7 +139,7 @@ pub(crate) fn run_recall(a: RecallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     let hits = wiki.search(&a.claim, a.k).context("search failed")?;
     let mut out = ctx.stdout();
-    if a.json {
+    if a.out.is_json() {
         for (i, h) in hits.iter().enumerate() {
             write_json_line(&mut out, &Line { r#type: "hit", data: HitLine { rank: i + 1, hit: h } })?;
         }
@@ -165,7 +166,7 @@ pub(crate) fn run_open(a: OpenArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let wiki = open_wiki(ctx)?;
     let chunk = wiki.open_uri(&uri)?;
     let mut out = ctx.stdout();
-    if a.json {
+    if a.out.is_json() {
         write_json_line(&mut out, &Line { r#type: "chunk", data: &chunk })?;
     } else {
         writeln!(out, "# {}", chunk.title.as_deref().unwrap_or("(untitled)"))?;

@@ -166,6 +166,90 @@ pub fn score_recorded(labels: &[Label], predictions: &str, name: &str, extractor
     Ok(score_with(labels, extractor, |_| it.next().unwrap_or(ClaimKind::Greeting)))
 }
 
+/// The two halves of a label set: rules are tuned looking at [`Half::Tune`]
+/// only, and [`Half::Check`] shows how far the figures carry to sentences
+/// the tuning did not see (the generalisation gap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Half {
+    /// The half the rules were tuned on.
+    Tune,
+    /// The half kept out of tuning.
+    Check,
+}
+
+impl Half {
+    /// The half a label falls in: SHA-256 of `amem-extract-split-v1|<source>`,
+    /// even first byte = tune. Stable across runs, machines and label order.
+    pub fn of(label: &Label) -> Half {
+        use sha2::Digest;
+        let d = sha2::Sha256::digest(format!("amem-extract-split-v1|{}", label.source).as_bytes());
+        if d[0] % 2 == 0 { Half::Tune } else { Half::Check }
+    }
+
+    /// Name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Half::Tune => "tune",
+            Half::Check => "check",
+        }
+    }
+}
+
+/// The labels of one half, in label order.
+pub fn half(labels: &[Label], h: Half) -> Vec<Label> {
+    labels.iter().filter(|l| Half::of(l) == h).cloned().collect()
+}
+
+/// The ClaimBuster dev half (crowd labels of check-worthiness on debate
+/// sentences, `../shared/eval/claimbuster/README.md`), relative to the
+/// repository root; read in place, never bundled.
+pub const CLAIMBUSTER_DEV: &str = "../shared/eval/claimbuster/labels.jsonl";
+
+/// The shuffled control of [`score`]: the classifier's audited decisions,
+/// each moved to another sentence (rotated by half the set), scored against
+/// the labels. Its precision sits at the base rate; the gap to [`score`] is
+/// what the rules know about the sentences.
+pub fn score_shuffled(labels: &[Label]) -> ClaimsScore {
+    let kinds: Vec<ClaimKind> = labels.iter().map(|l| amem_extract::classify_sentence(&l.text)).collect();
+    let shift = kinds.len() / 2;
+    let mut i = 0;
+    score_with(labels, amem_extract::EXTRACTOR, |_| {
+        let k = kinds.get((i + shift) % kinds.len().max(1)).copied().unwrap_or(ClaimKind::Greeting);
+        i += 1;
+        k
+    })
+}
+
+/// One table of the audited-claim measure on each label set, whole and per
+/// [`Half`], with the shuffled control and the base rate: the README
+/// `extract:halves` block and `amem eval claims` print it.
+pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
+    let mut out = format!(
+        "| `{}` on | sentences | base rate | audited | precision | recall | F1 | F1, shuffled control | margin |\n|---|---|---|---|---|---|---|---|---|\n",
+        amem_extract::EXTRACTOR
+    );
+    for (name, labels) in sets {
+        let parts = [("tune half", half(labels, Half::Tune)), ("check half", half(labels, Half::Check)), ("whole", labels.to_vec())];
+        for (part, ls) in parts {
+            let s = score(&ls);
+            let c = score_shuffled(&ls);
+            out.push_str(&format!(
+                "| {name}, {part} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
+                s.n,
+                ratio(s.labelled_audited, s.n),
+                ratio(s.true_positives + s.false_positives, s.n),
+                s.precision,
+                s.recall,
+                s.f1,
+                c.f1,
+                s.f1 - c.f1
+            ));
+        }
+    }
+    out
+}
+
 /// Score the classifier on labels.
 pub fn score(labels: &[Label]) -> ClaimsScore {
     score_with(labels, amem_extract::EXTRACTOR, amem_extract::classify_sentence)
@@ -270,6 +354,28 @@ mod tests {
         let s = score_recorded(&labels, FIRST_RUN, "first_run.jsonl", "rules@1 (d734281)").unwrap();
         assert_eq!(s.n, labels.len());
         assert!(score_recorded(&labels, "", "x", "x").is_err());
+    }
+
+    #[test]
+    fn halves_are_stable_and_both_used() {
+        let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).unwrap();
+        let (a, b) = (half(&labels, Half::Tune), half(&labels, Half::Check));
+        assert_eq!(a.len() + b.len(), labels.len());
+        assert!(a.len() > labels.len() / 3 && b.len() > labels.len() / 3, "{} / {}", a.len(), b.len());
+        // the half depends on the source only, not on the order of the set
+        let mut rev = labels.clone();
+        rev.reverse();
+        assert_eq!(half(&rev, Half::Tune).len(), a.len());
+        let table = halves_markdown(&[("own", &labels)]);
+        assert_eq!(table.lines().count(), 2 + 3, "{table}");
+    }
+
+    #[test]
+    fn shuffled_control_falls_to_the_base_rate() {
+        let labels = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).unwrap();
+        let (s, c) = (score(&labels), score_shuffled(&labels));
+        assert_eq!(s.true_positives + s.false_positives, c.true_positives + c.false_positives);
+        assert!(c.f1 + 0.2 < s.f1, "control {} vs {}", c.f1, s.f1);
     }
 
     #[test]

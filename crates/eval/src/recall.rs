@@ -244,7 +244,9 @@ fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnM
     for (i, (title, text)) in loaded.docs.iter().enumerate() {
         let file = wiki_dir.join(format!("doc-{i:05}.md"));
         let body = match title {
-            Some(t) => format!("---\ntitle: {}\n---\n{text}\n", t.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Some(t) => {
+                format!("---\ntitle: {}\n---\n{text}\n", amem_recall::yaml_quoted(&t.split_whitespace().collect::<Vec<_>>().join(" ")))
+            }
             // No front matter: a first line of `---` in the text must not read as one.
             None => format!("\n{text}\n"),
         };

@@ -20,11 +20,11 @@
 
 use amem_model::{Evidence, Group, Status};
 use amem_verify::{Rarity, Verifier, text_evidence};
-use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a corpus could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -217,13 +217,8 @@ pub fn rotation(pairs: &[Pair]) -> Vec<Option<usize>> {
     (0..n).map(|i| (1..n).map(|k| (i + k) % n).find(|&j| pairs[j].doc != pairs[i].doc)).collect()
 }
 
-/// The verifier's answer for one pair (no rarity table): each evidence text is one evidence
-/// item (chunk = its position), with its title when the set gives one.
-pub fn verify_pair(p: &Pair) -> amem_verify::Verification {
-    amem_verify::verify(&p.claim, &evidence_of(p))
-}
-
-fn evidence_of(p: &Pair) -> Vec<Evidence> {
+/// A pair's evidence texts as evidence items (chunk = position), with their titles.
+pub fn evidence_of(p: &Pair) -> Vec<Evidence> {
     p.evidence
         .iter()
         .enumerate()

@@ -49,3 +49,18 @@ fn readme_first_run_figures_match_the_recorded_predictions() {
         score_recorded(&labels, FIRST_RUN, "crates/extract/eval/first_run.jsonl", "rules@1 (commit d734281)").expect("first run parses");
     check("first-run", &first.figures_markdown(BUNDLED_LABELS_NAME));
 }
+
+/// The audited-claim measure on both label sets, each whole and in its
+/// tuning and checking halves, with the shuffled control. Needs the
+/// ClaimBuster dev half in ../shared; prints SKIPPED without it.
+#[test]
+fn readme_halves_block_matches_both_label_sets() {
+    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
+    let Ok(cb) = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)) else {
+        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
+        return;
+    };
+    let own = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
+    let table = amem_eval::claims::halves_markdown(&[("own labels", &own), ("ClaimBuster dev", &cb)]);
+    check("halves", &table);
+}

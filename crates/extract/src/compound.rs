@@ -12,23 +12,19 @@
 //! before the comma or semicolon, the second starts at its subject (after
 //! the conjunction).
 
+use amem_text::stopwords::WordList;
+
 /// Conjunctions that may join two independent clauses after a comma.
-const CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "yet", "so"];
+static CONJUNCTIONS: WordList = WordList::new(include_str!("../lexicons/clause_conjunctions.txt"));
 
 /// Words that open a subordinate clause.
-const SUBORDINATORS: &[&str] = &[
-    "since", "because", "although", "though", "if", "unless", "when", "whenever", "while", "whereas", "until", "after", "before", "as",
-    "once", "given", "that", "which", "who", "whom", "whose", "where", "whether", "so", "in", "on", "for", "with", "to", "by", "from",
-];
+static SUBORDINATORS: WordList = WordList::new(include_str!("../lexicons/clause_subordinators.txt"));
 
 /// Subject pronouns.
-const PRONOUNS: &[&str] = &["i", "we", "you", "he", "she", "it", "they", "there", "this", "that", "these", "those"];
+static PRONOUNS: WordList = WordList::new(include_str!("../lexicons/clause_pronouns.txt"));
 
 /// Determiners that open a noun-phrase subject.
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "our", "my", "your", "his", "her", "its", "their", "this", "that", "these", "those", "some", "most", "all", "both",
-    "each",
-];
+static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/clause_determiners.txt"));
 
 /// Half-open byte ranges of the clauses of `sentence` (one range when it
 /// does not split).

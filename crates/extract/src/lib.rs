@@ -49,6 +49,7 @@
 
 pub mod classify;
 pub mod compound;
+pub mod lexicon;
 pub mod strip;
 
 pub use classify::classify;
@@ -64,8 +65,12 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// whenever segmentation or classification rules change, so claims made by
 /// different rule sets are never confused. `rules@1` was the rule set of
 /// the first run on the hand labels (commit d734281); `rules@2` holds the
-/// fixes listed in the README `extract` section.
-pub const EXTRACTOR: &str = "rules@2";
+/// fixes listed in the README `extract` section; `rules@3` (commit
+/// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
+/// `rules@4` (commit 8fc7ede) added the copula-classification rule and let
+/// counts block the opinion rule; `rules@5` reads a clause of prose with a
+/// value as a quantity when its verb is not in the lists.
+pub const EXTRACTOR: &str = "rules@5";
 
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).

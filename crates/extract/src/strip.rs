@@ -16,36 +16,14 @@
 
 use amem_model::Span;
 use amem_text::sentence::lines_of;
+use amem_text::stopwords::WordList;
 
 /// The longest signature block we set aside (lines). A longer tail is more
 /// likely content (a list of names, a table) than a signature.
 const MAX_SIGNATURE_LINES: usize = 7;
 
 /// Sign-off phrases a line may consist of (lower case, without punctuation).
-const SIGN_OFFS: &[&str] = &[
-    "thanks",
-    "thank you",
-    "thanks again",
-    "thanks in advance",
-    "many thanks",
-    "thx",
-    "regards",
-    "best regards",
-    "kind regards",
-    "warm regards",
-    "best",
-    "all the best",
-    "cheers",
-    "sincerely",
-    "yours",
-    "yours truly",
-    "sincerely yours",
-    "respectfully",
-    "take care",
-    "talk soon",
-    "later",
-    "ta",
-];
+static SIGN_OFFS: WordList = WordList::new(include_str!("../lexicons/sign_offs.txt"));
 
 /// True when the line is a sign-off, optionally followed by a short name:
 /// "Thanks,", "Regards", "Thanks, John", "Thanks.".

@@ -1,8 +1,22 @@
 //! The one HTTP client of a run: rustls (ring) TLS, a descriptive
-//! User-Agent, timeouts, gzip, the trust list enforced on every request and
-//! every redirect hop, a `governor` limiter and a connection semaphore per
-//! host, a global cap, bounded retries with jittered backoff that honour
-//! `Retry-After`, and one outbound-log line per request.
+//! User-Agent, timeouts, gzip, a `governor` limiter and a connection
+//! semaphore per host, a global cap, bounded retries with jittered backoff
+//! that honour `Retry-After`, a circuit per host, and one outbound-log line
+//! per request.
+//!
+//! Redirects are followed here, hop by hop (reqwest's own redirect policy
+//! is off): each hop is a request like any other, checked against the trust
+//! list, sent through *its* host's gate (limiter, connection semaphore,
+//! circuit) and logged under its host. A redirect chain therefore costs the
+//! same politeness as the requests it stands for.
+//!
+//! The circuit: a `Retry-After` longer than the run waits, or
+//! [`ClientOptions::circuit_failures`] time-outs / connect errors in a row,
+//! open the host's circuit. While it is open no request goes to that host,
+//! for any claim of the run: each asks gets [`FetchError::CircuitOpen`] at
+//! once, and the grounder reports the source unavailable. A back-off circuit
+//! lets one request through when it expires; a failure reopens it for twice
+//! as long (up to [`ClientOptions::circuit_max_backoff`]), an answer closes it.
 
 use crate::config::{AdapterKind, SourceConfig};
 use crate::outbound::{LogLine, OutboundLog};
@@ -33,14 +47,26 @@ pub struct ClientOptions {
     pub max_retries: u32,
     /// Backoff base: retry `n` waits `base * 2^n` plus up to `base` of jitter.
     pub backoff_base: Duration,
-    /// A `Retry-After` longer than this makes the source unavailable for
-    /// this run instead of stalling it.
+    /// A `Retry-After` longer than this opens the host's circuit for the
+    /// time asked (the source is unavailable to every claim meanwhile)
+    /// instead of stalling the run.
     pub max_retry_after: Duration,
     /// The cap across all hosts.
     pub global_rate: Rate,
     /// Bodies larger than this are refused (a search page is far smaller).
     pub max_body_bytes: usize,
+    /// Time-outs or connect errors in a row, across claims, that open a
+    /// host's circuit.
+    pub circuit_failures: u32,
+    /// How long a circuit opened by failures stays open the first time;
+    /// each reopening doubles it.
+    pub circuit_backoff: Duration,
+    /// The longest a failure circuit stays open.
+    pub circuit_max_backoff: Duration,
 }
+
+/// Redirect hops followed for one request before giving up.
+pub const MAX_REDIRECTS: usize = 5;
 
 /// The contact named in the User-Agent.
 pub const CONTACT: &str = env!("CARGO_PKG_REPOSITORY");
@@ -56,6 +82,11 @@ impl Default for ClientOptions {
             max_retry_after: Duration::from_secs(120),
             global_rate: Rate::GLOBAL_DEFAULT,
             max_body_bytes: 8 << 20,
+            // Two tries that time out mean the host is down for now: a third
+            // would cost another `timeout` for every claim queued behind it.
+            circuit_failures: 2,
+            circuit_backoff: Duration::from_secs(60),
+            circuit_max_backoff: Duration::from_secs(15 * 60),
         }
     }
 }
@@ -105,6 +136,25 @@ pub enum FetchError {
         status: u16,
         /// Tries made.
         attempts: u32,
+    },
+    /// Redirects went on for more than [`MAX_REDIRECTS`] hops.
+    #[error("{host}: more than {hops} redirects")]
+    TooManyRedirects {
+        /// `host:port` of the last hop.
+        host: String,
+        /// The limit.
+        hops: usize,
+    },
+    /// The host's circuit is open (it asked for a long pause, or stopped
+    /// answering): nothing was sent.
+    #[error("{host}: not asked, circuit open for {seconds} s more ({why})")]
+    CircuitOpen {
+        /// `host:port`.
+        host: String,
+        /// Seconds until the circuit lets a request through again.
+        seconds: u64,
+        /// What opened it.
+        why: String,
     },
     /// The server asked to wait longer than the run allows.
     #[error("{host}: asked to retry after {seconds} s, more than this run waits")]
@@ -169,21 +219,6 @@ impl Fetched {
     }
 }
 
-/// The error a refused redirect hop carries through reqwest.
-#[derive(Debug)]
-struct OffListRedirect {
-    from: String,
-    to: String,
-}
-
-impl std::fmt::Display for OffListRedirect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "redirect from {} to {} refused: not on the trust list", self.from, self.to)
-    }
-}
-
-impl std::error::Error for OffListRedirect {}
-
 struct HostGate {
     limiter: Limiter,
     connections: Semaphore,
@@ -195,6 +230,24 @@ struct HostGate {
     /// (the limiter alone spaces the sends, and a slow first send can
     /// bunch two arrivals closer than that).
     last_done: std::sync::Mutex<Option<Instant>>,
+    /// The host's circuit, shared by every claim of the run.
+    circuit: std::sync::Mutex<Circuit>,
+}
+
+/// What a host told us about itself so far.
+#[derive(Debug, Default)]
+struct Circuit {
+    /// No request before this instant (a short `Retry-After`: requests wait).
+    hold_until: Option<Instant>,
+    /// No request before this instant, and none waits for it either (a long
+    /// `Retry-After`, or the host stopped answering): asks fail at once.
+    open_until: Option<Instant>,
+    /// Why the circuit is open, for messages.
+    why: String,
+    /// Time-outs and connect errors in a row.
+    failures: u32,
+    /// Failure openings in a row (the back-off doubles with each).
+    openings: u32,
 }
 
 impl HostGate {
@@ -205,7 +258,59 @@ impl HostGate {
     }
 
     fn ready_at(&self) -> Option<Instant> {
-        self.last_done.lock().ok().and_then(|l| *l).map(|t| t + self.period)
+        let after_last = self.last_done.lock().ok().and_then(|l| *l).map(|t| t + self.period);
+        let held = self.circuit().hold_until;
+        after_last.max(held)
+    }
+
+    fn circuit(&self) -> std::sync::MutexGuard<'_, Circuit> {
+        self.circuit.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How long the circuit stays open, and why; `None` when closed.
+    fn open_for(&self) -> Option<(Duration, String)> {
+        let c = self.circuit();
+        let left = c.open_until?.checked_duration_since(Instant::now())?;
+        (!left.is_zero()).then(|| (left, c.why.clone()))
+    }
+
+    /// The host asked for `wait` before the next request.
+    fn hold(&self, wait: Duration) {
+        let until = Instant::now() + wait;
+        let mut c = self.circuit();
+        c.hold_until = c.hold_until.max(Some(until));
+    }
+
+    /// The host asked for a pause longer than the run waits: open the circuit for it.
+    fn open(&self, wait: Duration, why: String) {
+        let until = Instant::now().checked_add(wait).unwrap_or_else(|| Instant::now() + Duration::from_secs(365 * 24 * 3600));
+        let mut c = self.circuit();
+        c.open_until = c.open_until.max(Some(until));
+        c.why = why;
+    }
+
+    /// The host answered (any status): it is up.
+    fn answered(&self) {
+        let mut c = self.circuit();
+        c.failures = 0;
+        c.openings = 0;
+    }
+
+    /// A time-out or connect error. Returns how long the circuit is now
+    /// open when this failure opened it. Right after a back-off expired
+    /// (the probe request) one failure is enough.
+    fn failed(&self, opts: &ClientOptions, what: &str) -> Option<Duration> {
+        let mut c = self.circuit();
+        c.failures += 1;
+        if c.failures < opts.circuit_failures.max(1) && c.openings == 0 {
+            return None;
+        }
+        let backoff = opts.circuit_backoff.saturating_mul(1u32 << c.openings.min(16)).min(opts.circuit_max_backoff);
+        c.openings += 1;
+        c.failures = 0;
+        c.open_until = Some(Instant::now() + backoff);
+        c.why = format!("{what} {} times in a row", opts.circuit_failures.max(1));
+        Some(backoff)
     }
 }
 
@@ -245,7 +350,8 @@ impl HttpClient {
     /// Build the run's client for these sources. This is the only place a
     /// `reqwest::Client` is built: it installs the ring crypto provider first
     /// (reqwest's `rustls-no-provider` panics at build time without one;
-    /// CRATES.md §5.3), then applies the trust list as a redirect policy.
+    /// CRATES.md §5.3), and turns reqwest's redirects off: [`Self::get`]
+    /// follows them itself, hop by hop.
     ///
     /// # Errors
     /// [`Error::Client`] when reqwest refuses the settings.
@@ -280,29 +386,17 @@ impl HttpClient {
                         connections: Semaphore::new(conns.max(1)),
                         period: rate.period(),
                         last_done: std::sync::Mutex::new(None),
+                        circuit: std::sync::Mutex::new(Circuit::default()),
                     },
                 )
             })
             .collect();
-        let policy_trust = Arc::clone(&trust);
-        let policy = reqwest::redirect::Policy::custom(move |attempt| {
-            let from = attempt.previous().last().map(url_authority).unwrap_or_default();
-            if attempt.previous().len() > 5 {
-                let to = redacted(attempt.url());
-                attempt.error(OffListRedirect { from, to: format!("{to} (more than 5 redirects)") })
-            } else if policy_trust.allows(attempt.url()) {
-                attempt.follow()
-            } else {
-                let to = redacted(attempt.url());
-                attempt.error(OffListRedirect { from, to })
-            }
-        });
         let mut builder = reqwest::Client::builder()
             .user_agent(opts.user_agent.clone())
             .connect_timeout(opts.connect_timeout)
             .timeout(opts.timeout)
             .gzip(true)
-            .redirect(policy)
+            .redirect(reqwest::redirect::Policy::none())
             .https_only(!trust.has_plain_http());
         if trust.has_plain_http() {
             // Loopback test servers: a proxy from the environment must not
@@ -377,10 +471,11 @@ impl HttpClient {
         let header = |name: &str| resp.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
         let retry_after = header("retry-after").as_deref().and_then(parse_retry_after);
         let api_error = header("mediawiki-api-error");
+        let location = header("location");
         let content_type = header("content-type").unwrap_or_default().to_ascii_lowercase();
         let final_url = resp.url().clone();
         let body = read_body(resp, self.opts.max_body_bytes).await;
-        Answer { status, retry_after, api_error, content_type, final_url, body }
+        Answer { status, retry_after, api_error, location, content_type, final_url, body }
     }
 
     fn backoff(&self, attempt: u32) -> Duration {
@@ -390,26 +485,58 @@ impl HttpClient {
     }
 
     /// GET `url` for `adapter`, on behalf of the claim whose SHA-256 is
-    /// `claim_sha256` (logged instead of the claim).
-    ///
-    /// Order of gates: trust list (nothing is sent for an off-list URL), the
-    /// host's connection semaphore (held across retries, so a host that said
-    /// "slow down" is not hit by a sibling task meanwhile), one period
-    /// after the host's previous answer, the global and host limiters
-    /// together ([`Self::wait_for_slot`]), then the request.
+    /// `claim_sha256` (logged instead of the claim), following up to
+    /// [`MAX_REDIRECTS`] redirects. Each hop is checked and sent like a
+    /// first request ([`Self::get_one`]): a hop off the trust list is
+    /// refused before anything is sent to it.
     ///
     /// # Errors
     /// A [`FetchError`] when no usable answer came back.
     pub async fn get(&self, url: Url, adapter: AdapterKind, claim_sha256: &str) -> std::result::Result<Fetched, FetchError> {
-        let host = url_authority(&url);
-        let call = Call { host: &host, adapter, claim_sha256 };
-        let gate = match self.hosts.get(&host) {
-            Some(g) if self.trust.allows(&url) => g,
-            _ => {
-                self.log(&call, "refused_off_list", 0, Instant::now(), 0);
-                return Err(FetchError::OffList { url: redacted(&url) });
+        let mut url = url;
+        let mut from: Option<String> = None;
+        for _hop in 0..=MAX_REDIRECTS {
+            let host = url_authority(&url);
+            let call = Call { host: &host, adapter, claim_sha256 };
+            let gate = match self.hosts.get(&host) {
+                Some(g) if self.trust.allows(&url) => g,
+                _ => {
+                    return Err(match from {
+                        None => {
+                            self.log(&call, "refused_off_list", 0, Instant::now(), 0);
+                            FetchError::OffList { url: redacted(&url) }
+                        }
+                        Some(from) => {
+                            // Logged under the host that pointed there: nothing went to the target.
+                            self.log(&Call { host: &from, adapter, claim_sha256 }, "refused_redirect", 0, Instant::now(), 0);
+                            FetchError::RefusedRedirect { from, to: redacted(&url) }
+                        }
+                    });
+                }
+            };
+            match self.get_one(&url, gate, &call).await? {
+                Hop::Answer(f) => return Ok(f),
+                Hop::Redirect(next) => {
+                    from = Some(host);
+                    url = next;
+                }
             }
-        };
+        }
+        Err(FetchError::TooManyRedirects { host: url_authority(&url), hops: MAX_REDIRECTS })
+    }
+
+    /// One request (one hop) to a listed host.
+    ///
+    /// Order of gates: the host's circuit (an open one fails at once,
+    /// nothing sent), its connection semaphore (held across retries, so a
+    /// host that said "slow down" is not hit by a sibling task meanwhile),
+    /// the circuit again (it may have opened while this task queued), one
+    /// period after the host's previous answer and past any `Retry-After`
+    /// it gave, the global and host limiters together
+    /// ([`Self::wait_for_slot`]), then the request.
+    async fn get_one(&self, url: &Url, gate: &HostGate, call: &Call<'_>) -> std::result::Result<Hop, FetchError> {
+        let host = call.host.to_string();
+        self.refuse_if_open(gate, call)?;
         let _permit = gate.connections.acquire().await.map_err(|_| FetchError::Connect {
             host: host.clone(),
             attempts: 0,
@@ -417,6 +544,7 @@ impl HttpClient {
         })?;
         let mut attempt = 0u32;
         loop {
+            self.refuse_if_open(gate, call)?;
             self.wait_for_slot(gate).await;
             let started = Instant::now();
             self.sent.fetch_add(1, Ordering::Relaxed);
@@ -433,30 +561,36 @@ impl HttpClient {
                 }
             };
             let (retry_wait, failure) = match sent {
-                Ok(Answer { status, retry_after, api_error, content_type, final_url, body }) => {
+                Ok(Answer { status, retry_after, api_error, location, content_type, final_url, body }) => {
+                    gate.answered();
                     let bytes = body.as_ref().map(|b| b.len() as u64).unwrap_or(0);
-                    self.log(&call, &status.to_string(), bytes, started, attempt);
+                    self.log(call, &status.to_string(), bytes, started, attempt);
+                    if let Some(next) = redirect_target(status, location.as_deref(), &final_url) {
+                        return Ok(Hop::Redirect(next));
+                    }
                     // MediaWiki reports replica lag ("maxlag") on HTTP 200 with this
                     // header and a Retry-After; treat it like a 503.
                     let retryable = status == 429 || (500..600).contains(&status) || api_error.as_deref() == Some("maxlag");
                     if !retryable {
                         let body = body.map_err(|detail| FetchError::Body { host: host.clone(), detail })?;
-                        return Ok(Fetched { url: final_url, status, content_type, body, host });
+                        return Ok(Hop::Answer(Fetched { url: final_url, status, content_type, body, host }));
                     }
                     let wait = match retry_after {
                         Some(w) if w > self.opts.max_retry_after => {
+                            // Every claim of the run respects it, not only this one.
+                            gate.open(w, format!("HTTP {status} asked to retry after {} s", w.as_secs()));
                             return Err(FetchError::RetryAfterTooLong { host, seconds: w.as_secs() });
                         }
-                        Some(w) => w,
+                        Some(w) => {
+                            // Every request to the host waits for it, not only this retry.
+                            gate.hold(w);
+                            Duration::ZERO
+                        }
                         None => self.backoff(attempt),
                     };
                     (wait, FetchError::Status { host: host.clone(), status, attempts: attempt + 1 })
                 }
                 Err(e) => {
-                    if let Some(r) = find_refused_redirect(&e) {
-                        self.log(&call, "refused_redirect", 0, started, attempt);
-                        return Err(FetchError::RefusedRedirect { from: r.from.clone(), to: r.to.clone() });
-                    }
                     let (kind, failure) = if e.is_timeout() {
                         ("timeout", FetchError::Timeout { host: host.clone(), attempts: attempt + 1 })
                     } else if e.is_connect() {
@@ -464,7 +598,12 @@ impl HttpClient {
                     } else {
                         ("error", FetchError::Connect { host: host.clone(), attempts: attempt + 1, detail: root_cause(&e) })
                     };
-                    self.log(&call, kind, 0, started, attempt);
+                    self.log(call, kind, 0, started, attempt);
+                    let what = if kind == "timeout" { "timed out" } else { "could not connect" };
+                    if let Some(open) = gate.failed(&self.opts, what) {
+                        tracing::warn!(host = %host, seconds = open.as_secs(), "host not answering: circuit open");
+                        return Err(failure);
+                    }
                     (self.backoff(attempt), failure)
                 }
             };
@@ -476,6 +615,36 @@ impl HttpClient {
             attempt += 1;
         }
     }
+
+    /// [`FetchError::CircuitOpen`] (logged, nothing sent) when the host's circuit is open.
+    fn refuse_if_open(&self, gate: &HostGate, call: &Call<'_>) -> std::result::Result<(), FetchError> {
+        match gate.open_for() {
+            None => Ok(()),
+            Some((left, why)) => {
+                self.log(call, "circuit_open", 0, Instant::now(), 0);
+                let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+                Err(FetchError::CircuitOpen { host: call.host.to_string(), seconds, why })
+            }
+        }
+    }
+}
+
+/// What one hop came to.
+enum Hop {
+    /// A response to hand back.
+    Answer(Fetched),
+    /// A redirect to follow.
+    Redirect(Url),
+}
+
+/// Where a redirect points, resolved against the URL that answered. A 3xx
+/// without a usable `Location` is handed back as it is (the adapter treats
+/// it as a failed status).
+fn redirect_target(status: u16, location: Option<&str>, base: &Url) -> Option<Url> {
+    if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    base.join(location?.trim()).ok()
 }
 
 /// Who a request is for, as the log records it.
@@ -490,6 +659,7 @@ struct Answer {
     status: u16,
     retry_after: Option<Duration>,
     api_error: Option<String>,
+    location: Option<String>,
     content_type: String,
     final_url: Url,
     body: std::result::Result<Vec<u8>, String>,
@@ -509,17 +679,6 @@ async fn read_body(mut resp: reqwest::Response, limit: usize) -> std::result::Re
             Err(e) => return Err(format!("body unreadable: {}", root_cause(&e))),
         }
     }
-}
-
-fn find_refused_redirect(e: &reqwest::Error) -> Option<&OffListRedirect> {
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(err) = cur {
-        if let Some(r) = err.downcast_ref::<OffListRedirect>() {
-            return Some(r);
-        }
-        cur = err.source();
-    }
-    None
 }
 
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {

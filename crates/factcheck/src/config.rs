@@ -1,6 +1,8 @@
-//! `$AMEM_HOME/config.toml`: the `[grounding]` trust list and the
-//! `[[imports]]` the audit reads. Strict: unknown keys are errors, and every
-//! error names the line, column and key (from toml's spans).
+//! The `[grounding]` table of `$AMEM_HOME/config.toml`: the trust list.
+//! The rest of the file (`[[imports]]`, where it lives, starter texts) is the
+//! CLI's: it reads the whole file and hands the table here as a
+//! [`GroundingTable`]. Strict: unknown keys are errors, and every error names
+//! the line, column and key (from toml's spans).
 //!
 //! ```toml
 //! [grounding]
@@ -13,28 +15,14 @@
 //! priority = 1                     # lower is asked first
 //! adapter = "arxiv"                # arxiv | wikipedia | http
 //! rate = "1/3s"                    # optional; default: the service's published policy
-//!
-//! [[imports]]
-//! kind = "slack"
-//! path = "exports/slack"
 //! ```
 
 use crate::rate::Rate;
 use crate::trust::{TrustList, UrlPattern};
 use crate::{Error, Result};
-use amem_model::SourceKind;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use toml::Spanned;
-
-/// The whole `config.toml`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct HomeConfig {
-    /// `[grounding]`: the trust list and what a contradiction does.
-    pub grounding: GroundingConfig,
-    /// `[[imports]]`: archives the audit reads when none are given.
-    pub imports: Vec<ImportConfig>,
-}
 
 /// `[grounding]`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -132,35 +120,12 @@ impl SourceConfig {
     }
 }
 
-/// One `[[imports]]` entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The `[grounding]` table as written, before validation: the sources keep
+/// their spans in the file so that [`GroundingConfig::from_table`] can point
+/// at the entry that is wrong.
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ImportConfig {
-    /// Archive format: slack, imessage, gmail, enron, enron-csv.
-    pub kind: SourceKind,
-    /// The archive; relative paths are relative to `$AMEM_HOME`.
-    pub path: PathBuf,
-}
-
-impl ImportConfig {
-    /// The archive path, relative paths taken from `home`.
-    pub fn resolved_path(&self, home: &Path) -> PathBuf {
-        if self.path.is_absolute() { self.path.clone() } else { home.join(&self.path) }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawHome {
-    #[serde(default)]
-    grounding: Option<RawGrounding>,
-    #[serde(default)]
-    imports: Vec<ImportConfig>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawGrounding {
+pub struct GroundingTable {
     #[serde(default = "default_enabled")]
     enabled: bool,
     #[serde(default)]
@@ -173,51 +138,24 @@ fn default_enabled() -> bool {
     true
 }
 
-impl HomeConfig {
-    /// `config.toml` inside `home`.
-    pub fn path(home: &Path) -> PathBuf {
-        home.join("config.toml")
-    }
-
-    /// Load `home/config.toml`; a missing file is the empty config
-    /// (no sources, grounding off).
+impl GroundingConfig {
+    /// Validate a `[grounding]` table read from `text` (the whole file, whose
+    /// spans the table carries); `table` of `None` (no `[grounding]` written)
+    /// is grounding off. `path` is only used in messages.
     ///
     /// # Errors
-    /// [`Error::ConfigRead`] when the file exists but cannot be read,
-    /// [`Error::Config`] when it is not valid.
-    pub fn load(home: &Path) -> Result<HomeConfig> {
-        let path = Self::path(home);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Self::parse(&text, &path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(HomeConfig::default()),
-            Err(source) => Err(Error::ConfigRead { path, source }),
-        }
-    }
-
-    /// Parse config text; `path` is only used in messages.
-    ///
-    /// # Errors
-    /// [`Error::Config`] naming line, column and key.
-    pub fn parse(text: &str, path: &Path) -> Result<HomeConfig> {
-        let raw: RawHome = toml::from_str(text).map_err(|e| {
-            let offset = e.span().map(|s| s.start).unwrap_or(0);
-            config_error(text, path, offset, e.message().to_string())
-        })?;
+    /// [`Error::Config`] naming the line, column and key of the bad entry.
+    pub fn from_table(table: Option<GroundingTable>, text: &str, path: &Path) -> Result<GroundingConfig> {
+        let Some(g) = table else { return Ok(GroundingConfig::default()) };
         let mut sources = Vec::new();
-        let (enabled, default_action) = match raw.grounding {
-            Some(g) => {
-                for s in g.sources {
-                    let offset = s.span().start;
-                    let src = s.into_inner();
-                    validate_source(&src, &sources).map_err(|m| config_error(text, path, offset, m))?;
-                    sources.push(src);
-                }
-                (g.enabled, g.default_action)
-            }
-            None => (false, DefaultAction::Warn),
-        };
+        for s in g.sources {
+            let offset = s.span().start;
+            let src = s.into_inner();
+            validate_source(&src, &sources).map_err(|m| located_error(text, path, offset, m))?;
+            sources.push(src);
+        }
         sources.sort_by(|a, b| a.priority.cmp(&b.priority).then_with(|| a.name.cmp(&b.name)));
-        Ok(HomeConfig { grounding: GroundingConfig { enabled, default_action, sources }, imports: raw.imports })
+        Ok(GroundingConfig { enabled: g.enabled, default_action: g.default_action, sources })
     }
 }
 
@@ -246,8 +184,10 @@ fn validate_source(src: &SourceConfig, earlier: &[SourceConfig]) -> std::result:
     }
 }
 
-/// An [`Error::Config`] at byte `offset` of `text`, naming the key on that line.
-fn config_error(text: &str, path: &Path, offset: usize, message: String) -> Error {
+/// An [`Error::Config`] at byte `offset` of `text`, naming the key on that
+/// line. Public so that whoever reads the rest of config.toml reports its
+/// errors the same way.
+pub fn located_error(text: &str, path: &Path, offset: usize, message: String) -> Error {
     let offset = offset.min(text.len());
     let before = text.get(..offset).unwrap_or("");
     let line = before.matches('\n').count() + 1;
@@ -270,92 +210,38 @@ fn config_error(text: &str, path: &Path, offset: usize, message: String) -> Erro
     Error::Config { path: path.to_path_buf(), line, column, key, message: message.trim().to_string() }
 }
 
-/// The file `amem grounding init` writes without `--opinionated`: grounding
-/// enabled, no sources (nothing is ever fetched until the user adds one).
-pub const EMPTY_CONFIG: &str = r#"# amem configuration. See the README, section "factcheck".
-
-[grounding]
-# The trust list is empty: amem fetches nothing until you add a source.
-enabled = true
-default_action = "warn"   # warn | block | log
-
-# [[grounding.sources]]
-# name = "arxiv"
-# url_pattern = "https://export.arxiv.org/api/*"
-# priority = 1
-# adapter = "arxiv"        # arxiv | wikipedia | http
-# rate = "1/3s"            # optional: default is the service's published policy
-"#;
-
-/// The file `amem grounding init --opinionated` writes: a starter list of
-/// two public reference sources, at their published rates.
-pub const OPINIONATED_CONFIG: &str = r#"# amem configuration. See the README, section "factcheck".
-# A starter trust list: review it. amem only ever contacts the hosts below.
-
-[grounding]
-enabled = true
-default_action = "warn"   # warn | block | log
-
-[[grounding.sources]]
-name = "wikipedia-en"
-url_pattern = "https://en.wikipedia.org/*"
-priority = 1
-adapter = "wikipedia"
-rate = "3/s"              # Wikimedia API etiquette: serial requests, be considerate
-
-[[grounding.sources]]
-name = "arxiv"
-url_pattern = "https://export.arxiv.org/api/*"
-priority = 2
-adapter = "arxiv"
-rate = "1/3s"             # arXiv API terms: one request every three seconds
-"#;
-
-/// Write a starter `config.toml` (empty or opinionated) into `home`.
-///
-/// # Errors
-/// [`Error::ConfigExists`] when the file exists and `force` is false;
-/// [`Error::Write`] on I/O failure.
-pub fn init(home: &Path, opinionated: bool, force: bool) -> Result<PathBuf> {
-    let path = HomeConfig::path(home);
-    if path.exists() && !force {
-        return Err(Error::ConfigExists { path });
+/// A config text whose only table is `[grounding]`, read the way the CLI
+/// reads the whole file (for this crate's tests).
+#[cfg(test)]
+pub(crate) fn parse_grounding_document(text: &str) -> Result<GroundingConfig> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Doc {
+        grounding: Option<GroundingTable>,
     }
-    std::fs::create_dir_all(home).map_err(|source| Error::Write { path: home.to_path_buf(), source })?;
-    let text = if opinionated { OPINIONATED_CONFIG } else { EMPTY_CONFIG };
-    std::fs::write(&path, text).map_err(|source| Error::Write { path: path.clone(), source })?;
-    Ok(path)
+    let path = Path::new("config.toml");
+    let doc: Doc =
+        toml::from_str(text).map_err(|e| located_error(text, path, e.span().map(|s| s.start).unwrap_or(0), e.message().to_string()))?;
+    GroundingConfig::from_table(doc.grounding, text, path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(s: &str) -> Result<HomeConfig> {
-        HomeConfig::parse(s, Path::new("config.toml"))
+    fn parse(s: &str) -> Result<GroundingConfig> {
+        parse_grounding_document(s)
     }
 
     #[test]
-    fn missing_file_is_no_sources_and_off() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = HomeConfig::load(dir.path()).unwrap();
-        assert!(!c.grounding.enabled);
-        assert!(c.grounding.sources.is_empty());
-        assert!(c.imports.is_empty());
+    fn no_table_is_no_sources_and_off() {
+        let c = parse("").unwrap();
+        assert!(!c.enabled);
+        assert!(c.sources.is_empty());
     }
 
     #[test]
-    fn starter_files_parse() {
-        let e = parse(EMPTY_CONFIG).unwrap();
-        assert!(e.grounding.enabled && e.grounding.sources.is_empty());
-        let o = parse(OPINIONATED_CONFIG).unwrap();
-        let names: Vec<_> = o.grounding.sources.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["wikipedia-en", "arxiv"]);
-        assert_eq!(o.grounding.sources[1].effective_rate().period(), std::time::Duration::from_secs(3));
-    }
-
-    #[test]
-    fn full_config_with_imports() {
+    fn full_table_sorted_by_priority() {
         let c = parse(
             r#"
 [grounding]
@@ -371,17 +257,14 @@ name = "a"
 url_pattern = "https://export.arxiv.org/api/*"
 adapter = "arxiv"
 priority = 1
-[[imports]]
-kind = "slack"
-path = "exports/slack"
+rate = "1/3s"
 "#,
         )
         .unwrap();
-        assert!(c.grounding.enabled);
-        assert_eq!(c.grounding.default_action, DefaultAction::Block);
-        assert_eq!(c.grounding.sources[0].name, "a");
-        assert_eq!(c.imports[0].kind, SourceKind::Slack);
-        assert_eq!(c.imports[0].resolved_path(Path::new("/h")), Path::new("/h/exports/slack"));
+        assert!(c.enabled);
+        assert_eq!(c.default_action, DefaultAction::Block);
+        assert_eq!(c.sources[0].name, "a");
+        assert_eq!(c.sources[0].effective_rate().period(), std::time::Duration::from_secs(3));
     }
 
     #[test]
@@ -413,7 +296,6 @@ path = "exports/slack"
                 6,
                 "rate",
             ),
-            ("[imports]\nkind = 1\n", 1, "imports"),
             ("[grounding]\nenabled = \"yes\"\n", 2, "enabled"),
         ];
         for (text, line, key) in cases {
@@ -443,14 +325,5 @@ path = "exports/slack"
         }
         let dup = "[grounding]\n[[grounding.sources]]\nname = \"a\"\nurl_pattern = \"https://x.org/*\"\nadapter = \"arxiv\"\n[[grounding.sources]]\nname = \"a\"\nurl_pattern = \"https://y.org/*\"\nadapter = \"arxiv\"\n";
         assert!(matches!(parse(dup), Err(Error::Config { .. })));
-    }
-
-    #[test]
-    fn init_refuses_to_overwrite() {
-        let dir = tempfile::tempdir().unwrap();
-        init(dir.path(), false, false).unwrap();
-        assert!(matches!(init(dir.path(), true, false), Err(Error::ConfigExists { .. })));
-        init(dir.path(), true, true).unwrap();
-        assert_eq!(HomeConfig::load(dir.path()).unwrap().grounding.sources.len(), 2);
     }
 }

@@ -1,4 +1,4 @@
-//! The crate's error type: configuration, capture, cache and log failures.
+//! The crate's error type: the `[grounding]` table, capture, cache and log failures.
 //! Per-source fetch failures are not errors of the run: they are
 //! [`crate::FetchError`]s carried inside [`crate::GroundOutcome::Unavailable`].
 
@@ -7,15 +7,6 @@ use std::path::PathBuf;
 /// Everything that can fail in `amem-factcheck` outside a single fetch.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// `config.toml` could not be read.
-    #[error("cannot read {path}")]
-    ConfigRead {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
     /// `config.toml` is not valid: the message names the line, column and key.
     #[error("{path}:{line}:{column}: {}{message}", key.as_ref().map(|k| format!("key `{k}`: ")).unwrap_or_default())]
     Config {
@@ -29,12 +20,6 @@ pub enum Error {
         key: Option<String>,
         /// What is wrong.
         message: String,
-    },
-    /// `amem grounding init` would overwrite an existing file.
-    #[error("{path} already exists: pass --force to overwrite it")]
-    ConfigExists {
-        /// The file.
-        path: PathBuf,
     },
     /// Writing a file under the home failed (config, captured item, cache).
     #[error("cannot write {path}")]

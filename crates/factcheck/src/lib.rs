@@ -9,8 +9,8 @@
 //! `amem-verify` then judges the claim against evidence, deterministically.
 //!
 //! The parts:
-//! - [`config`]: `$AMEM_HOME/config.toml` (`[grounding]`, `[[grounding.sources]]`,
-//!   `[[imports]]`), strict, errors naming line and key.
+//! - [`config`]: the `[grounding]` table of `$AMEM_HOME/config.toml` (the CLI
+//!   reads the file), strict, errors naming line and key.
 //! - [`client`]: the run's one `reqwest` client (rustls with ring), the trust
 //!   list checked on every request and redirect hop, per-host `governor`
 //!   limiters and connection semaphores, a global cap, retries honouring
@@ -22,13 +22,13 @@
 //! - [`grounder`]: the [`Grounder`] tying them together.
 //!
 //! ```no_run
-//! use amem_factcheck::{Grounder, GrounderOptions, HomeConfig, DirStore, GroundOutcome};
+//! use amem_factcheck::{Grounder, GrounderOptions, GroundingConfig, DirStore, GroundOutcome};
 //! use std::{path::Path, sync::Arc};
 //! # async fn run() -> amem_factcheck::Result<()> {
 //! let home = Path::new("/home/me/.amem");
-//! let config = HomeConfig::load(home)?;
+//! let grounding = GroundingConfig::default(); // the CLI reads it from config.toml
 //! let store = Arc::new(DirStore::in_home(home));
-//! let grounder = Grounder::new(home, &config.grounding, store, GrounderOptions::default())?;
+//! let grounder = Grounder::new(home, &grounding, store, GrounderOptions::default())?;
 //! match grounder.ground("Fermat's Last Theorem was proved by Andrew Wiles in 1994").await {
 //!     GroundOutcome::Captured { items, .. } => println!("{} documents", items.len()),
 //!     GroundOutcome::NoEvidence { searched } => println!("nothing in {searched:?}"),
@@ -54,7 +54,7 @@ pub mod trust;
 
 pub use adapters::Document;
 pub use client::{ClientOptions, FetchError, HttpClient};
-pub use config::{AdapterKind, DefaultAction, GroundingConfig, HomeConfig, ImportConfig, SourceConfig};
+pub use config::{AdapterKind, DefaultAction, GroundingConfig, GroundingTable, SourceConfig};
 pub use error::{Error, Result};
 pub use grounder::{CapturedItem, GroundOutcome, Grounder, GrounderOptions, SourceFailure, StaleRevision};
 pub use outbound::{LogLine, OutboundLog};

@@ -4,8 +4,10 @@
 //! `claim_sha256` (SHA-256 of the claim text, never the text: the query
 //! string carries the claim's terms, so neither path nor query is logged),
 //! `status` (the HTTP status, or `timeout`, `connect_error`,
-//! `refused_off_list`, `refused_redirect`, `error`), `bytes` (body length),
-//! `duration_ms`, `attempt` (0 for the first try of a request).
+//! `refused_off_list`, `refused_redirect`, `circuit_open`, `error`), `bytes`
+//! (body length), `duration_ms`, `attempt` (0 for the first try of a
+//! request). Each redirect hop is a line of its own, under the host it went
+//! to; `refused_*` and `circuit_open` lines record a request *not* sent.
 //!
 //! Each line is built in memory and written with one `write` on a file
 //! opened with `O_APPEND`, so concurrent writers (tasks of one run, or two

@@ -53,8 +53,17 @@ impl Rate {
 
 /// Why a string is not a rate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\" or \"30/min\"")]
+#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\" or \"30/min\", between 1000/s and 1/day")]
 pub struct RateError(pub String);
+
+impl Rate {
+    /// The longest gap between two requests a rate may ask for. Longer
+    /// would stall a run for good (and the time arithmetic of the limiter
+    /// overflows long before: `1/5000000000h` used to panic).
+    pub const MAX_PERIOD: Duration = Duration::from_secs(24 * 3600);
+    /// The shortest: faster than this is no limit at all for a web service.
+    pub const MIN_PERIOD: Duration = Duration::from_millis(1);
+}
 
 impl FromStr for Rate {
     type Err = RateError;
@@ -81,7 +90,11 @@ impl FromStr for Rate {
             _ => return Err(bad()),
         };
         let per = Duration::from_millis(k.checked_mul(unit_ms).ok_or_else(bad)?);
-        Ok(Rate { count, per })
+        let rate = Rate { count, per };
+        if !(Rate::MIN_PERIOD..=Rate::MAX_PERIOD).contains(&rate.period()) {
+            return Err(bad());
+        }
+        Ok(rate)
     }
 }
 
@@ -128,6 +141,33 @@ mod tests {
         assert_eq!("2/1h".parse::<Rate>().unwrap().period(), Duration::from_secs(1800));
         for bad in ["", "5", "0/s", "1/0s", "x/s", "1/3", "1/3parsecs", "-1/s", "1/99999999999999999999h"] {
             assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+    }
+
+    /// Issue 16, probe case "config rate": `1/5000000000h` panicked (exit
+    /// 101); out-of-range rates are a clear error, and any string either
+    /// parses to a rate whose quota and period are usable or is refused.
+    #[test]
+    fn r16_out_of_range_rates_are_errors_not_panics() {
+        for bad in ["1/5000000000h", "1/25h", "1/90000s", "4294967295/1ms", "2000/1s"] {
+            let e = bad.parse::<Rate>().unwrap_err();
+            assert!(e.to_string().contains("between 1000/s and 1/day"), "{bad}: {e}");
+        }
+        for ok in ["1/24h", "1/1440min", "1000/s", "1/1ms"] {
+            let r: Rate = ok.parse().unwrap();
+            let _ = r.quota();
+            assert!(std::time::Instant::now().checked_add(r.period()).is_some());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        #[test]
+        fn any_rate_string_parses_to_a_usable_rate_or_an_error(s in "[0-9]{0,12}/[0-9]{0,12}(ms|s|sec|m|min|h|x)?") {
+            if let Ok(r) = s.parse::<Rate>() {
+                proptest::prop_assert!((Rate::MIN_PERIOD..=Rate::MAX_PERIOD).contains(&r.period()));
+                let _ = r.quota();
+            }
         }
     }
 

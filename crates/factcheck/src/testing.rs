@@ -53,6 +53,12 @@ impl Reply {
         self.delay = d;
         self
     }
+
+    /// Never answer: hold the connection open until the server stops (a
+    /// host that accepts and then hangs).
+    pub fn never() -> Reply {
+        Reply::status(200).delayed(Duration::MAX)
+    }
 }
 
 /// A request as the server saw it.
@@ -113,8 +119,8 @@ impl LoopbackServer {
                     break;
                 }
                 let Ok(conn) = conn else { continue };
-                let (s, i, m, h) = (Arc::clone(&s), Arc::clone(&i), Arc::clone(&m), Arc::clone(&handler));
-                std::thread::spawn(move || serve(conn, &h, &s, &i, &m));
+                let (s, i, m, h, st) = (Arc::clone(&s), Arc::clone(&i), Arc::clone(&m), Arc::clone(&handler), Arc::clone(&st));
+                std::thread::spawn(move || serve(conn, &h, &s, &i, &m, &st));
             }
         });
         Ok(LoopbackServer { addr, seen, in_flight, max_in_flight, stop, thread: Some(thread) })
@@ -158,7 +164,7 @@ impl Drop for LoopbackServer {
     }
 }
 
-fn serve(mut conn: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, in_flight: &AtomicUsize, max: &AtomicUsize) {
+fn serve(mut conn: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, in_flight: &AtomicUsize, max: &AtomicUsize, stop: &AtomicBool) {
     let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
@@ -185,6 +191,14 @@ fn serve(mut conn: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, in_fli
         v.push(req.clone());
     }
     let reply = handler(&req);
+    if reply.delay == Duration::MAX {
+        // `Reply::never`: hold on until the server is dropped.
+        while !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        in_flight.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
     if !reply.delay.is_zero() {
         std::thread::sleep(reply.delay);
     }

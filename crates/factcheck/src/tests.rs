@@ -193,7 +193,8 @@ async fn unreachable_source_is_unavailable_never_no_evidence() {
             assert_eq!(searched, ["empty"]);
             assert_eq!(reasons.len(), 1);
             assert_eq!(reasons[0].source, "down");
-            assert!(matches!(reasons[0].error, Some(FetchError::Connect { attempts: 3, .. })), "{reasons:?}");
+            // Two refused connections in a row open the host's circuit (ClientOptions::circuit_failures).
+            assert!(matches!(reasons[0].error, Some(FetchError::Connect { attempts: 2, .. })), "{reasons:?}");
         }
         other => panic!("{other:?}"),
     }
@@ -440,10 +441,12 @@ async fn recorded_arxiv_and_wikipedia_answers_replayed() {
 
 mod never_panic {
     use crate::adapters::{arxiv, html, http, wikipedia};
-    use crate::config::{HomeConfig, OPINIONATED_CONFIG};
+    use crate::config::parse_grounding_document;
     use crate::terms::{MAX_TERMS, key_terms};
     use proptest::prelude::*;
-    use std::path::Path;
+
+    /// A two-source trust list, the shape `amem grounding init --opinionated` writes.
+    const TRUST_LIST: &str = "[grounding]\nenabled = true\ndefault_action = \"warn\"\n\n[[grounding.sources]]\nname = \"wikipedia-en\"\nurl_pattern = \"https://en.wikipedia.org/*\"\npriority = 1\nadapter = \"wikipedia\"\nrate = \"3/s\"\n\n[[grounding.sources]]\nname = \"arxiv\"\nurl_pattern = \"https://export.arxiv.org/api/*\"\npriority = 2\nadapter = \"arxiv\"\nrate = \"1/3s\"\n";
 
     const FEED: &str = include_str!("../tests/fixtures/http/arxiv/handmade-one-entry.atom.xml");
 
@@ -459,10 +462,10 @@ mod never_panic {
         }
 
         #[test]
-        fn config_parser_on_truncated_and_arbitrary_input(cut in 0usize..OPINIONATED_CONFIG.len(), junk in ".{0,64}") {
-            let mut s = OPINIONATED_CONFIG.get(..cut).unwrap_or("").to_string();
+        fn config_parser_on_truncated_and_arbitrary_input(cut in 0usize..TRUST_LIST.len(), junk in ".{0,64}") {
+            let mut s = TRUST_LIST.get(..cut).unwrap_or("").to_string();
             s.push_str(&junk);
-            if let Err(crate::Error::Config { line, column, .. }) = HomeConfig::parse(&s, Path::new("config.toml")) {
+            if let Err(crate::Error::Config { line, column, .. }) = parse_grounding_document(&s) {
                 prop_assert!(line >= 1 && column >= 1);
                 prop_assert!(line <= s.lines().count().max(1) + 1);
             }
@@ -536,4 +539,210 @@ async fn gzip_answers_are_asked_for_and_decoded() {
     assert!(seen[0].header("accept-encoding").is_some_and(|v| v.contains("gzip")), "{seen:?}");
     // The query carries the key terms, not the claim verbatim.
     assert!(seen[0].target.starts_with("/search?q=") && seen[0].target.contains("Eiffel"), "{}", seen[0].target);
+}
+
+// ---- Issue 16: redirects, Retry-After and dead hosts, measured at loopback servers.
+
+/// A generic-http source on `server` whose search URL is `path`.
+fn http_source(name: &str, server: &LoopbackServer, path: &str, rate: &str) -> SourceConfig {
+    SourceConfig {
+        name: name.into(),
+        url_pattern: format!("{}*", server.url()).parse().unwrap(),
+        priority: 1,
+        adapter: AdapterKind::Http,
+        rate: Some(rate.parse().unwrap()),
+        search_url: Some(format!("{}{path}?q={{query}}", server.url())),
+    }
+}
+
+/// A listed source with no search URL of its own: only reached by redirects.
+fn redirect_target_source(name: &str, server: &LoopbackServer, rate: &str) -> SourceConfig {
+    SourceConfig { priority: 9, ..http_source(name, server, "unused", rate) }
+}
+
+const PAGE: &str = "text/html; charset=utf-8";
+
+/// Probe case "redirect chain": five 302s on one host at 1 per 100 ms. Each
+/// hop is a request through the host's limiter and a line of the log.
+#[tokio::test]
+async fn r16_redirect_hops_are_limited() {
+    let page = fixture("http/handmade-page.html");
+    let server = LoopbackServer::start(
+        "127.0.0.1",
+        routes(vec![
+            ("/search", Reply::redirect("/hop1")),
+            ("/hop1", Reply::redirect("/hop2")),
+            ("/hop2", Reply::redirect("/hop3")),
+            ("/hop3", Reply::redirect("/hop4")),
+            ("/hop4", Reply::redirect("/final")),
+            ("/final", Reply::ok(PAGE, page)),
+        ]),
+    )
+    .unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![http_source("chain", &server, "search", "1/100ms")]), fast_opts());
+    let out = g.ground("The Eiffel Tower is 330 metres tall").await;
+    assert_eq!(out.items().len(), 1, "{out:?}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 6);
+    let gap = min_gap(seen.iter().map(|s| s.at).collect());
+    assert!(gap >= Duration::from_millis(100), "redirect hops {gap:?} apart under a 1/100ms limit");
+    let log = OutboundLog::in_home(&h.path).read_all().unwrap();
+    let statuses: Vec<&str> = log.iter().map(|l| l.status.as_str()).collect();
+    assert_eq!(statuses, ["302", "302", "302", "302", "302", "200"]);
+
+    // Six redirects are one too many: refused after the fifth hop is followed.
+    let looping = LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::redirect("/again"))])).unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![http_source("loop", &looping, "search", "100/s")]), fast_opts());
+    match g.ground("The Eiffel Tower is 330 metres tall").await {
+        GroundOutcome::Unavailable { reasons, .. } => {
+            assert!(matches!(reasons[0].error, Some(FetchError::TooManyRedirects { hops: 5, .. })), "{reasons:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(looping.count(), 6);
+}
+
+/// Probe case "cross-host redirect": host A (fast) redirects to host B (1
+/// per 200 ms). B's requests are spaced by B's limit and logged under B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r16_cross_host_redirect_goes_through_the_target_hosts_limiter() {
+    let page = fixture("http/handmade-page.html");
+    let b = LoopbackServer::start("127.0.0.2", routes(vec![("/landing", Reply::ok(PAGE, page))])).unwrap();
+    let a = LoopbackServer::start("127.0.0.1", routes(vec![("/search", Reply::redirect(&format!("{}landing", b.url())))])).unwrap();
+    let h = home();
+    let cfg = grounding(vec![http_source("a", &a, "search", "100/s"), redirect_target_source("b", &b, "1/200ms")]);
+    let g = Arc::new(grounder(&h, &cfg, fast_opts()));
+    let mut tasks = Vec::new();
+    for i in 0..5 {
+        let g = Arc::clone(&g);
+        tasks.push(tokio::spawn(async move { g.ground(&format!("The Eiffel Tower{i} is 330 metres tall")).await }));
+    }
+    for t in tasks {
+        assert_eq!(t.await.unwrap().items().len(), 1);
+    }
+    assert_eq!((a.count(), b.count()), (5, 5));
+    let gap = min_gap(b.requests().iter().map(|s| s.at).collect());
+    assert!(gap >= Duration::from_millis(200), "host B saw requests {gap:?} apart under its 1/200ms limit");
+    let log = OutboundLog::in_home(&h.path).read_all().unwrap();
+    let at_b = log.iter().filter(|l| l.host == b.addr().to_string()).count();
+    let at_a = log.iter().filter(|l| l.host == a.addr().to_string()).count();
+    assert_eq!((at_a, at_b), (5, 5), "{log:?}");
+    assert!(log.iter().filter(|l| l.host == b.addr().to_string()).all(|l| l.status == "200"));
+}
+
+/// Probe case "long Retry-After": `429 Retry-After: 500` opens the host's
+/// circuit for the whole run: later claims send nothing and are reported
+/// unavailable, never "no evidence".
+#[tokio::test]
+async fn r16_long_retry_after_opens_the_circuit_for_every_claim() {
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::status(429).header("Retry-After", "500"))])).unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]), fast_opts());
+    let started = std::time::Instant::now();
+    for i in 0..20 {
+        match g.ground(&format!("Polite crawlers measure arXiv limits{i}")).await {
+            GroundOutcome::Unavailable { reasons, .. } if i == 0 => {
+                assert!(matches!(reasons[0].error, Some(FetchError::RetryAfterTooLong { seconds: 500, .. })), "{reasons:?}")
+            }
+            GroundOutcome::Unavailable { reasons, .. } => {
+                assert!(
+                    matches!(&reasons[0].error, Some(FetchError::CircuitOpen { seconds, .. }) if (490..=500).contains(seconds)),
+                    "{reasons:?}"
+                );
+                assert!(reasons[0].reason.contains("circuit open"), "{}", reasons[0].reason);
+            }
+            other => panic!("claim {i}: {other:?}"),
+        }
+    }
+    assert_eq!(server.count(), 1, "only the first claim asked");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let log = OutboundLog::in_home(&h.path).read_all().unwrap();
+    assert_eq!(log.iter().filter(|l| l.status == "circuit_open").count(), 19);
+}
+
+/// A short `Retry-After` holds every request to the host, whichever claim
+/// sends it next.
+#[tokio::test]
+async fn r16_short_retry_after_holds_the_next_claim_too() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h2 = Arc::clone(&hits);
+    let body = fixture("arxiv/handmade-zero.atom.xml");
+    let server = LoopbackServer::start(
+        "127.0.0.1",
+        Arc::new(move |_: &Seen| match h2.fetch_add(1, Ordering::SeqCst) {
+            0 => Reply::status(429).header("Retry-After", "1"),
+            _ => Reply::ok(ATOM, body.clone()),
+        }),
+    )
+    .unwrap();
+    let h = home();
+    let mut opts = fast_opts();
+    opts.client.max_retries = 0;
+    let g = grounder(&h, &grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]), opts);
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits").await, GroundOutcome::Unavailable { .. }));
+    // The second claim has no retries of its own to spend: it still waits out the second.
+    assert!(matches!(g.ground("Another claim about arXiv limits").await, GroundOutcome::NoEvidence { .. }));
+    let seen = server.requests();
+    assert_eq!(seen.len(), 2);
+    assert!(seen[1].at - seen[0].at >= Duration::from_millis(990), "{:?}", seen[1].at - seen[0].at);
+}
+
+/// Probe case "dead host": a host that accepts and never answers. Two
+/// time-outs open its circuit; the other claims cost nothing and are all
+/// "source unavailable". When the back-off expires one probe is let
+/// through, and a host that answers again closes the circuit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r16_dead_host_opens_a_circuit_shared_by_every_claim() {
+    let answering = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let a2 = Arc::clone(&answering);
+    let body = fixture("arxiv/handmade-zero.atom.xml");
+    let server = LoopbackServer::start(
+        "127.0.0.1",
+        Arc::new(move |_: &Seen| if a2.load(Ordering::SeqCst) { Reply::ok(ATOM, body.clone()) } else { Reply::never() }),
+    )
+    .unwrap();
+    let h = home();
+    let mut opts = fast_opts();
+    opts.client.timeout = Duration::from_millis(200);
+    opts.client.max_retries = 3;
+    opts.client.circuit_backoff = Duration::from_millis(600);
+    let g = Arc::new(grounder(&h, &grounding(vec![source("dead", &server, AdapterKind::Arxiv, "100/s", 1)]), opts));
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..30 {
+        let g = Arc::clone(&g);
+        tasks.push(tokio::spawn(async move { g.ground(&format!("Polite crawlers measure arXiv limits{i}")).await }));
+    }
+    let mut circuit = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            GroundOutcome::Unavailable { reasons, .. } => {
+                circuit += usize::from(matches!(reasons[0].error, Some(FetchError::CircuitOpen { .. })));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // Without the circuit: 30 claims × 4 tries × 200 ms, one connection at a time = 24 s.
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!(server.count(), 2, "two time-outs, then nothing");
+    assert_eq!(circuit, 29);
+    // After the back-off: one probe, which fails and reopens the circuit for twice as long.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits again").await, GroundOutcome::Unavailable { .. }));
+    assert_eq!(server.count(), 3);
+    match g.ground("Polite crawlers measure arXiv limits once more").await {
+        GroundOutcome::Unavailable { reasons, .. } => assert!(
+            matches!(&reasons[0].error, Some(FetchError::CircuitOpen { seconds: 2, why, .. }) if why.contains("timed out")),
+            "{reasons:?}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // The host comes back: after the doubled back-off the probe is answered and the circuit closes.
+    answering.store(true, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits at last").await, GroundOutcome::NoEvidence { .. }));
+    assert!(matches!(g.ground("Polite crawlers measure arXiv limits after that").await, GroundOutcome::NoEvidence { .. }));
+    assert_eq!(server.count(), 5);
 }

@@ -76,6 +76,9 @@ pub enum Error {
     /// The run is not in the ledger (finish before begin).
     #[error("run {0} is not in the ledger: begin_run was not called")]
     UnknownRun(String),
+    /// An assessment names a claim the ledger never recorded (claim id, hex).
+    #[error("claim {0} is not in the ledger: record the message that made it first")]
+    UnknownClaim(String),
     /// Another run holds the home lock.
     #[error("another amem run is using {home}: {holder}. Wait for it to finish; if that process is gone, delete {lock} and retry")]
     Locked {

@@ -11,6 +11,13 @@
 //! A lock from another host (a home on a network share) is never broken
 //! automatically, because we cannot see that host's processes. A recycled
 //! pid makes a stale lock look alive: the error says which file to delete.
+//!
+//! A lock file that does not say who holds it (empty, or cut short: a run
+//! killed between creating the file and writing it, or a full disk) is
+//! waited on for [`DAMAGED_LOCK_GRACE`] (a live run writes its line right
+//! after creating the file), then removed and taken. Either recovery is
+//! logged as a warning and kept in [`HomeLock::recovered`] so the command
+//! can say what it removed.
 
 use crate::{Error, Result};
 use jiff::Timestamp;
@@ -20,6 +27,10 @@ use std::path::{Path, PathBuf};
 
 /// The lock file's name inside the home.
 pub const LOCK_FILE: &str = "amem.lock";
+
+/// How long a lock file that names no holder is left alone before it is
+/// taken as the remains of a run that died while taking it.
+pub const DAMAGED_LOCK_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Who holds a home lock, as written in the lock file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +77,7 @@ impl LockHolder {
 pub struct HomeLock {
     path: PathBuf,
     holder: LockHolder,
+    recovered: Option<String>,
 }
 
 impl HomeLock {
@@ -84,8 +96,13 @@ impl HomeLock {
             started_at: Timestamp::now().to_string(),
             command: command.replace('\n', " "),
         };
-        // Two attempts: the second only after removing a stale lock.
-        for _ in 0..2 {
+        let mut recovered: Option<String> = None;
+        let waiting_since = std::time::Instant::now();
+        // Three attempts at most: each retry follows the removal of a stale
+        // or damaged lock (waiting on a damaged one does not count).
+        let mut attempts = 0;
+        while attempts < 3 {
+            attempts += 1;
             match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
                     let written = f.write_all(holder.render().as_bytes()).and_then(|()| f.sync_all());
@@ -93,7 +110,11 @@ impl HomeLock {
                         let _ = fs::remove_file(&path);
                         return Err(Error::LockIo { path, source });
                     }
-                    return Ok(HomeLock { path, holder });
+                    if let Some(fixed) = repair_readonly_shm(home) {
+                        tracing::warn!("{fixed}");
+                        recovered = Some(recovered.map_or(fixed.clone(), |r| format!("{r}; {fixed}")));
+                    }
+                    return Ok(HomeLock { path, holder, recovered });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                     let text = match fs::read_to_string(&path) {
@@ -102,30 +123,52 @@ impl HomeLock {
                         Err(e) if e.kind() == ErrorKind::NotFound => continue,
                         Err(source) => return Err(Error::LockIo { path, source }),
                     };
-                    match LockHolder::parse(&text) {
+                    let why = match LockHolder::parse(&text) {
                         Some(h) if h.host == holder.host && !is_alive(h.pid) => {
                             // Stale: the holder died without removing its lock.
-                            match fs::remove_file(&path) {
-                                Ok(()) => continue,
-                                Err(e) if e.kind() == ErrorKind::NotFound => continue,
-                                Err(source) => return Err(Error::LockIo { path, source }),
-                            }
+                            format!("removed the stale lock {} of {}, which is no longer running", path.display(), h.describe())
                         }
                         Some(h) => return Err(Error::Locked { home: home.to_path_buf(), lock: path, holder: h.describe() }),
                         None => {
-                            // Being written right now, or damaged: name it either way.
-                            return Err(Error::Locked {
-                                home: home.to_path_buf(),
-                                lock: path,
-                                holder: "a lock file that does not say who holds it".to_string(),
-                            });
+                            let age = fs::metadata(&path).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+                            if age.is_none_or(|a| a < DAMAGED_LOCK_GRACE) {
+                                if waiting_since.elapsed() < DAMAGED_LOCK_GRACE {
+                                    // Maybe being written right now: look again shortly.
+                                    attempts -= 1;
+                                    std::thread::sleep(std::time::Duration::from_millis(50));
+                                    continue;
+                                }
+                                return Err(Error::Locked {
+                                    home: home.to_path_buf(),
+                                    lock: path,
+                                    holder: "a lock file that does not say who holds it".to_string(),
+                                });
+                            }
+                            format!(
+                                "removed the lock {} ({} bytes, naming no holder, unchanged for {} s): left by a run that died while taking it",
+                                path.display(),
+                                text.len(),
+                                age.map_or(0, |a| a.as_secs())
+                            )
                         }
+                    };
+                    match fs::remove_file(&path) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == ErrorKind::NotFound => {}
+                        Err(source) => return Err(Error::LockIo { path, source }),
                     }
+                    tracing::warn!("{why}");
+                    recovered = Some(why);
                 }
                 Err(source) => return Err(Error::LockIo { path, source }),
             }
         }
         Err(Error::Locked { home: home.to_path_buf(), lock: path, holder: "another run that took it at the same moment".to_string() })
+    }
+
+    /// What was removed to take the lock (a stale or damaged lock file), if anything.
+    pub fn recovered(&self) -> Option<&str> {
+        self.recovered.as_deref()
     }
 
     /// The lock file.
@@ -161,6 +204,34 @@ impl Drop for HomeLock {
         {
             let _ = fs::remove_file(&self.path);
         }
+    }
+}
+
+/// SQLite gives a new `-shm` index the permissions of its database: a run
+/// on a read-only `ledger.sqlite` leaves a read-only `ledger.sqlite-shm`,
+/// and once the database is writable again every run fails on the index.
+/// With the home lock held, give the index its owner's write permission
+/// back when the database has it (the index is SQLite's own; nothing else
+/// writes it). Returns what was done, if anything.
+fn repair_readonly_shm(home: &Path) -> Option<String> {
+    let db = home.join(crate::LEDGER_FILE);
+    let shm = home.join(format!("{}-shm", crate::LEDGER_FILE));
+    let db_mode = fs::metadata(&db).ok()?.permissions();
+    let shm_meta = fs::metadata(&shm).ok()?;
+    if db_mode.readonly() || !shm_meta.permissions().readonly() {
+        return None;
+    }
+    let mut p = shm_meta.permissions();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        p.set_mode(shm_meta.permissions().mode() | 0o200);
+    }
+    #[cfg(not(unix))]
+    p.set_readonly(false);
+    match fs::set_permissions(&shm, p) {
+        Ok(()) => Some(format!("made {} writable again (left read-only by a run on a read-only ledger)", shm.display())),
+        Err(e) => Some(format!("{} is read-only and cannot be made writable ({e}): delete it while no amem runs", shm.display())),
     }
 }
 
@@ -239,6 +310,61 @@ mod tests {
         let msg = HomeLock::acquire(dir.path(), "amem").unwrap_err().to_string();
         assert!(msg.contains("elsewhere.example"), "{msg}");
         assert!(msg.contains("delete"), "{msg}");
+    }
+
+    /// Issue 16: a zero-byte `amem.lock` (a run killed between creating and
+    /// writing it) blocked every run. It is taken once it has sat unchanged
+    /// for the grace period, and the removal is reported.
+    #[test]
+    fn r16_empty_lock_is_recovered_with_a_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(LOCK_FILE);
+        let f = fs::File::create(&path).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60)).unwrap();
+        drop(f);
+        let lock = HomeLock::acquire(dir.path(), "amem new").unwrap();
+        assert_eq!(lock.holder().command, "amem new");
+        let why = lock.recovered().unwrap();
+        assert!(why.contains("0 bytes, naming no holder") && why.contains("amem.lock"), "{why}");
+        drop(lock);
+        // A fresh empty lock (maybe being written) is waited on, then taken
+        // once it has stayed empty for the grace period.
+        fs::write(&path, "").unwrap();
+        let started = std::time::Instant::now();
+        let lock = HomeLock::acquire(dir.path(), "amem newer").unwrap();
+        assert!(started.elapsed() >= DAMAGED_LOCK_GRACE - std::time::Duration::from_millis(100));
+        assert!(lock.recovered().is_some());
+    }
+
+    #[test]
+    fn stale_lock_removal_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = LockHolder { pid: dead, host: host_name(), started_at: "2020-01-01T00:00:00Z".into(), command: "amem old".into() };
+        fs::write(dir.path().join(LOCK_FILE), stale.render()).unwrap();
+        let lock = HomeLock::acquire(dir.path(), "amem new").unwrap();
+        assert!(lock.recovered().unwrap().contains(&format!("pid {dead}")), "{:?}", lock.recovered());
+    }
+
+    /// Issue 16, finding 6: a read-only `ledger.sqlite-shm` left behind by a
+    /// run on a read-only ledger is made writable again when the lock is taken.
+    #[cfg(unix)]
+    #[test]
+    fn r16_leftover_readonly_shm_is_made_writable() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(crate::LEDGER_FILE), b"").unwrap();
+        let shm = dir.path().join(format!("{}-shm", crate::LEDGER_FILE));
+        fs::write(&shm, b"").unwrap();
+        fs::set_permissions(&shm, fs::Permissions::from_mode(0o444)).unwrap();
+        let lock = HomeLock::acquire(dir.path(), "amem").unwrap();
+        assert_eq!(fs::metadata(&shm).unwrap().permissions().mode() & 0o777, 0o644);
+        assert!(lock.recovered().unwrap().contains("writable again"), "{:?}", lock.recovered());
+        drop(lock);
+        // Nothing to do the next time.
+        assert!(HomeLock::acquire(dir.path(), "amem").unwrap().recovered().is_none());
     }
 
     #[test]

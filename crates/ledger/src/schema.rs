@@ -8,13 +8,33 @@
 //! name [`COMPONENT`] rather than in `PRAGMA user_version`, which is one
 //! number per file and so cannot serve two owners.
 
+use crate::{Error, Ids, Ledger, LedgerOptions, Result, map_sql};
+use amem_model::{Assessment, Claim, Digest};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
 /// The ledger's name in `schema_version`.
 pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 8] =
-    ["runs", "messages_seen", "message_assessed", "claims", "evidence_revisions", "assessments", "assessment_evidence", "skipped"];
+pub(crate) const OWN_TABLES: [&str; 14] = [
+    "runs",
+    "texts",
+    "claim_counts",
+    "messages_seen",
+    "message_assessed",
+    "claims",
+    "claim_cues",
+    "evidence_revisions",
+    "assessments",
+    "assessment_reasons",
+    "assessment_evidence",
+    "gate_flags",
+    "skipped",
+    "names",
+];
 
 /// `schema_version` itself: created before any migration runs.
 pub(crate) const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_version (
@@ -22,8 +42,10 @@ pub(crate) const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS schema_versio
     version INTEGER NOT NULL
 )";
 
-/// Migrations in order; entry `i` brings the schema to version `i + 1`.
-/// Append only: a released migration is never edited.
+/// Migrations written in SQL alone, in order; entry `i` brings the schema
+/// to version `i + 1`. Append only: a released migration is never edited.
+/// Version 4 ([`V4_SET_ASIDE`], [`V4_TABLES`], then `Ledger::copy_from_v3`)
+/// decodes schema 3's JSON, which takes code.
 pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: the first schema.
     "
@@ -197,7 +219,531 @@ BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation
 ",
 ];
 
+/// Version 4, first step: schema 3's tables are renamed `v3_*` (their
+/// triggers and indexes dropped, their names are reused), to be copied
+/// into the new tables and dropped.
+pub(crate) const V4_SET_ASIDE: &str = "
+DROP TRIGGER IF EXISTS assessments_no_update;
+DROP TRIGGER IF EXISTS assessments_no_delete;
+DROP TRIGGER IF EXISTS assessment_evidence_no_update;
+DROP TRIGGER IF EXISTS assessment_evidence_no_delete;
+DROP INDEX IF EXISTS messages_seen_by_id;
+DROP INDEX IF EXISTS message_assessed_by_run;
+DROP INDEX IF EXISTS claims_by_message;
+DROP INDEX IF EXISTS assessments_by_message;
+DROP INDEX IF EXISTS assessments_by_claim;
+DROP INDEX IF EXISTS assessments_by_run;
+ALTER TABLE runs RENAME TO v3_runs;
+ALTER TABLE messages_seen RENAME TO v3_messages_seen;
+ALTER TABLE message_assessed RENAME TO v3_message_assessed;
+ALTER TABLE claims RENAME TO v3_claims;
+ALTER TABLE evidence_revisions RENAME TO v3_evidence_revisions;
+ALTER TABLE assessments RENAME TO v3_assessments;
+ALTER TABLE assessment_evidence RENAME TO v3_assessment_evidence;
+ALTER TABLE skipped RENAME TO v3_skipped;
+";
+
+/// Version 4: compact rows. Schema 3 kept every claim and assessment as a
+/// JSON copy beside its columns, every cited quote verbatim inside that
+/// JSON (once per reason citing it), and 64-character hex digests in every
+/// key: 53 KB a message on the Enron audit bench. Now:
+/// - rows refer to each other by integer (`msg`, `claim`, `seq`, `run_no`,
+///   `rev`), digests are 32-byte blobs, stored once;
+/// - names repeated on every row (status, method, policy, time of the
+///   verdict, extractor, claim kind, facet, rule, gate verdict and check,
+///   archive path) are numbers into `names`, and longer texts that repeat
+///   (claim texts, reason texts, gate sentences) into `texts`: on the bench
+///   185,234 reasons have 21,081 distinct texts, and 104,928 audited
+///   claims 52,654 distinct ones;
+/// - claims that are audited or assessed are rows (text, span, cues; the
+///   32-byte id only when it is not the digest of its message, span and
+///   text); the others (on the bench 60% of claims are greetings, opinions
+///   and the like) are counted by kind per message, since nothing reads
+///   them back;
+/// - an assessment is a row of columns, with one row per reason, per
+///   evidence span a reason cites, and per gate flag;
+/// - evidence is a reference: revision, chunk, span, and `quote_check`
+///   (the first 8 bytes of the quote's SHA-256, as a signed integer), so a
+///   quote read back from the wiki is shown only when it is still the text
+///   cited. `quote` holds the text only where the reference cannot give
+///   it back (a quote that is not a verbatim slice of its chunk, rows
+///   carried over from schema 3);
+/// - an assessment's identity is `content` (8 bytes of a digest of every
+///   field) within its run and claim, so recording it twice adds nothing.
+pub(crate) const V4_TABLES: &str = "
+CREATE TABLE names (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+-- Longer texts that repeat (claim texts, reason texts, gate sentences),
+-- stored once; `key` is the first 8 bytes of the text's SHA-256 (the next
+-- free one on a collision), so the index does not hold the text again.
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    key INTEGER NOT NULL UNIQUE,
+    text TEXT NOT NULL
+);
+CREATE TABLE runs (
+    run_no INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL UNIQUE,
+    started_at TEXT NOT NULL,
+    policy_version TEXT NOT NULL,
+    info_json TEXT NOT NULL,
+    finished_at TEXT,
+    summary_json TEXT
+);
+CREATE TABLE messages_seen (
+    msg INTEGER PRIMARY KEY,
+    digest BLOB NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    archive INTEGER NOT NULL,
+    conversation TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    locator TEXT NOT NULL,
+    author TEXT NOT NULL,
+    sent_at TEXT NOT NULL,
+    subject TEXT,
+    first_run INTEGER
+);
+-- A message counts as assessed under a policy only once its claims and
+-- assessments are committed with this row, in the same transaction.
+CREATE TABLE message_assessed (
+    msg INTEGER NOT NULL,
+    policy INTEGER NOT NULL,
+    run_no INTEGER NOT NULL,
+    PRIMARY KEY (msg, policy, run_no)
+) WITHOUT ROWID;
+CREATE INDEX message_assessed_by_run ON message_assessed (run_no, msg);
+-- Claims that are audited or assessed. `id_key` is the first 8 bytes of
+-- the claim id; `claim_id` holds the whole id only when it is not
+-- `Claim::id_for(message digest, span, text)`.
+CREATE TABLE claims (
+    claim INTEGER PRIMARY KEY,
+    msg INTEGER NOT NULL,
+    id_key INTEGER NOT NULL,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    extractor INTEGER NOT NULL,
+    text INTEGER NOT NULL,
+    claim_id BLOB
+);
+-- Claims never audited (greetings, opinions, ...), counted by kind: nothing
+-- reads them back.
+CREATE TABLE claim_counts (
+    msg INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (msg, kind)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX claims_by_message ON claims (msg, id_key);
+-- `text` is NULL when it is the claim text at the span (always, today).
+CREATE TABLE claim_cues (
+    claim INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    class TEXT NOT NULL,
+    text TEXT,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    rule INTEGER NOT NULL,
+    PRIMARY KEY (claim, ord)
+) WITHOUT ROWID;
+CREATE TABLE evidence_revisions (
+    rev INTEGER PRIMARY KEY,
+    item_digest BLOB NOT NULL,
+    item TEXT NOT NULL,
+    captured_at TEXT,
+    source_url TEXT,
+    title TEXT,
+    UNIQUE (item_digest, item)
+);
+-- Append-only: seq orders observations; the latest per claim is a query.
+CREATE TABLE assessments (
+    seq INTEGER PRIMARY KEY,
+    run_no INTEGER NOT NULL,
+    claim INTEGER NOT NULL,
+    status INTEGER NOT NULL,
+    method INTEGER NOT NULL,
+    policy INTEGER NOT NULL,
+    assessed_at INTEGER NOT NULL,
+    gate INTEGER,
+    content INTEGER NOT NULL
+);
+CREATE INDEX assessments_by_claim ON assessments (claim, seq);
+CREATE UNIQUE INDEX assessments_by_run ON assessments (run_no, claim, content);
+CREATE TABLE assessment_reasons (
+    seq INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    facet INTEGER NOT NULL,
+    rule INTEGER NOT NULL,
+    detail INTEGER NOT NULL,
+    claim_start INTEGER,
+    claim_end INTEGER,
+    PRIMARY KEY (seq, ord)
+) WITHOUT ROWID;
+CREATE TABLE assessment_evidence (
+    seq INTEGER NOT NULL,
+    reason INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    rev INTEGER NOT NULL,
+    chunk INTEGER,
+    span_start INTEGER NOT NULL,
+    span_end INTEGER NOT NULL,
+    quote_check INTEGER NOT NULL,
+    quote TEXT,
+    PRIMARY KEY (seq, reason, ord)
+) WITHOUT ROWID;
+CREATE INDEX assessment_evidence_by_revision ON assessment_evidence (rev, seq);
+CREATE TABLE gate_flags (
+    seq INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    flag_check INTEGER NOT NULL,
+    rule INTEGER NOT NULL,
+    cue TEXT NOT NULL,
+    source_start INTEGER NOT NULL,
+    source_end INTEGER NOT NULL,
+    source_sentence INTEGER NOT NULL,
+    memory_sentence INTEGER NOT NULL,
+    PRIMARY KEY (seq, ord)
+) WITHOUT ROWID;
+CREATE TABLE skipped (
+    run_no INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    locator TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (run_no, stage, locator, reason)
+) WITHOUT ROWID;
+CREATE TRIGGER assessments_no_update BEFORE UPDATE ON assessments
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessments_no_delete BEFORE DELETE ON assessments
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_reasons_no_update BEFORE UPDATE ON assessment_reasons
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_reasons_no_delete BEFORE DELETE ON assessment_reasons
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_evidence_no_update BEFORE UPDATE ON assessment_evidence
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER assessment_evidence_no_delete BEFORE DELETE ON assessment_evidence
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER gate_flags_no_update BEFORE UPDATE ON gate_flags
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+CREATE TRIGGER gate_flags_no_delete BEFORE DELETE ON gate_flags
+BEGIN SELECT RAISE(ABORT, 'assessments are append-only: record a new observation instead'); END;
+";
+
+/// Schema 3's tables, dropped once copied.
+const V4_DROP_V3: &str = "
+DROP TABLE v3_assessment_evidence;
+DROP TABLE v3_assessments;
+DROP TABLE v3_claims;
+DROP TABLE v3_evidence_revisions;
+DROP TABLE v3_message_assessed;
+DROP TABLE v3_messages_seen;
+DROP TABLE v3_skipped;
+DROP TABLE v3_runs;
+";
+
 /// The version this build writes.
 pub(crate) fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64
+    MIGRATIONS.len() as i64 + 1
+}
+
+impl Ledger {
+    /// Open (creating and migrating as needed) the ledger at `path`, in WAL
+    /// mode with the default options.
+    ///
+    /// # Errors
+    /// The file is not SQLite ([`Error::NotADatabase`]), is someone else's
+    /// database ([`Error::Foreign`]), was written by a newer amem
+    /// ([`Error::TooNew`]), or stays locked ([`Error::Busy`]).
+    pub fn open(path: &Path) -> Result<Ledger> {
+        Ledger::open_with(path, LedgerOptions::default())
+    }
+
+    /// [`Ledger::open`] with explicit options.
+    ///
+    /// # Errors
+    /// As [`Ledger::open`].
+    pub fn open_with(path: &Path, opts: LedgerOptions) -> Result<Ledger> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| Error::Dir { path: dir.to_path_buf(), source })?;
+        }
+        let conn = Connection::open(path).map_err(map_sql(path, "opening", opts.busy_timeout))?;
+        Ledger::setup(conn, path.to_path_buf(), opts, true)
+    }
+
+    /// An in-memory ledger, for tests and `StageContext::for_test`.
+    ///
+    /// # Errors
+    /// SQLite cannot create it.
+    pub fn open_in_memory() -> Result<Ledger> {
+        let path = PathBuf::from(":memory:");
+        let opts = LedgerOptions::default();
+        let conn = Connection::open_in_memory().map_err(map_sql(&path, "opening", opts.busy_timeout))?;
+        Ledger::setup(conn, path, opts, false)
+    }
+
+    fn setup(conn: Connection, path: PathBuf, opts: LedgerOptions, wal: bool) -> Result<Ledger> {
+        let busy = opts.busy_timeout;
+        conn.busy_timeout(busy).map_err(map_sql(&path, "setting the busy timeout", busy))?;
+        if wal {
+            // WAL: readers (a report, `sqlite3` on the file) never block the
+            // run. synchronous=NORMAL is durable across a process kill (the
+            // WAL is written before COMMIT returns); only an OS crash can
+            // lose the last commits, never consistency.
+            let mode: String =
+                conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)).map_err(map_sql(&path, "switching to WAL", busy))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(Error::Sqlite {
+                    path,
+                    action: format!("switching to WAL (the file stays in {mode} mode)"),
+                    source: rusqlite::Error::InvalidQuery,
+                });
+            }
+            conn.execute_batch("PRAGMA synchronous=NORMAL").map_err(map_sql(&path, "setting synchronous", busy))?;
+        }
+        // 16 MiB page cache (SQLite's default is 2 MiB): a batch touches
+        // pages of several indexes at once, and a small cache turns them
+        // into page reloads. Bounded, so memory stays flat.
+        conn.execute_batch("PRAGMA foreign_keys=ON; PRAGMA cache_size=-16384").map_err(map_sql(
+            &path,
+            "configuring the connection",
+            busy,
+        ))?;
+        let mut ledger =
+            Ledger { conn, path, opts, run: None, buffer: Vec::new(), buffered: HashSet::new(), buffer_since: None, ids: Ids::default() };
+        ledger.migrate()?;
+        Ok(ledger)
+    }
+
+    /// The schema version in the file.
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn schema_version(&self) -> Result<i64> {
+        self.conn
+            .query_row("SELECT version FROM schema_version WHERE component = ?1", [COMPONENT], |r| r.get(0))
+            .map_err(self.err("reading the schema version"))
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        // Fast path, read-only: an up-to-date ledger needs no write lock, so
+        // a second connection (the pipeline's reader) opens even while the
+        // writer is committing a batch.
+        let up_to_date =
+            self.conn.query_row("SELECT version FROM schema_version WHERE component = ?1", [COMPONENT], |r| r.get::<_, i64>(0)).optional();
+        match up_to_date {
+            Ok(Some(v)) if v == latest_version() => return Ok(()),
+            Ok(Some(v)) if v > latest_version() => {
+                return Err(Error::TooNew { path: self.path.clone(), found: v, known: latest_version() });
+            }
+            Err(e)
+                if matches!(e.sqlite_error_code(), Some(ErrorCode::NotADatabase | ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)) =>
+            {
+                return Err(self.err("reading the schema version")(e));
+            }
+            // Older, absent, or no such table (a fresh or foreign file): the slow path decides.
+            _ => {}
+        }
+        // IMMEDIATE: two processes opening a fresh file at once must not
+        // both migrate. The whole migration is this one transaction: a
+        // failure (or a kill) leaves the file at its old version.
+        self.conn.execute_batch("BEGIN IMMEDIATE").map_err(self.err("starting the migration"))?;
+        let result = self.migrate_in_tx();
+        match result {
+            Ok(()) => self.conn.execute_batch("COMMIT").map_err(self.err("committing the migration")),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                self.ids = Ids::default();
+                Err(e)
+            }
+        }
+    }
+
+    fn migrate_in_tx(&mut self) -> Result<()> {
+        let has_version_table: bool = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", [], |r| r.get::<_, i64>(0))
+            .map_err(self.err("reading the schema"))?
+            > 0;
+        let mut current: i64 = 0;
+        if has_version_table {
+            let has_component: bool = self
+                .conn
+                .query_row("SELECT count(*) FROM pragma_table_info('schema_version') WHERE name = 'component'", [], |r| r.get::<_, i64>(0))
+                .map_err(self.err("reading the schema"))?
+                > 0;
+            if !has_component {
+                return Err(Error::Foreign { path: self.path.clone(), table: "schema_version".to_string() });
+            }
+            current = self
+                .conn
+                .query_row("SELECT version FROM schema_version WHERE component = ?1", [COMPONENT], |r| r.get(0))
+                .optional()
+                .map_err(self.err("reading the schema version"))?
+                .unwrap_or(0);
+        }
+        if current == 0 {
+            for t in OWN_TABLES {
+                let exists: i64 = self
+                    .conn
+                    .query_row("SELECT count(*) FROM sqlite_master WHERE name = ?1", [t], |r| r.get(0))
+                    .map_err(self.err("reading the schema"))?;
+                if exists > 0 {
+                    return Err(Error::Foreign { path: self.path.clone(), table: t.to_string() });
+                }
+            }
+        }
+        let known = latest_version();
+        if current > known {
+            return Err(Error::TooNew { path: self.path.clone(), found: current, known });
+        }
+        self.conn.execute_batch(VERSION_TABLE).map_err(self.err("creating schema_version"))?;
+        for v in (current + 1)..=known {
+            let action = format!("migrating to version {v}");
+            match MIGRATIONS.get(v as usize - 1) {
+                Some(sql) => self.conn.execute_batch(sql).map_err(self.err(&action))?,
+                None => {
+                    self.conn.execute_batch(V4_SET_ASIDE).map_err(self.err(&action))?;
+                    self.conn.execute_batch(V4_TABLES).map_err(self.err(&action))?;
+                    self.copy_from_v3()?;
+                    self.conn.execute_batch(V4_DROP_V3).map_err(self.err(&action))?;
+                }
+            }
+            self.conn
+                .execute(
+                    "INSERT INTO schema_version (component, version) VALUES (?1, ?2)
+                     ON CONFLICT (component) DO UPDATE SET version = excluded.version",
+                    params![COMPONENT, v],
+                )
+                .map_err(self.err(&format!("recording version {v}")))?;
+        }
+        Ok(())
+    }
+
+    /// Copy schema 3's rows (set aside as `v3_*`) into schema 4's tables:
+    /// runs, messages and skips by SQL, claims and assessments decoded from
+    /// their JSON and written as the write path writes them (in their old
+    /// order: `seq` is kept, so "latest" is unchanged), with every quote
+    /// kept inline (the wiki may have moved on since they were cited).
+    fn copy_from_v3(&mut self) -> Result<()> {
+        let action = "copying schema 3's rows";
+        self.conn
+            .execute_batch(
+                "INSERT INTO runs (run_id, started_at, policy_version, info_json, finished_at, summary_json)
+                     SELECT run_id, started_at, policy_version, info_json, finished_at, summary_json FROM v3_runs ORDER BY rowid;",
+            )
+            .map_err(self.err(action))?;
+        // Messages.
+        let rows: Vec<[Option<String>; 10]> = {
+            let mut st = self
+                .conn
+                .prepare(
+                    "SELECT digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run
+                     FROM v3_messages_seen ORDER BY rowid",
+                )
+                .map_err(self.err(action))?;
+            let it = st
+                .query_map([], |r| {
+                    Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?, r.get(9)?])
+                })
+                .map_err(self.err(action))?;
+            it.collect::<rusqlite::Result<_>>().map_err(self.err(action))?
+        };
+        for [digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run] in rows {
+            let hex = digest.unwrap_or_default();
+            let d = Digest::from_hex(&hex).ok_or_else(|| self.corrupt("messages_seen", &hex, "digest is not 64 hex characters"))?;
+            let archive = self.name_id(&archive.unwrap_or_default())?;
+            let first_run = match first_run {
+                Some(r) => self.run_no_of(&r)?,
+                None => None,
+            };
+            self.conn
+                .execute(
+                    "INSERT OR IGNORE INTO messages_seen
+                     (digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        d.0.as_slice(),
+                        source.unwrap_or_default(),
+                        archive,
+                        conversation.unwrap_or_default(),
+                        message_id.unwrap_or_default(),
+                        locator.unwrap_or_default(),
+                        author.unwrap_or_default(),
+                        sent_at.unwrap_or_default(),
+                        subject,
+                        first_run
+                    ],
+                )
+                .map_err(self.err(action))?;
+        }
+        // The "assessed under policy P by run R" marks.
+        let marks: Vec<(String, String, String)> = {
+            let mut st = self
+                .conn
+                .prepare("SELECT digest, policy_version, run_id FROM v3_message_assessed ORDER BY digest, policy_version, run_id")
+                .map_err(self.err(action))?;
+            let it = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(self.err(action))?;
+            it.collect::<rusqlite::Result<_>>().map_err(self.err(action))?
+        };
+        for (hex, policy, run) in marks {
+            let Some(d) = Digest::from_hex(&hex) else {
+                return Err(self.corrupt("message_assessed", &hex, "digest is not 64 hex characters"));
+            };
+            // A mark without its message row (written by hand, or by a
+            // version that allowed it) keeps its meaning: the message is
+            // known by digest only.
+            let msg = match self.msg_of(&d)? {
+                Some(m) => m,
+                None => self.insert_bare_message(&d)?,
+            };
+            let policy = self.name_id(&policy)?;
+            let run_no = self.run_no_or_insert(&run)?;
+            self.conn
+                .execute("INSERT OR IGNORE INTO message_assessed (msg, policy, run_no) VALUES (?1, ?2, ?3)", params![msg, policy, run_no])
+                .map_err(self.err(action))?;
+        }
+        // Claims, from their JSON.
+        let claims: Vec<(i64, String)> = {
+            let mut st = self.conn.prepare("SELECT rowid, claim_json FROM v3_claims ORDER BY rowid").map_err(self.err(action))?;
+            let it = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).map_err(self.err(action))?;
+            it.collect::<rusqlite::Result<_>>().map_err(self.err(action))?
+        };
+        for (rowid, json) in claims {
+            let c: Claim = self.decode("claims", &rowid.to_string(), &json)?;
+            let msg = match self.msg_of(&c.message_digest)? {
+                Some(m) => m,
+                None => self.insert_bare_message(&c.message_digest)?,
+            };
+            self.insert_claim(msg, &c)?;
+        }
+        // Assessments, in their order.
+        let assessments: Vec<(i64, String, String, String)> = {
+            let mut st = self
+                .conn
+                .prepare("SELECT seq, run_id, message_digest, assessment_json FROM v3_assessments ORDER BY seq")
+                .map_err(self.err(action))?;
+            let it = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).map_err(self.err(action))?;
+            it.collect::<rusqlite::Result<_>>().map_err(self.err(action))?
+        };
+        for (seq, run, hex, json) in assessments {
+            let a: Assessment = self.decode("assessments", &seq.to_string(), &json)?;
+            let Some(d) = Digest::from_hex(&hex) else {
+                return Err(self.corrupt("assessments", &seq.to_string(), "message digest is not 64 hex characters"));
+            };
+            let run_no = self.run_no_or_insert(&run)?;
+            let Some(claim) = self.claim_of(&d, &a.claim)? else {
+                return Err(self.corrupt("assessments", &seq.to_string(), "it assesses a claim that is not in `claims`"));
+            };
+            self.insert_assessment_at(run_no, claim, &a, Some(seq), true)?;
+        }
+        self.conn
+            .execute_batch(
+                "INSERT OR IGNORE INTO skipped (run_no, stage, locator, reason)
+                     SELECT r.run_no, s.stage, s.locator, s.reason FROM v3_skipped s JOIN runs r ON r.run_id = s.run_id;",
+            )
+            .map_err(self.err(action))?;
+        Ok(())
+    }
 }

@@ -1,6 +1,11 @@
 use super::*;
-use amem_model::{AmemUri, ClaimKind, Evidence, GateSummary, GateVerdict, Group, RunParams, RunSource, Span};
+use amem_model::{AmemUri, ClaimKind, Cue, CueClass, Evidence, GateFlag, GateSummary, GateVerdict, Group, RunParams, RunSource, Span};
+use amem_model::{AuditRecord, Message, MessageId, Reason, RunInfo, RunSummary, SourceKind, Status, cited_evidence};
+use jiff::Timestamp;
+use rusqlite::{Connection, params};
 use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
 
 fn message(n: u32) -> Message {
     Message {
@@ -45,6 +50,21 @@ fn evidence(item: &str, rev: &[u8]) -> Evidence {
         source_url: None,
         title: Some("Launch notes".into()),
     }
+}
+
+/// The wiki as the tests know it: every item's chunk 0 holds the quote of
+/// [`evidence`], at the revisions the tests cite.
+struct TestQuotes;
+
+impl QuoteSource for TestQuotes {
+    fn chunk_text(&self, uri: &AmemUri, item_digest: &Digest) -> Option<String> {
+        let known = [Digest::of(b"rev1"), Digest::of(b"rev2"), Digest::of(b"other-rev")];
+        (uri.chunk == Some(0) && known.contains(item_digest)).then(|| "The launch is on Friday.".to_string())
+    }
+}
+
+fn quotes() -> TestQuotes {
+    TestQuotes
 }
 
 fn assessment(c: &Claim, status: Status, ev: Vec<Evidence>, at: &str) -> Assessment {
@@ -263,20 +283,20 @@ fn latest_per_claim_is_a_query() {
     assert_eq!(l.flush().unwrap(), Recorded { messages: 0, claims: 0, assessments: 1 });
     assert_eq!(count(&l, "assessments"), 3);
 
-    let all = l.latest_assessments(Scope::All).unwrap();
+    let all = l.latest_assessments(Scope::All, &quotes()).unwrap();
     assert_eq!(all.len(), 2);
     let of_c: Vec<_> = all.iter().filter(|a| a.claim == c.id).collect();
     assert_eq!(of_c.len(), 1);
     assert_eq!(of_c[0].status, Status::Contradicted);
 
-    let r1 = l.latest_assessments(Scope::Run(&RunId("r1".into()))).unwrap();
+    let r1 = l.latest_assessments(Scope::Run(&RunId("r1".into())), &quotes()).unwrap();
     assert_eq!(r1.len(), 2);
     assert_eq!(r1.iter().find(|a| a.claim == c.id).unwrap().status, Status::NoEvidence);
-    let r2 = l.latest_assessments(Scope::Run(&RunId("r2".into()))).unwrap();
+    let r2 = l.latest_assessments(Scope::Run(&RunId("r2".into())), &quotes()).unwrap();
     assert_eq!(r2.len(), 1);
 
     let mut rows = Vec::new();
-    l.for_each_latest::<Error, _>(Scope::All, |r| {
+    l.for_each_latest::<Error, _>(Scope::All, &quotes(), |r| {
         rows.push(r);
         Ok(())
     })
@@ -300,13 +320,13 @@ fn run_assessment_is_the_runs_latest_written_one() {
     l.begin_run(&run_info("r1")).unwrap();
     let (m, c, a) = record_one(&mut l, 1, Status::NoEvidence);
     // Still in the unwritten batch: not seen yet.
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap(), None);
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id, &quotes()).unwrap(), None);
     l.flush().unwrap();
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap(), Some(a));
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id, &quotes()).unwrap(), Some(a));
     l.finish_run(&RunSummary::default()).unwrap();
     // Another run's view: only its own assessments, latest first.
     l.begin_run(&run_info("r2")).unwrap();
-    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id).unwrap(), None);
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id, &quotes()).unwrap(), None);
     let later = assessment(&c, Status::Supported, vec![], "2024-03-01T00:00:00Z");
     let latest = assessment(&c, Status::Contradicted, vec![], "2024-03-02T00:00:00Z");
     for x in [&later, &latest] {
@@ -314,8 +334,11 @@ fn run_assessment_is_the_runs_latest_written_one() {
             .unwrap();
     }
     l.flush().unwrap();
-    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id).unwrap(), Some(latest));
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id).unwrap().map(|a| a.status), Some(Status::NoEvidence));
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &c.message_digest, &c.id, &quotes()).unwrap(), Some(latest));
+    assert_eq!(
+        l.run_assessment(&RunId("r1".into()), &c.message_digest, &c.id, &quotes()).unwrap().map(|a| a.status),
+        Some(Status::NoEvidence)
+    );
 }
 
 #[test]
@@ -337,7 +360,7 @@ fn mark_stale_adds_observations_once() {
     assert_eq!(l.mark_stale(&Digest::of(b"never-cited"), at).unwrap(), 0);
     assert_eq!(count(&l, "assessments"), 5, "history stays: 3 originals + 2 stale");
 
-    let latest = l.latest_assessments(Scope::All).unwrap();
+    let latest = l.latest_assessments(Scope::All, &quotes()).unwrap();
     for a in &latest {
         let expect = if a.claim == c3.id { Status::Supported } else { Status::Stale };
         assert_eq!(a.status, expect, "{:?}", a.claim);
@@ -348,6 +371,39 @@ fn mark_stale_adds_observations_once() {
             assert!(a.reasons[0].detail.contains("changed"), "{}", a.reasons[0].detail);
         }
     }
+}
+
+/// A claim that is never audited (a greeting) is counted by kind, without a
+/// row of its own; it cannot be assessed after the fact.
+#[test]
+fn counted_only_claims_keep_no_text() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let m = message(8);
+    let mut hello = claim(&m);
+    hello.kind = ClaimKind::Greeting;
+    hello.cues = vec![Cue { class: CueClass::Hedge, text: "The".into(), span: Span::new(0, 3), rule: "hedge.x".into() }];
+    l.record(&MessageOutcome { message: &m, claims: std::slice::from_ref(&hello), assessments: &[], skipped: &[] }).unwrap();
+    l.flush().unwrap();
+    assert_eq!((count(&l, "claims"), count(&l, "claim_cues"), count(&l, "claim_counts")), (0, 0, 1));
+    assert_eq!(l.run_totals(&RunId("r1".into())).unwrap().claims_by_kind.get(&ClaimKind::Greeting), Some(&1));
+    let a = assessment(&hello, Status::Supported, vec![], "2024-02-01T00:00:00Z");
+    assert!(matches!(l.append_assessment(&m.digest(), &a), Err(Error::UnknownClaim(_))));
+}
+
+/// Texts are stored once; a different text under the same 8-byte key (a
+/// collision, forced here) takes the next key and both read back.
+#[test]
+fn texts_are_stored_once_and_survive_a_key_collision() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    let key = write::key_of(&Digest::of(b"The launch moved to Friday."));
+    l.conn.execute("INSERT INTO texts (key, text) VALUES (?1, 'another text with the same key')", [key]).unwrap();
+    let a = l.text_id("The launch moved to Friday.").unwrap();
+    l.ids = Ids::default();
+    assert_eq!(l.text_id("The launch moved to Friday.").unwrap(), a, "found again past the colliding row");
+    let (k, t): (i64, String) = l.conn.query_row("SELECT key, text FROM texts WHERE id = ?1", [a], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    assert_eq!((k, t.as_str()), (key.wrapping_add(1), "The launch moved to Friday."));
+    assert_eq!(count(&l, "texts"), 2);
 }
 
 #[test]
@@ -363,23 +419,30 @@ fn record_before_begin_run_is_an_error() {
 fn migrates_a_version_1_ledger() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ledger.sqlite");
+    let d1 = Digest::of(b"d1");
     {
         // A ledger as the first release wrote it, with one assessed message.
         let c = Connection::open(&path).unwrap();
         c.execute_batch(schema::VERSION_TABLE).unwrap();
         c.execute_batch(schema::MIGRATIONS[0]).unwrap();
-        c.execute_batch(
-            "INSERT INTO schema_version VALUES ('ledger', 1);
-             INSERT INTO message_assessed VALUES ('d1', 'policy@1', 'r0');",
-        )
-        .unwrap();
+        c.execute("INSERT INTO schema_version VALUES ('ledger', 1)", []).unwrap();
+        c.execute("INSERT INTO message_assessed VALUES (?1, 'policy@1', 'r0')", [d1.to_hex()]).unwrap();
     }
     let l = Ledger::open(&path).unwrap();
     assert_eq!(l.schema_version().unwrap(), schema::latest_version());
-    let d1: String = l.conn.query_row("SELECT run_id FROM message_assessed WHERE digest = 'd1'", [], |r| r.get(0)).unwrap();
-    assert_eq!(d1, "r0");
-    // Version 2 keeps one row per run.
-    l.conn.execute_batch("INSERT INTO message_assessed VALUES ('d1', 'policy@1', 'r1')").unwrap();
+    let run: String = l
+        .conn
+        .query_row(
+            "SELECT r.run_id FROM message_assessed a JOIN runs r ON r.run_no = a.run_no JOIN messages_seen m ON m.msg = a.msg
+             WHERE m.digest = ?1",
+            [d1.0.as_slice()],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(run, "r0");
+    assert!(l.is_assessed(&d1, "policy@1").unwrap());
+    // One row per run (version 2 on).
+    l.conn.execute_batch("INSERT INTO message_assessed SELECT msg, policy, run_no + 1 FROM message_assessed").unwrap();
     assert_eq!(count(&l, "message_assessed"), 2);
 }
 
@@ -451,14 +514,14 @@ fn migrates_a_version_2_ledger_with_rows() {
         }
     }
     let mut l = Ledger::open(&path).unwrap();
-    assert_eq!(l.schema_version().unwrap(), 3);
+    assert_eq!(l.schema_version().unwrap(), schema::latest_version());
     assert_eq!((count(&l, "claims"), count(&l, "assessments"), count(&l, "assessment_evidence")), (1, 2, 2));
     let d = m.digest();
-    assert_eq!(l.run_assessment(&RunId("r1".into()), &d, &c.id).unwrap(), Some(first.clone()));
-    assert_eq!(l.run_assessment(&RunId("r2".into()), &d, &c.id).unwrap(), Some(second.clone()));
-    assert_eq!(l.latest_assessments(Scope::All).unwrap(), vec![second.clone()]);
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &d, &c.id, &quotes()).unwrap(), Some(first.clone()));
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &d, &c.id, &quotes()).unwrap(), Some(second.clone()));
+    assert_eq!(l.latest_assessments(Scope::All, &quotes()).unwrap(), vec![second.clone()]);
     let mut rows = Vec::new();
-    l.for_each_latest::<Error, _>(Scope::Run(&RunId("r1".into())), |r| {
+    l.for_each_latest::<Error, _>(Scope::Run(&RunId("r1".into())), &quotes(), |r| {
         rows.push(r);
         Ok(())
     })
@@ -468,11 +531,275 @@ fn migrates_a_version_2_ledger_with_rows() {
     // The links moved with their message: the changed revision is found.
     l.begin_run(&run_info("r3")).unwrap();
     assert_eq!(l.mark_stale(&Digest::of(b"rev2"), "2024-04-01T00:00:00Z".parse().unwrap()).unwrap(), 1);
-    assert_eq!(l.latest_assessments(Scope::All).unwrap()[0].status, Status::Stale);
+    assert_eq!(l.latest_assessments(Scope::All, &quotes()).unwrap()[0].status, Status::Stale);
     // Still append-only.
     assert!(l.conn.execute("UPDATE assessments SET status = 'supported'", []).is_err());
     assert!(l.conn.execute("DELETE FROM assessment_evidence", []).is_err());
     assert!(l.is_assessed(&d, "policy@1").unwrap());
+}
+
+/// Writes `outcomes` into a new schema-3 ledger at `path` the way schema 3's
+/// write path did (its statements, its JSON and its content ids), run by
+/// run: the file a user of the previous release has.
+/// One run of a schema-3 ledger: run id, message, claims, assessments, skips.
+type V3Run<'a> = (&'a str, &'a Message, &'a [Claim], &'a [Assessment], &'a [Skipped]);
+
+fn write_schema_3(path: &Path, runs: &[V3Run<'_>]) {
+    let conn = Connection::open(path).unwrap();
+    conn.execute_batch(schema::VERSION_TABLE).unwrap();
+    for sql in &schema::MIGRATIONS[..3] {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.execute("INSERT INTO schema_version VALUES ('ledger', 3)", []).unwrap();
+    for (run, m, claims, assessments, skipped) in runs {
+        let info = run_info(run);
+        conn.execute(
+            "INSERT OR IGNORE INTO runs (run_id, started_at, policy_version, info_json) VALUES (?1, ?2, ?3, ?4)",
+            params![info.run_id.0, info.started_at.to_string(), info.params.policy_version, serde_json::to_string(&info).unwrap()],
+        )
+        .unwrap();
+        let digest = m.digest().to_hex();
+        conn.execute(
+            "INSERT OR IGNORE INTO messages_seen
+             (digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                digest,
+                m.source.as_str(),
+                m.archive,
+                m.conversation,
+                m.id.0,
+                m.locator,
+                m.author,
+                m.sent_at.to_string(),
+                m.subject,
+                run
+            ],
+        )
+        .unwrap();
+        for c in *claims {
+            conn.execute(
+                "INSERT OR IGNORE INTO claims (claim_id, message_digest, span_start, span_end, kind, text, claim_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    c.id.0.to_hex(),
+                    c.message_digest.to_hex(),
+                    c.span.start as i64,
+                    c.span.end as i64,
+                    c.kind.as_str(),
+                    c.text,
+                    serde_json::to_string(c).unwrap()
+                ],
+            )
+            .unwrap();
+        }
+        for a in *assessments {
+            let json = serde_json::to_string(a).unwrap();
+            let id = Digest::of_fields([run.as_bytes(), json.as_bytes()]).to_hex();
+            conn.execute(
+                "INSERT OR IGNORE INTO assessments
+                 (assessment_id, run_id, message_digest, claim_id, status, grp, method, policy_version, assessed_at, assessment_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    id,
+                    run,
+                    digest,
+                    a.claim.0.to_hex(),
+                    a.status.as_str(),
+                    a.group().as_str(),
+                    a.method,
+                    a.policy_version,
+                    a.assessed_at,
+                    json
+                ],
+            )
+            .unwrap();
+            for e in cited_evidence(a) {
+                let item_digest = e.item_digest.to_hex();
+                conn.execute(
+                    "INSERT OR IGNORE INTO evidence_revisions (item_digest, item, captured_at, source_url, title) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![item_digest, e.uri.item, e.captured_at, e.source_url, e.title],
+                )
+                .unwrap();
+                conn.execute(
+                    "INSERT OR IGNORE INTO assessment_evidence (item_digest, message_digest, assessment_id) VALUES (?1, ?2, ?3)",
+                    params![item_digest, digest, id],
+                )
+                .unwrap();
+            }
+        }
+        for sk in *skipped {
+            conn.execute(
+                "INSERT OR IGNORE INTO skipped (run_id, stage, locator, reason) VALUES (?1, ?2, ?3, ?4)",
+                params![run, sk.stage, sk.locator, sk.reason],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT OR IGNORE INTO message_assessed (digest, policy_version, run_id) VALUES (?1, ?2, ?3)",
+            params![digest, "policy@1", run],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE runs SET finished_at = ?2, summary_json = ?3 WHERE run_id = ?1",
+            params![run, "2024-02-01T00:00:01Z", serde_json::to_string(&RunSummary::default()).unwrap()],
+        )
+        .unwrap();
+    }
+}
+
+/// A claim with a cue, an assessment with a gate flag and two reasons (one
+/// quote a verbatim chunk slice, one not): everything schema 4 splits
+/// into rows.
+fn rich_outcome(m: &Message, status: Status, rev: &[u8], at: &str) -> (Vec<Claim>, Assessment) {
+    let mut c = claim(m);
+    c.cues = vec![Cue { class: CueClass::Temporal, text: "moved".into(), span: Span::new(11, 16), rule: "temporal.moved".into() }];
+    let mut a = assessment(&c, status, vec![evidence("notes", rev)], at);
+    let mut narrowed = evidence("notes", rev);
+    narrowed.quote = "launch … Friday".into();
+    a.reasons.push(Reason {
+        facet: "date".into(),
+        detail: "Friday in both".into(),
+        claim_span: Some(Span::new(23, 29)),
+        evidence: vec![narrowed],
+        rule: "date.same_day".into(),
+    });
+    a.gate = Some(GateSummary {
+        verdict: GateVerdict::PassWithFlags,
+        flags: vec![GateFlag {
+            check: "temporal".into(),
+            source_sentence: "The launch is on Friday.".into(),
+            source_span: Span::new(14, 16),
+            cue: "on".into(),
+            memory_sentence: m.text.clone(),
+            rule: "temporal.on".into(),
+        }],
+    });
+    (vec![c], a)
+}
+
+/// A schema-3 ledger as the previous release wrote it (two runs, claims
+/// with cues, assessments with reasons, evidence and gate flags, a skip)
+/// migrates in place to schema 4 in one transaction: every row reads back
+/// the same (quotes kept inline, since the wiki may have moved on), the
+/// JSON copies and the old tables are gone, append-only holds, and the
+/// migrated rows keep working (stale marks, new records).
+#[test]
+fn migrates_a_schema_3_ledger_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let m = message(4);
+    let (claims, first) = rich_outcome(&m, Status::Supported, b"rev1", "2024-02-01T00:00:00Z");
+    let (_, second) = rich_outcome(&m, Status::Contradicted, b"rev2", "2024-03-01T00:00:00Z");
+    let skip = Skipped { stage: "import".into(), locator: "mail.mbox:byte 7".into(), reason: "truncated header".into() };
+    write_schema_3(
+        &path,
+        &[
+            ("r1", &m, &claims, std::slice::from_ref(&first), std::slice::from_ref(&skip)),
+            ("r2", &m, &claims, std::slice::from_ref(&second), &[]),
+        ],
+    );
+    let mut l = Ledger::open(&path).unwrap();
+    assert_eq!(l.schema_version().unwrap(), 4);
+    let d = m.digest();
+    let c = &claims[0];
+    // Read back with no wiki at all: the migrated quotes are inline.
+    assert_eq!(l.run_assessment(&RunId("r1".into()), &d, &c.id, &NoQuotes).unwrap(), Some(first.clone()));
+    assert_eq!(l.run_assessment(&RunId("r2".into()), &d, &c.id, &NoQuotes).unwrap(), Some(second.clone()));
+    assert_eq!(l.latest_assessments(Scope::All, &NoQuotes).unwrap(), vec![second.clone()]);
+    let mut rows = Vec::new();
+    l.for_each_latest::<Error, _>(Scope::Run(&RunId("r1".into())), &NoQuotes, |r| {
+        rows.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0], AuditRecord { run_id: RunId("r1".into()), ..AuditRecord::new(RunId("r1".into()), &m, c.clone(), first.clone()) });
+    let totals = l.run_totals(&RunId("r1".into())).unwrap();
+    assert_eq!((totals.messages, totals.assessments, totals.claims_by_kind.get(&ClaimKind::Date)), (1, 1, Some(&1)));
+    assert_eq!(l.skipped(&RunId("r1".into())).unwrap(), vec![skip]);
+    assert_eq!(l.run(&RunId("r2".into())).unwrap().map(|(i, s)| (i.run_id, s)), Some((RunId("r2".into()), Some(RunSummary::default()))));
+    assert!(l.is_assessed(&d, "policy@1").unwrap());
+    let tables: Vec<String> = {
+        let mut st = l.conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'v3_%'").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect()
+    };
+    assert!(tables.is_empty(), "{tables:?}");
+    let json_columns: i64 =
+        l.conn.query_row("SELECT count(*) FROM pragma_table_info('assessments') WHERE name LIKE '%json%'", [], |r| r.get(0)).unwrap();
+    assert_eq!(json_columns, 0);
+    assert!(l.conn.execute("UPDATE assessments SET status = 'supported'", []).is_err());
+    assert!(l.conn.execute("DELETE FROM assessment_evidence", []).is_err());
+    // The migrated rows keep working.
+    l.begin_run(&run_info("r3")).unwrap();
+    assert_eq!(l.mark_stale(&Digest::of(b"rev2"), "2024-04-01T00:00:00Z".parse().unwrap()).unwrap(), 1);
+    let latest = l.latest_assessments(Scope::All, &NoQuotes).unwrap();
+    assert_eq!(latest[0].status, Status::Stale);
+    assert_eq!(latest[0].reasons[0].evidence[0].item_digest, Digest::of(b"rev2"));
+    let m5 = message(5);
+    let c5 = claim(&m5);
+    let a5 = assessment(&c5, Status::Supported, vec![evidence("notes", b"rev1")], "2024-04-01T00:00:00Z");
+    l.record(&MessageOutcome { message: &m5, claims: std::slice::from_ref(&c5), assessments: std::slice::from_ref(&a5), skipped: &[] })
+        .unwrap();
+    l.flush().unwrap();
+    assert_eq!(l.run_assessment(&RunId("r3".into()), &m5.digest(), &c5.id, &quotes()).unwrap(), Some(a5));
+}
+
+/// A schema-3 row that does not decode stops the migration with an error
+/// naming it, and the file is left exactly as it was (one transaction).
+#[test]
+fn a_failed_migration_leaves_schema_3_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite");
+    let m = message(6);
+    let (claims, a) = rich_outcome(&m, Status::Supported, b"rev1", "2024-02-01T00:00:00Z");
+    write_schema_3(&path, &[("r1", &m, &claims, std::slice::from_ref(&a), &[])]);
+    Connection::open(&path).unwrap().execute_batch("UPDATE claims SET claim_json = '{\"truncated'").unwrap();
+    let before = table_dump(&path);
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, Error::Corrupt { ref table, .. } if table == "claims"), "{err}");
+    assert_eq!(table_dump(&path), before);
+    let v: i64 = Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT version FROM schema_version WHERE component = 'ledger'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, 3);
+}
+
+/// Quotes are kept by reference and read back from the wiki only while
+/// they are still the cited text: a changed revision, a gone item or a
+/// text that no longer matches the check digest reads as
+/// QUOTE_UNAVAILABLE, never as other text; a quote that is not a verbatim
+/// slice of its chunk is kept inline and reads back as it was.
+#[test]
+fn quotes_are_references_that_never_read_back_wrong() {
+    struct Wiki(&'static str, Digest);
+    impl QuoteSource for Wiki {
+        fn chunk_text(&self, uri: &AmemUri, item_digest: &Digest) -> Option<String> {
+            (uri.item == "notes" && uri.chunk == Some(0) && *item_digest == self.1).then(|| self.0.to_string())
+        }
+    }
+    let mut l = Ledger::open_in_memory().unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let m = message(7);
+    let (claims, a) = rich_outcome(&m, Status::Supported, b"rev1", "2024-02-01T00:00:00Z");
+    l.record(&MessageOutcome { message: &m, claims: &claims, assessments: std::slice::from_ref(&a), skipped: &[] }).unwrap();
+    l.flush().unwrap();
+    let stored: Option<String> = l.conn.query_row("SELECT quote FROM assessment_evidence WHERE reason = 0", [], |r| r.get(0)).unwrap();
+    assert_eq!(stored, None, "a verbatim slice is kept by reference");
+    let read = |q: &dyn QuoteSource| l.run_assessment(&RunId("r1".into()), &m.digest(), &claims[0].id, q).unwrap().unwrap();
+    let same = read(&Wiki("The launch is on Friday. More text after.", Digest::of(b"rev1")));
+    assert_eq!(same, a, "the same revision gives the quote back");
+    for (what, q) in [
+        ("the item moved to another revision", Wiki("The launch is on Friday.", Digest::of(b"rev9"))),
+        ("same revision, different text at the span", Wiki("The launch is on Monday.", Digest::of(b"rev1"))),
+        ("the chunk is shorter than the span", Wiki("The launch", Digest::of(b"rev1"))),
+    ] {
+        let got = read(&q);
+        assert_eq!(got.reasons[0].evidence[0].quote, QUOTE_UNAVAILABLE, "{what}");
+        assert_eq!(got.reasons[1].evidence[0].quote, "launch … Friday", "{what}: the inline quote stays");
+    }
+    assert_eq!(read(&NoQuotes).reasons[0].evidence[0].quote, QUOTE_UNAVAILABLE);
 }
 
 #[test]
@@ -537,18 +864,28 @@ fn resume(path: &Path, upto: u32) {
     l.finish_run(&RunSummary::default()).unwrap();
 }
 
+/// Every row of every table in the file, each as text, tables by name and
+/// rows sorted: two files with the same dump hold the same data.
 fn table_dump(path: &Path) -> Vec<String> {
     let c = Connection::open(path).unwrap();
+    let tables: Vec<String> = {
+        let mut st = c.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect()
+    };
     let mut out = Vec::new();
-    for sql in [
-        "SELECT digest || ' ' || first_run FROM messages_seen ORDER BY 1",
-        "SELECT digest || ' ' || policy_version || ' ' || run_id FROM message_assessed ORDER BY 1",
-        "SELECT claim_id FROM claims ORDER BY 1",
-        "SELECT assessment_id || ' ' || claim_id FROM assessments ORDER BY 1",
-        "SELECT assessment_id || ' ' || item_digest FROM assessment_evidence ORDER BY 1",
-    ] {
-        let mut st = c.prepare(sql).unwrap();
-        out.extend(st.query_map([], |r| r.get::<_, String>(0)).unwrap().map(|r| r.unwrap()));
+    for t in tables {
+        let mut st = c.prepare(&format!("SELECT * FROM {t}")).unwrap();
+        let n = st.column_count();
+        let mut rows: Vec<String> = st
+            .query_map([], |r| {
+                let cells: Vec<String> = (0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect();
+                Ok(format!("{t}: {}", cells.join(" | ")))
+            })
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        rows.sort();
+        out.extend(rows);
     }
     out
 }
@@ -602,7 +939,9 @@ fn sigkill_mid_run_then_resume_has_no_duplicates() {
     let clean = dir.path().join("clean.sqlite");
     resume(&clean, upto);
     let (a, b) = (table_dump(&path), table_dump(&clean));
-    assert_eq!(a.len(), 5 * upto as usize);
+    for t in ["messages_seen", "message_assessed", "claims", "assessments", "assessment_reasons", "assessment_evidence"] {
+        assert_eq!(a.iter().filter(|r| r.starts_with(&format!("{t}: "))).count(), upto as usize, "{t}");
+    }
     assert_eq!(a, b);
 }
 

@@ -23,6 +23,11 @@ pub enum Status {
     Ambiguous,
     /// Supporting evidence older than the freshness policy, or its source changed.
     Stale,
+    /// Nothing relevant locally, and a trust-list source that would have
+    /// been searched could not be asked (unreachable, timed out, asked to
+    /// wait, circuit open): never reported as `no_evidence`, since nobody
+    /// looked.
+    SourceUnavailable,
 }
 
 /// The three report groups.
@@ -39,7 +44,7 @@ pub enum Group {
 
 impl Status {
     /// All statuses, in report order.
-    pub const ALL: [Status; 7] = [
+    pub const ALL: [Status; 8] = [
         Status::Supported,
         Status::Contradicted,
         Status::PartiallySupported,
@@ -47,6 +52,7 @@ impl Status {
         Status::NoEvidence,
         Status::Ambiguous,
         Status::Stale,
+        Status::SourceUnavailable,
     ];
 
     /// The report group this status belongs to.
@@ -68,6 +74,7 @@ impl Status {
             Status::NoEvidence => "no_evidence",
             Status::Ambiguous => "ambiguous",
             Status::Stale => "stale",
+            Status::SourceUnavailable => "source_unavailable",
         }
     }
 
@@ -225,7 +232,14 @@ mod tests {
     fn groups() {
         assert_eq!(Status::Supported.group(), Group::Supported);
         assert_eq!(Status::Contradicted.group(), Group::Contradicted);
-        for s in [Status::PartiallySupported, Status::NotAddressed, Status::NoEvidence, Status::Ambiguous, Status::Stale] {
+        for s in [
+            Status::PartiallySupported,
+            Status::NotAddressed,
+            Status::NoEvidence,
+            Status::Ambiguous,
+            Status::Stale,
+            Status::SourceUnavailable,
+        ] {
             assert_eq!(s.group(), Group::Unverified, "{s:?}");
             assert_eq!(s.group().rfc_verdict(), "NO_EVIDENCE");
         }

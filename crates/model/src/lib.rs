@@ -23,6 +23,7 @@ mod message;
 mod report;
 #[cfg(feature = "sample")]
 pub mod sample;
+pub mod source_file;
 mod span;
 mod time;
 mod uri;

@@ -98,7 +98,8 @@ pub struct QuotedPart {
 pub struct Message {
     /// Which archive format.
     pub source: SourceKind,
-    /// The archive this came from (path as given by the user).
+    /// The archive this came from (its canonical path, for people to read;
+    /// not part of the message's identity, see [`Message::digest`]).
     pub archive: String,
     /// Conversation: Slack `channel` or `channel/thread_ts`, iMessage chat
     /// guid, Gmail `X-GM-THRID`, mail thread root, else normalised subject.
@@ -118,7 +119,8 @@ pub struct Message {
     /// Quoted and forwarded parts, in order of appearance.
     pub quoted: Vec<QuotedPart>,
     /// Where in the archive it sits (file path plus byte offset, line, ROWID):
-    /// the locator errors and the ledger use.
+    /// the locator errors and reports show. Like `archive`, not part of the
+    /// message's identity.
     pub locator: String,
     /// Source-specific facts kept for reports: Gmail labels, Enron
     /// `X-Folder`, Slack `subtype`, `edited`, `bot`... Sorted map so that
@@ -131,9 +133,44 @@ pub struct Message {
 
 impl Message {
     /// The content digest of this revision: SHA-256 over the canonical JSON
-    /// of the record (field order fixed by the struct, maps sorted).
+    /// of what the archive says (field order fixed, maps sorted): the kind,
+    /// the id it gives (Message-ID, Slack channel/ts, iMessage guid, else a
+    /// digest of the raw bytes), conversation, people, time, text and
+    /// metadata (for Enron the path inside the maildir root). Not where
+    /// the archive was found: `archive` and `locator` name the path as it
+    /// was on this run, so another spelling of it (`h3`, `/abs/h3`,
+    /// `../x/h3`) or a moved export folder is the same message, the same
+    /// claims and the same queue entries.
     pub fn digest(&self) -> Digest {
-        let json = serde_json::to_vec(self).expect("invariant: Message serialises");
+        #[derive(Serialize)]
+        struct Identity<'a> {
+            source: SourceKind,
+            conversation: &'a str,
+            id: &'a MessageId,
+            author: &'a str,
+            recipients: &'a [String],
+            sent_at: Timestamp,
+            subject: &'a Option<String>,
+            text: &'a str,
+            quoted: &'a [QuotedPart],
+            meta: &'a BTreeMap<String, String>,
+            not_claims: &'a Option<String>,
+        }
+        let m = self;
+        let identity = Identity {
+            source: m.source,
+            conversation: &m.conversation,
+            id: &m.id,
+            author: &m.author,
+            recipients: &m.recipients,
+            sent_at: m.sent_at,
+            subject: &m.subject,
+            text: &m.text,
+            quoted: &m.quoted,
+            meta: &m.meta,
+            not_claims: &m.not_claims,
+        };
+        let json = serde_json::to_vec(&identity).expect("invariant: Message serialises");
         Digest::of(&json)
     }
 
@@ -174,6 +211,33 @@ mod tests {
         assert_eq!(a.digest(), b.digest());
         b.text.push('!');
         assert_ne!(a.digest(), b.digest());
+    }
+
+    #[test]
+    fn digest_is_what_the_archive_says_not_where_it_was_found() {
+        let a = sample();
+        let mut moved = sample();
+        moved.archive = "/elsewhere/mail.mbox".into();
+        moved.locator = "/elsewhere/mail.mbox:byte 0".into();
+        assert_eq!(a.digest(), moved.digest());
+        // Every field that is not a path changes it.
+        let changes: [fn(&mut Message); 10] = [
+            |m| m.source = SourceKind::Enron,
+            |m| m.conversation.push('x'),
+            |m| m.id.0.push('x'),
+            |m| m.author.push('x'),
+            |m| m.recipients.push("x".into()),
+            |m| m.sent_at = Timestamp::UNIX_EPOCH,
+            |m| m.subject = None,
+            |m| m.meta.insert("file".into(), "a/1.".into()).map_or((), |_| ()),
+            |m| m.not_claims = Some("reaction".into()),
+            |m| m.quoted.push(QuotedPart { kind: QuoteKind::Reply, header: String::new(), author: None, sent_at: None, text: "q".into() }),
+        ];
+        for change in changes {
+            let mut b = sample();
+            change(&mut b);
+            assert_ne!(a.digest(), b.digest());
+        }
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //!
 //! Accepted forms: `last-week` (7 days before now), `yesterday` and `today`
 //! (midnight UTC starting that day), `<n>h`, `<n>d`, `<n>w` (that long
-//! before now), an ISO date `2024-05-01`, and RFC 3339 `2024-05-01T10:00:00Z`.
-//! As an `--until` bound a bare date (and `yesterday`/`today`) means the
-//! *end* of that day, so `--since 2024-05-01 --until 2024-05-01` is that day.
+//! before now), any span jiff reads (`1mo`, `2 weeks`, `1 day ago`,
+//! `3 days 4 hours`, ISO 8601 `P1M`: that long before now, calendar units
+//! counted in UTC), a month `2024-05`, an ISO date `2024-05-01`, and RFC 3339
+//! `2024-05-01T10:00:00Z`. As an `--until` bound a bare date (and
+//! `yesterday`/`today`) means the *end* of that day, and a month the end of
+//! that month, so `--since 2024-05 --until 2024-05` is May.
 
 use jiff::{Timestamp, ToSpan, civil::Date, tz::TimeZone};
 
@@ -44,7 +47,7 @@ impl TimeWindow {
 pub enum TimeError {
     /// Not one of the accepted forms.
     #[error(
-        "cannot read {0:?} as a time: use last-week, yesterday, today, 7d, 48h, 2w, an ISO date (2024-05-01) or RFC 3339 (2024-05-01T10:00:00Z)"
+        "cannot read {0:?} as a time: use last-week, yesterday, today, a span (7d, 48h, 2w, 1mo, \"2 weeks\", \"1 day ago\"), a month (2024-05), an ISO date (2024-05-01) or RFC 3339 (2024-05-01T10:00:00Z)"
     )]
     Unrecognised(String),
     /// The window is empty.
@@ -94,7 +97,35 @@ pub fn parse_instant(s: &str, now: Timestamp, end_of_day: bool) -> Result<Timest
     if let Ok(d) = t.parse::<Date>() {
         return day_start(d);
     }
+    if let Some(month) = parse_month(t) {
+        let start = if end_of_day { month.checked_add(1.month()).map_err(|_| bad())? } else { month };
+        return TimeZone::UTC.to_timestamp(start.to_datetime(jiff::civil::Time::midnight())).map_err(|_| bad());
+    }
+    // A span, always read as "that long before now": `1 day ago` and
+    // `1 day` name the same instant. A leading sign is refused, since
+    // `-3d` reads as either direction.
+    if !t.starts_with(['-', '+'])
+        && let Ok(span) = t.parse::<jiff::Span>()
+    {
+        return sub_span(now, span.abs()).ok_or_else(bad);
+    }
     Err(bad())
+}
+
+/// `YYYY-MM` as the first day of that month.
+fn parse_month(t: &str) -> Option<Date> {
+    let (y, m) = t.split_once('-')?;
+    if y.len() != 4 || m.len() != 2 || !y.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Date::new(y.parse().ok()?, m.parse().ok()?, 1).ok()
+}
+
+/// `now` minus `span` (calendar units in UTC), or `None` past ~100 years.
+fn sub_span(now: Timestamp, span: jiff::Span) -> Option<Timestamp> {
+    let then = TimeZone::UTC.to_timestamp(TimeZone::UTC.to_datetime(now).checked_sub(span).ok()?).ok()?;
+    let floor = now.checked_sub((24 * 366 * 100).hours()).ok()?;
+    (then >= floor).then_some(then)
 }
 
 fn sub_hours(now: Timestamp, hours: i64) -> Option<Timestamp> {
@@ -127,6 +158,24 @@ mod tests {
     }
 
     #[test]
+    fn spans_and_months() {
+        let p = |s| parse_instant(s, now(), false).unwrap().to_string();
+        assert_eq!(p("1mo"), "2026-10-29T15:00:00Z");
+        assert_eq!(p("2 weeks"), "2026-11-15T15:00:00Z");
+        assert_eq!(p("1 day ago"), "2026-11-28T15:00:00Z");
+        assert_eq!(p("1 day"), p("1 day ago"));
+        assert_eq!(p("3 days 4 hours"), "2026-11-26T11:00:00Z");
+        assert_eq!(p("1y"), "2025-11-29T15:00:00Z");
+        assert_eq!(p("P1M"), "2026-10-29T15:00:00Z");
+        assert_eq!(p("2025-05"), "2025-05-01T00:00:00Z");
+        let may = TimeWindow::parse(Some("2025-05"), Some("2025-05"), now()).unwrap();
+        assert!(may.contains("2025-05-31T23:59:59Z".parse().unwrap()));
+        assert!(!may.contains("2025-06-01T00:00:00Z".parse().unwrap()));
+        assert!(!may.contains("2025-04-30T23:59:59Z".parse().unwrap()));
+        assert_eq!(TimeWindow::parse(None, Some("2025-12"), now()).unwrap().until.unwrap().to_string(), "2026-01-01T00:00:00Z");
+    }
+
+    #[test]
     fn until_dates_mean_end_of_day() {
         let w = TimeWindow::parse(Some("2024-05-01"), Some("2024-05-01"), now()).unwrap();
         assert!(w.contains("2024-05-01T23:59:59Z".parse().unwrap()));
@@ -136,7 +185,20 @@ mod tests {
 
     #[test]
     fn errors() {
-        for bad in ["", "last-month", "d", "-3d", "99999999999999999999d", "2024-13-01", "tomorrowish"] {
+        for bad in [
+            "",
+            "last-month",
+            "d",
+            "-3d",
+            "+2 weeks",
+            "99999999999999999999d",
+            "200y",
+            "2024-13-01",
+            "2024-13",
+            "2024-5",
+            "tomorrowish",
+            "1 fortnight",
+        ] {
             assert!(parse_instant(bad, now(), false).is_err(), "{bad}");
         }
         assert!(matches!(TimeWindow::parse(Some("today"), Some("yesterday"), now()), Err(TimeError::Empty { .. })));

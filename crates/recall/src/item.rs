@@ -109,17 +109,23 @@ pub enum SkipReason {
         /// Byte offset of the first NUL.
         offset: usize,
     },
-    /// The `---` front matter block is malformed.
-    FrontMatter {
-        /// 1-based line of the problem.
-        line: usize,
-        /// What is wrong.
-        problem: String,
-    },
     /// No text at all after the front matter.
     Empty,
     /// Not a format the wiki reads (by extension).
     Unsupported,
+    /// Not a regular file (a FIFO, device or socket, or a symlink to one):
+    /// reading it could block or never end.
+    NotRegular {
+        /// `FIFO`, `character device`, ...
+        kind: String,
+    },
+    /// Larger than the wiki reads in one file.
+    TooLarge {
+        /// The file's size.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -128,9 +134,10 @@ impl fmt::Display for SkipReason {
             SkipReason::Unreadable { error } => write!(f, "unreadable: {error}"),
             SkipReason::InvalidUtf8 { offset } => write!(f, "not UTF-8 text (invalid bytes at offset {offset})"),
             SkipReason::Binary { offset } => write!(f, "binary file (NUL byte at offset {offset})"),
-            SkipReason::FrontMatter { line, problem } => write!(f, "broken front matter at line {line}: {problem}"),
             SkipReason::Empty => f.write_str("no text after the front matter"),
             SkipReason::Unsupported => f.write_str("not a wiki format (.md, .markdown, .txt, .html, .htm)"),
+            SkipReason::NotRegular { kind } => write!(f, "not a regular file ({kind})"),
+            SkipReason::TooLarge { size, limit } => write!(f, "{size} bytes, more than the {limit}-byte limit for one file"),
         }
     }
 }
@@ -150,16 +157,29 @@ pub struct ParsedItem {
     pub source_url: Option<String>,
     /// Front matter `retrieved_at:` (or `captured_at:`).
     pub retrieved_at: Option<String>,
-    /// The text that is chunked: the markdown/text after the front matter,
-    /// verbatim, or the visible text of an HTML page.
+    /// Front matter or Logseq `aliases:` / `alias::`.
+    pub aliases: Vec<String>,
+    /// Front matter or Logseq `tags:` (`#` dropped).
+    pub tags: Vec<String>,
+    /// Front matter or Logseq `date:` (or `created:`), as written.
+    pub date: Option<String>,
+    /// `[[wikilink]]` and `![[embed]]` targets, as written, once each.
+    pub links: Vec<String>,
+    /// The text that is chunked: what a reader of the rendered note sees
+    /// (links as their display text, properties out, entities decoded), or
+    /// the visible text of an HTML page.
     pub body: String,
+    /// Set when the front matter could not be read and the note was read
+    /// as plain text, whole: the caller names the file with it.
+    pub warning: Option<crate::note::NoteWarning>,
 }
 
 /// Read the bytes of a wiki file of the given kind.
 ///
 /// # Errors
-/// A [`SkipReason`] when the file is binary, not UTF-8, has broken front
-/// matter or no text.
+/// A [`SkipReason`] when the file is binary, not UTF-8 or has no text. A
+/// note whose front matter cannot be read is not an error: it is read as
+/// plain text with [`ParsedItem::warning`] set.
 pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason> {
     if let Some(offset) = bytes.iter().position(|&b| b == 0) {
         return Err(SkipReason::Binary { offset });
@@ -167,74 +187,31 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
     let text = std::str::from_utf8(bytes).map_err(|e| SkipReason::InvalidUtf8 { offset: e.valid_up_to() })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let digest = Digest::of(bytes);
-    let (title, source_url, retrieved_at, body) = match kind {
-        ItemKind::Markdown | ItemKind::Text => {
-            let (fm, body) = split_front_matter(text)?;
-            let title = fm.get("title").cloned().or_else(|| if kind == ItemKind::Markdown { first_heading(body) } else { None });
-            let source = fm.get("source").or_else(|| fm.get("source_url")).or_else(|| fm.get("url")).cloned();
-            let retrieved = fm.get("retrieved_at").or_else(|| fm.get("captured_at")).cloned();
-            (title, source, retrieved, body.to_string())
-        }
+    let note = match kind {
+        ItemKind::Markdown | ItemKind::Text => crate::note::read_note(text, kind == ItemKind::Markdown),
         ItemKind::Html => {
             let (title, text) = crate::html_text(text);
-            (title, None, None, text)
+            crate::note::Note { title, body: text, ..Default::default() }
         }
     };
-    if body.trim().is_empty() {
+    if note.body.trim().is_empty() {
         return Err(SkipReason::Empty);
     }
-    let id = ItemId::for_content(&digest, title.as_deref());
-    Ok(ParsedItem { id, digest, kind, title, source_url, retrieved_at, body })
-}
-
-/// Split `---` front matter (YAML-ish `key: value` lines) from the body.
-/// Text that does not start with a `---` line has no front matter.
-fn split_front_matter(text: &str) -> Result<(std::collections::BTreeMap<String, String>, &str), SkipReason> {
-    let mut map = std::collections::BTreeMap::new();
-    let first_end = text.find('\n').unwrap_or(text.len());
-    if text[..first_end].trim_end() != "---" {
-        return Ok((map, text));
-    }
-    let mut pos = (first_end + 1).min(text.len());
-    let mut line_no = 1;
-    while pos < text.len() {
-        line_no += 1;
-        let end = text[pos..].find('\n').map_or(text.len(), |e| pos + e);
-        let line = text[pos..end].trim_end_matches('\r');
-        let next = (end + 1).min(text.len());
-        if line.trim_end() == "---" || line.trim_end() == "..." {
-            return Ok((map, &text[next..]));
-        }
-        let trimmed = line.trim();
-        if !(trimmed.is_empty() || trimmed.starts_with('#')) {
-            let Some((k, v)) = line.split_once(':') else {
-                return Err(SkipReason::FrontMatter { line: line_no, problem: format!("expected `key: value`, found {trimmed:?}") });
-            };
-            let key = k.trim();
-            if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-                return Err(SkipReason::FrontMatter { line: line_no, problem: format!("bad key {key:?}") });
-            }
-            let v = v.trim();
-            let v = v
-                .strip_prefix('"')
-                .and_then(|s| s.strip_suffix('"'))
-                .or_else(|| v.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
-                .unwrap_or(v);
-            if !v.is_empty() {
-                map.insert(key.to_ascii_lowercase(), v.to_string());
-            }
-        }
-        pos = next;
-        if end == text.len() {
-            break;
-        }
-    }
-    Err(SkipReason::FrontMatter { line: 1, problem: "the `---` block is never closed".to_string() })
-}
-
-/// The text of the first `# ` heading.
-fn first_heading(body: &str) -> Option<String> {
-    body.lines().find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
+    let id = ItemId::for_content(&digest, note.title.as_deref());
+    Ok(ParsedItem {
+        id,
+        digest,
+        kind,
+        title: note.title,
+        source_url: note.source_url,
+        retrieved_at: note.retrieved_at,
+        aliases: note.aliases,
+        tags: note.tags,
+        date: note.date,
+        links: note.links,
+        body: note.body,
+        warning: note.warning,
+    })
 }
 
 #[cfg(test)]
@@ -262,6 +239,22 @@ mod tests {
     }
 
     #[test]
+    fn notes_metadata_reaches_the_item() {
+        let it = parse_item(
+            b"---\ntitle: Plan\naliases: [p]\ntags:\n  - work\ndate: 2025-05-01\n---\nSee [[Budget#Launch|the budget note]].\n",
+            ItemKind::Markdown,
+        )
+        .unwrap();
+        assert_eq!(
+            (it.aliases.as_slice(), it.tags.as_slice(), it.date.as_deref()),
+            (&["p".to_string()][..], &["work".to_string()][..], Some("2025-05-01"))
+        );
+        assert_eq!(it.body, "See the budget note.\n");
+        assert_eq!(it.links, ["Budget#Launch"]);
+        assert_eq!(it.warning, None);
+    }
+
+    #[test]
     fn heading_is_the_title_of_markdown_without_front_matter() {
         let it = parse_item(b"intro\n# Glaciers\nThey melt.", ItemKind::Markdown).unwrap();
         assert_eq!(it.title.as_deref(), Some("Glaciers"));
@@ -273,11 +266,13 @@ mod tests {
     fn bad_files_are_reasons_not_panics() {
         assert_eq!(parse_item(b"ab\0cd", ItemKind::Markdown), Err(SkipReason::Binary { offset: 2 }));
         assert_eq!(parse_item(b"ok \xff\xfe", ItemKind::Text), Err(SkipReason::InvalidUtf8 { offset: 3 }));
-        assert!(matches!(parse_item(b"---\ntitle: x\nbody never closes", ItemKind::Markdown), Err(SkipReason::FrontMatter { .. })));
-        assert!(matches!(
-            parse_item(b"---\ntitle: x\nthis line has no colon\n---\nbody", ItemKind::Markdown),
-            Err(SkipReason::FrontMatter { line: 3, .. })
-        ));
+        // Front matter that cannot be read is a warning, and the file is read whole.
+        let open = parse_item(b"---\ntitle: x\nbody never closes", ItemKind::Markdown).unwrap();
+        assert_eq!(open.warning.as_ref().map(|w| w.line), Some(1));
+        assert_eq!(open.body, "---\ntitle: x\nbody never closes");
+        let bad = parse_item(b"---\ntitle: x\nthis line: has: [no close\n---\nbody", ItemKind::Markdown).unwrap();
+        assert_eq!(bad.warning.as_ref().map(|w| w.line), Some(3), "{:?}", bad.warning);
+        assert!(bad.body.contains("body"));
         assert_eq!(parse_item(b"---\ntitle: x\n---\n \n", ItemKind::Markdown), Err(SkipReason::Empty));
         assert_eq!(parse_item(b"", ItemKind::Markdown), Err(SkipReason::Empty));
     }

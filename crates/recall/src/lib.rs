@@ -38,15 +38,19 @@ mod error;
 mod hit;
 pub mod index;
 mod item;
+mod note;
 mod postings;
 pub mod query;
+mod walk;
 mod wiki;
 
 pub use error::{Error, Result};
 pub use hit::{Hit, OpenedChunk};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
-pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, Wiki, capture};
+pub use note::NoteWarning;
+pub use walk::MAX_NOTE_BYTES;
+pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.

@@ -7,9 +7,10 @@ use crate::hit::{Hit, OpenedChunk};
 use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
 use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::query::Query;
+use crate::walk::{FoundFile, file_stamp, read_file, walk};
 use amem_model::{AmemUri, Digest};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -76,6 +77,16 @@ pub struct SkippedFile {
     pub reason: SkipReason,
 }
 
+/// A wiki file indexed as plain text because its front matter could not
+/// be read (it is in the index; the warning says where to fix it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WarnedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The line and the problem.
+    pub warning: crate::note::NoteWarning,
+}
+
 /// What an index run did. File counts are by path; item counts by revision.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct IndexReport {
@@ -99,6 +110,8 @@ pub struct IndexReport {
     pub bytes_read: u64,
     /// Files reported and skipped (bad files, unsupported formats).
     pub skipped: Vec<SkippedFile>,
+    /// Files indexed as plain text, with the line their front matter broke at.
+    pub warnings: Vec<WarnedFile>,
     /// What the index holds after the run.
     #[serde(skip)]
     pub stats: IndexStats,
@@ -115,16 +128,6 @@ pub struct Capture<'a> {
     pub source_url: Option<&'a str>,
     /// When it was fetched, RFC 3339 (front matter `retrieved_at:`).
     pub retrieved_at: &'a str,
-}
-
-/// A wiki file found by the walk.
-#[derive(Clone, Debug)]
-struct FoundFile {
-    rel: String,
-    abs: PathBuf,
-    kind: ItemKind,
-    size: i64,
-    mtime_ns: i64,
 }
 
 /// The user's wiki under `$AMEM_HOME/wiki` and its index in
@@ -261,11 +264,13 @@ impl Wiki {
         }
         let body = format!("{body}\n");
         let mut doc = String::from("---\n");
+        // Quoted (a JSON string is a YAML double-quoted scalar), so that a
+        // title such as `[Re] Attention` or `Hits #1: 1990` reads back whole.
         if let Some(t) = c.title.map(one_line).filter(|t| !t.is_empty()) {
-            doc.push_str(&format!("title: {t}\n"));
+            doc.push_str(&format!("title: {}\n", yaml_quoted(&t)));
         }
         if let Some(s) = c.source_url.map(one_line).filter(|s| !s.is_empty()) {
-            doc.push_str(&format!("source: {s}\n"));
+            doc.push_str(&format!("source: {}\n", yaml_quoted(&s)));
         }
         doc.push_str(&format!("retrieved_at: {}\n", one_line(c.retrieved_at)));
         doc.push_str(&format!("digest: {}\n---\n", Digest::of(body.as_bytes()).to_hex()));
@@ -478,23 +483,16 @@ pub fn capture(home: &Path, text: &str, title: Option<&str>, source_url: Option<
     Wiki::open(home)?.capture(&Capture { text, title, source_url, retrieved_at })
 }
 
-/// Read and parse one file, recording a skip on failure.
-fn read_file(f: &FoundFile, report: &mut IndexReport) -> Option<ParsedItem> {
-    let bytes = match std::fs::read(&f.abs) {
-        Ok(b) => b,
-        Err(e) => {
-            report.skipped.push(SkippedFile { path: f.abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
-            return None;
-        }
-    };
-    report.bytes_read += bytes.len() as u64;
-    match parse_item(&bytes, f.kind) {
-        Ok(p) => Some(p),
-        Err(reason) => {
-            report.skipped.push(SkippedFile { path: f.abs.clone(), reason });
-            None
-        }
-    }
+/// `s` as a YAML double-quoted scalar (JSON's string syntax is one).
+pub fn yaml_quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+/// `notes/Falcon budget.md` -> "Falcon budget".
+fn title_from_name(rel: &str) -> Option<String> {
+    let name = rel.rsplit('/').next()?;
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s).trim();
+    (!stem.is_empty()).then(|| stem.to_string())
 }
 
 /// Insert the item revision (unless already there) and record the file.
@@ -520,7 +518,9 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
                 id: parsed.id.0.clone(),
                 digest: digest.clone(),
                 kind: parsed.kind.as_str().to_string(),
-                title: parsed.title.clone(),
+                // Without a title in the content, the file name (the id
+                // still rests on the content alone, see `ItemId`).
+                title: parsed.title.clone().or_else(|| title_from_name(&f.rel)),
                 source_url: parsed.source_url.clone(),
                 retrieved_at: parsed.retrieved_at.clone(),
                 indexed_at: now.to_string(),
@@ -547,66 +547,11 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn file_stamp(p: &Path) -> std::io::Result<(i64, i64)> {
-    let md = std::fs::metadata(p)?;
-    let mtime = md.modified().ok().and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
-    Ok((i64::try_from(md.len()).unwrap_or(i64::MAX), mtime))
-}
-
-/// Every wiki-format file under `dir`, sorted by relative path. Hidden
-/// entries (name starting with `.`) are left out; symlinked folders are not
-/// followed (no loops); unreadable folders and other formats are reported.
-fn walk(dir: &Path, skipped: &mut Vec<SkippedFile>) -> Vec<FoundFile> {
-    let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), String::new())];
-    while let Some((abs, rel)) = stack.pop() {
-        let rd = match std::fs::read_dir(&abs) {
-            Ok(rd) => rd,
-            Err(e) => {
-                if abs != dir || e.kind() != std::io::ErrorKind::NotFound {
-                    skipped.push(SkippedFile { path: abs.clone(), reason: SkipReason::Unreadable { error: e.to_string() } });
-                }
-                continue;
-            }
-        };
-        let mut entries: BTreeMap<String, std::fs::DirEntry> = BTreeMap::new();
-        for e in rd.flatten() {
-            entries.insert(e.file_name().to_string_lossy().into_owned(), e);
-        }
-        for (name, e) in entries {
-            if name.starts_with('.') {
-                continue;
-            }
-            let child_rel = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
-            let child_abs = e.path();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_dir() {
-                stack.push((child_abs, child_rel));
-                continue;
-            }
-            // A symlink to a file is read; one to a folder is not followed.
-            if ft.is_symlink() && std::fs::metadata(&child_abs).is_ok_and(|m| m.is_dir()) {
-                continue;
-            }
-            let Some(kind) = ItemKind::from_name(&name) else {
-                skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unsupported });
-                continue;
-            };
-            match file_stamp(&child_abs) {
-                Ok((size, mtime_ns)) => out.push(FoundFile { rel: child_rel, abs: child_abs, kind, size, mtime_ns }),
-                Err(e) => skipped.push(SkippedFile { path: child_abs, reason: SkipReason::Unreadable { error: e.to_string() } }),
-            }
-        }
-    }
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use amem_model::Span;
+    use std::collections::BTreeMap;
 
     const GLACIERS: &str = "---\ntitle: Glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\
         Glaciers in the Alps lost 10% of their volume between 2022 and 2023. Penguins do not live there.\n";
@@ -972,13 +917,17 @@ mod tests {
             r.skipped.iter().map(|s| (s.path.file_name().unwrap().to_string_lossy().into_owned(), format!("{}", s.reason))).collect();
         assert!(reasons["latin1.md"].contains("not UTF-8"), "{reasons:?}");
         assert!(reasons["binary.txt"].contains("binary"));
-        assert!(reasons["broken.md"].contains("front matter"));
+        // Broken front matter is not a skip: the note is indexed as plain text, with a warning naming the line.
+        assert!(!reasons.contains_key("broken.md"), "{reasons:?}");
+        assert_eq!(r.warnings.len(), 1);
+        assert!(r.warnings[0].path.ends_with("broken.md") && r.warnings[0].warning.line == 1, "{:?}", r.warnings);
+        assert_eq!(w.search("never closed", 1).unwrap().len(), 1, "its text is searchable");
         assert!(reasons["image.png"].contains("not a wiki format"));
         #[cfg(unix)]
         assert!(reasons["dangling.md"].contains("unreadable"));
         assert!(!reasons.contains_key(".hidden.md"));
-        assert_eq!(r.items_added, 4);
-        assert_eq!(w.stats().unwrap().items, 4);
+        assert_eq!(r.items_added, 5);
+        assert_eq!(w.stats().unwrap().items, 5);
     }
 
     #[test]
@@ -1029,10 +978,15 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "---\ntitle: Sea level report\nsource: https://example.org/sl\nretrieved_at: 2024-02-03T04:05:06Z\ndigest: {}\n---\n{body}",
+                "---\ntitle: \"Sea level report\"\nsource: \"https://example.org/sl\"\nretrieved_at: 2024-02-03T04:05:06Z\ndigest: {}\n---\n{body}",
                 Digest::of(body.as_bytes()).to_hex()
             )
         );
+        // A title YAML would read otherwise (a flow list, a comment) reads back whole.
+        let h2 = tempfile::tempdir().unwrap();
+        let odd = capture(h2.path(), "Replication notes.", Some("[Re] Hits #1: a study"), None, "2024-02-03T04:05:06Z").unwrap();
+        let text = std::fs::read(h2.path().join(format!("wiki/captured/{odd}.md"))).unwrap();
+        assert_eq!(parse_item(&text, ItemKind::Markdown).unwrap().title.as_deref(), Some("[Re] Hits #1: a study"));
         let mut w = Wiki::open(h.path()).unwrap();
         let opened = w.open_uri(&AmemUri::chunk(id.as_str(), 0)).unwrap();
         assert_eq!((opened.text.as_str(), opened.source_url.as_deref()), (body.trim_end(), Some("https://example.org/sl")));

@@ -19,6 +19,15 @@ pub static QUERY_STOPWORDS: WordList = WordList(OnceLock::new(), include_str!(".
 /// lower-case words.
 pub struct WordList(OnceLock<Vec<&'static str>>, &'static str);
 
+impl WordList {
+    /// A list over a lexicon file's text (`include_str!`), parsed on first
+    /// use; for the lists other crates keep as data files of their own
+    /// (`crates/extract/lexicons/`).
+    pub const fn new(text: &'static str) -> WordList {
+        WordList(OnceLock::new(), text)
+    }
+}
+
 impl std::ops::Deref for WordList {
     type Target = [&'static str];
     fn deref(&self) -> &[&'static str] {

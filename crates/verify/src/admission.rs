@@ -24,18 +24,93 @@ use super::text::{self, Word};
 /// Determiners, pronouns and words of discourse position: what follows a bare verb that
 /// opens an imperative ("mark *this*", "ignore *previous* ...", "treat *the* claim").
 const OBJECT_OPENERS: &[&str] = &[
-    "the", "this", "that", "these", "those", "it", "all", "any", "every", "each", "my", "our", "your", "his", "her", "its", "their",
-    "a", "an", "me", "us", "them", "everything", "anything", "previous", "prior", "above", "preceding", "following", "earlier",
-    "foregoing", "aforementioned",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "all",
+    "any",
+    "every",
+    "each",
+    "my",
+    "our",
+    "your",
+    "his",
+    "her",
+    "its",
+    "their",
+    "a",
+    "an",
+    "me",
+    "us",
+    "them",
+    "everything",
+    "anything",
+    "previous",
+    "prior",
+    "above",
+    "preceding",
+    "following",
+    "earlier",
+    "foregoing",
+    "aforementioned",
 ];
 
 /// Closed-class words that open a clause without being verbs (prepositions and
 /// subordinators the function-word list leaves out).
 const NOT_VERBS: &[&str] = &[
-    "despite", "unlike", "near", "without", "across", "around", "behind", "beyond", "since", "toward", "towards", "throughout",
-    "along", "amid", "amongst", "among", "per", "via", "within", "upon", "inside", "outside", "beside", "besides", "except", "like",
-    "regarding", "concerning", "following", "including", "unless", "although", "though", "whereas", "once", "born", "thus", "hence",
-    "also", "however", "meanwhile", "today", "yesterday", "yet", "instead", "overall", "nearly", "almost", "only", "even",
+    "despite",
+    "unlike",
+    "near",
+    "without",
+    "across",
+    "around",
+    "behind",
+    "beyond",
+    "since",
+    "toward",
+    "towards",
+    "throughout",
+    "along",
+    "amid",
+    "amongst",
+    "among",
+    "per",
+    "via",
+    "within",
+    "upon",
+    "inside",
+    "outside",
+    "beside",
+    "besides",
+    "except",
+    "like",
+    "regarding",
+    "concerning",
+    "following",
+    "including",
+    "unless",
+    "although",
+    "though",
+    "whereas",
+    "once",
+    "born",
+    "thus",
+    "hence",
+    "also",
+    "however",
+    "meanwhile",
+    "today",
+    "yesterday",
+    "yet",
+    "instead",
+    "overall",
+    "nearly",
+    "almost",
+    "only",
+    "even",
 ];
 
 /// Words of politeness or emphasis before an imperative verb.
@@ -46,21 +121,67 @@ const SECOND_PERSON: &[&str] = &["you", "your", "yours", "yourself", "yourselves
 
 /// Nouns that name a machine reading the text, or its instructions.
 const SYSTEM_NOUNS: &[&str] = &[
-    "verifier", "verifiers", "checker", "checkers", "factchecker", "factcheckers", "chatbot", "chatbots", "llm", "llms", "prompt",
-    "prompts", "instruction", "instructions", "assistant", "classifier", "grader", "evaluator", "annotator", "bot",
+    "verifier",
+    "verifiers",
+    "checker",
+    "checkers",
+    "factchecker",
+    "factcheckers",
+    "chatbot",
+    "chatbots",
+    "llm",
+    "llms",
+    "prompt",
+    "prompts",
+    "instruction",
+    "instructions",
+    "assistant",
+    "classifier",
+    "grader",
+    "evaluator",
+    "annotator",
+    "bot",
 ];
 
 /// Nouns for what a verifier judges.
-const META_NOUNS: &[&str] =
-    &["claim", "claims", "statement", "statements", "assertion", "assertions", "query", "verdict", "label", "rating", "sentence", "passage"];
+const META_NOUNS: &[&str] = &[
+    "claim",
+    "claims",
+    "statement",
+    "statements",
+    "assertion",
+    "assertions",
+    "query",
+    "verdict",
+    "label",
+    "rating",
+    "sentence",
+    "passage",
+];
 
 /// Obligation and permission, the modality of a directive.
 const DIRECTIVE_MODALS: &[&str] = &["must", "should", "shall", "ought", "needs", "need", "has", "have", "is", "are", "may", "can"];
 
 /// Words a verdict is given in.
 const VERDICTS: &[&str] = &[
-    "true", "false", "verified", "supported", "correct", "accurate", "confirmed", "refuted", "contradicted", "valid", "invalid",
-    "established", "settled", "proven", "right", "wrong", "approved", "factual",
+    "true",
+    "false",
+    "verified",
+    "supported",
+    "correct",
+    "accurate",
+    "confirmed",
+    "refuted",
+    "contradicted",
+    "valid",
+    "invalid",
+    "established",
+    "settled",
+    "proven",
+    "right",
+    "wrong",
+    "approved",
+    "factual",
 ];
 
 fn has(list: &[&str], w: &str) -> bool {
@@ -206,7 +327,8 @@ fn query_words(url: &str) -> Vec<String> {
     let query = query.split('#').next().unwrap_or("");
     let mut parts: Vec<String> = query.split('&').filter_map(|kv| kv.split_once('=').map(|(_, v)| v.to_string())).collect();
     let segments: Vec<&str> = path.split('/').collect();
-    if let Some(p) = segments.iter().position(|s| matches!(s.to_ascii_lowercase().as_str(), "search" | "find" | "query" | "results" | "q")) {
+    if let Some(p) = segments.iter().position(|s| matches!(s.to_ascii_lowercase().as_str(), "search" | "find" | "query" | "results" | "q"))
+    {
         parts.extend(segments[p + 1..].iter().map(|s| s.to_string()));
     }
     let decoded: String = parts.iter().map(|p| percent_decode(p)).collect::<Vec<_>>().join(" ");
@@ -220,15 +342,13 @@ fn percent_decode(s: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                Ok(b) => {
+                    out.push(b);
+                    i += 2;
                 }
-            }
+                Err(_) => out.push(b'%'),
+            },
             b => out.push(b),
         }
         i += 1;
@@ -287,14 +407,24 @@ mod tests {
         assert_eq!(refusal(claim, echo, Some("https://example.org/page")), Some(Refusal::Echo));
         // A page that was made from the query, wording changed.
         let page = "Moon facts: green cheese, 12 kilograms, confirmed.";
-        assert_eq!(refusal(claim, page, Some("https://example.org/lookup?q=moon+made+of+green+cheese+weighs+12+kilograms")), Some(Refusal::QueryPage));
+        assert_eq!(
+            refusal(claim, page, Some("https://example.org/lookup?q=moon+made+of+green+cheese+weighs+12+kilograms")),
+            Some(Refusal::QueryPage)
+        );
         assert_eq!(refusal(claim, page, Some("https://example.org/search/moon%20green%20cheese%20kilograms")), Some(Refusal::QueryPage));
         // Not fetched: the user's own note is theirs to keep.
         assert_eq!(refusal(claim, echo, None), None);
         // A page on the subject, in its own words, is evidence.
         let article = "The Moon is a rocky body with a mass of about 7.3 × 10^22 kilograms.";
         assert_eq!(refusal(claim, article, Some("https://en.wikipedia.org/wiki/Moon")), None);
-        assert_eq!(refusal("Marie Curie discovered polonium in 1898.", "Curie discovered polonium.", Some("https://en.wikipedia.org/wiki/Marie_Curie")), None);
+        assert_eq!(
+            refusal(
+                "Marie Curie discovered polonium in 1898.",
+                "Curie discovered polonium.",
+                Some("https://en.wikipedia.org/wiki/Marie_Curie")
+            ),
+            None
+        );
     }
 
     #[test]

@@ -20,10 +20,10 @@
 use super::admission::{self, Refusal};
 use super::analysis::{EvidenceAnalysis, SentenceAnalysis, values_outside_dates};
 use super::cues::{self, Cue};
-use super::relevance::{self, Rarity, Subject};
-use super::scope::{self, TimeScope};
 use super::date::{self, Date, DateRelation};
 use super::number::{self, Quantity, Relation};
+use super::relevance::{self, Rarity, Subject};
+use super::scope::{self, TimeScope};
 use super::text::{self, Word};
 use amem_model::{Evidence, Reason, Span, Status};
 use regex::Regex;
@@ -448,8 +448,13 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     }
     let words_to_check = claim.optional.iter().filter(|o| !**o).count();
     if !relevance::checkable(words_to_check, claim.quantities.len() + claim.dates.len()) {
-        let left: Vec<&str> =
-            claim.content.iter().zip(&claim.optional).filter(|(_, o)| !**o).map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()]).collect();
+        let left: Vec<&str> = claim
+            .content
+            .iter()
+            .zip(&claim.optional)
+            .filter(|(_, o)| !**o)
+            .map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()])
+            .collect();
         return Outcome {
             status: Status::Ambiguous,
             reasons: vec![reason(
@@ -1082,7 +1087,8 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
     // The negated word's argument must be one the other side shares too.
     let ev_bound = |k: &usize| negated_argument(&s.negations()[*k], s.words(), s.text).is_none_or(|a| targets.contains(&a));
     let claim_bound = |k: &usize| {
-        negated_argument(&claim.negations[*k], &claim.words, claim.text).is_none_or(|a| claim_targets.contains(&a) || !claim.content.contains(&a))
+        negated_argument(&claim.negations[*k], &claim.words, claim.text)
+            .is_none_or(|a| claim_targets.contains(&a) || !claim.content.contains(&a))
     };
     match (claim_neg.filter(|_| !ev_near).filter(claim_bound), ev_neg.filter(|_| !claim_near).filter(ev_bound)) {
         (None, Some(k)) => {
@@ -1121,7 +1127,8 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
     let w = &claim.words[ci];
     let sw = s.words();
     // The sentence positions of the claim's content words next to the missing one.
-    let neighbours: Vec<usize> = [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
+    let neighbours: Vec<usize> =
+        [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
     let bound = |j: usize| {
         neighbours.iter().any(|&p| {
             p != VIA_TITLE && p != j && {

@@ -72,10 +72,14 @@ use serde::{Deserialize, Serialize};
 /// number changes whenever a rule or a threshold changes a verdict.
 /// `@3`: sentences, words and the stemmer are the text layer's (`amem-text`);
 /// 3 of the 9,686 dev pairs changed status (docs/adr/0002-text-layer.md).
-/// `@4`: relevance first (the claim's subject, rarity-weighted coverage, claims with
-/// nothing to check), support from one item, conflicts only in a shared scope, fetched
-/// evidence admission (issue 13, issue 16).
-pub const METHOD: &str = "deterministic@4";
+/// `@4`: relevance first (the claim's own subject, rarity-weighted), support from
+/// one item only, contradictions only in a shared scope, stale claims about "now",
+/// fetched-evidence admission (issue 13, issue 16).
+/// `@5`: Snowball English stems (`amem_text::words::stem`), chosen by measure
+/// (docs/adr/0002-text-layer.md).
+/// `@6`: periods and ratios are scopes, not values; a quantity dated in its own clause
+/// needs a dated claim; support needs the same negation around the shared words.
+pub const METHOD: &str = "deterministic@6";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -570,14 +574,18 @@ mod tests {
         ev.captured_at = Some("2026-02-01T00:00:00Z".into());
         assert_eq!(verify_at(claim, Some("2026-03-01T12:00:00Z"), std::slice::from_ref(&ev)).status, Status::Supported);
         ev.captured_at = Some("2019-01-10T00:00:00Z".into());
-        assert_eq!(verify_at("The Berlin office has 42 employees.", Some("2026-03-01"), std::slice::from_ref(&ev)).status, Status::Supported);
+        assert_eq!(
+            verify_at("The Berlin office has 42 employees.", Some("2026-03-01"), std::slice::from_ref(&ev)).status,
+            Status::Supported
+        );
         assert_eq!(verify_at(claim, None, &[ev]).status, Status::Supported);
     }
 
     #[test]
     fn support_never_combines_unrelated_notes() {
         let claim = "The bridge opened to traffic in May 2024.";
-        let two = [text_evidence("The bridge opened to traffic after a long delay.", 0), text_evidence("The festival was held in May 2024.", 1)];
+        let two =
+            [text_evidence("The bridge opened to traffic after a long delay.", 0), text_evidence("The festival was held in May 2024.", 1)];
         assert_ne!(verify(claim, &two).status, Status::Supported);
         // Near miss: two sentences of one note may together state it.
         let one = text_evidence("The bridge opened to traffic after a long delay. The bridge opened in May 2024.", 0);
@@ -613,7 +621,10 @@ mod tests {
                 "Moon made of green cheese weighs 12 kilograms: the Moon is made of green cheese and weighs 12 kilograms.",
                 "https://facts.example/moon",
             ),
-            fetched("The Moon is made of green cheese. It weighs 12 kilograms.", "https://facts.example/lookup?q=moon+green+cheese+weighs+12+kilograms"),
+            fetched(
+                "The Moon is made of green cheese. It weighs 12 kilograms.",
+                "https://facts.example/lookup?q=moon+green+cheese+weighs+12+kilograms",
+            ),
         ];
         for page in pages {
             let v = verify(claim, std::slice::from_ref(&page));
@@ -622,7 +633,10 @@ mod tests {
         }
         // Near miss: the user's own note saying it is theirs (not fetched), and a fetched page in
         // its own words about something else is judged as evidence.
-        assert_eq!(verify(claim, &[text_evidence("The Moon is made of green cheese and weighs 12 kilograms.", 0)]).status, Status::Supported);
+        assert_eq!(
+            verify(claim, &[text_evidence("The Moon is made of green cheese and weighs 12 kilograms.", 0)]).status,
+            Status::Supported
+        );
         let page = fetched("The Moon has a mass of 7.3 × 10^22 kilograms.", "https://en.wikipedia.org/wiki/Moon");
         assert!(!verify(claim, &[page]).reasons.iter().any(|r| r.facet == "admission"));
     }

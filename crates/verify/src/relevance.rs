@@ -17,8 +17,8 @@
 //! A claim with fewer than two content words and no value ("You're right.",
 //! "Will be all day") has nothing a note could check.
 
-use super::text::{self, Word};
 use super::text::FastHash;
+use super::text::{self, Word};
 use std::collections::HashMap;
 
 /// Document frequencies of stems in a collection.
@@ -108,7 +108,8 @@ pub(crate) fn subject(words: &[Word], content: &[usize], stance: &[bool], names:
     let named: Vec<usize> = content.iter().enumerate().filter(|(k, ci)| !stance[*k] && names.contains(ci)).map(|(k, _)| k).collect();
     let stance_word = |i: usize| content.iter().position(|&c| c == i).is_some_and(|k| stance[k]);
     // The first word past the claim's stance words ("I think", "According to Maria,").
-    let first = (0..words.len()).find(|&i| !stance_word(i) && !matches!(words[i].lower.as_str(), "so" | "and" | "but" | "well" | "yes" | "oh"));
+    let first =
+        (0..words.len()).find(|&i| !stance_word(i) && !matches!(words[i].lower.as_str(), "so" | "and" | "but" | "well" | "yes" | "oh"));
     if let Some(f) = first
         && DEICTIC.contains(&words[f].lower.as_str())
         && named.is_empty()
@@ -159,7 +160,12 @@ mod tests {
 
     #[test]
     fn pronoun_and_demonstrative_subjects_are_deictic() {
-        for c in ["He is not expected to play this week.", "These sessions will start at 3:30 p.m.", "It is the site of the creation.", "We closed the deal."] {
+        for c in [
+            "He is not expected to play this week.",
+            "These sessions will start at 3:30 p.m.",
+            "It is the site of the creation.",
+            "We closed the deal.",
+        ] {
             assert!(matches!(subject_of(c), Subject::Deictic(_)), "{c}");
         }
         assert_eq!(subject_of("The vaccine causes infertility."), Subject::Words(vec![0, 1, 2]));

@@ -14,23 +14,12 @@ use super::text::Word;
 use std::ops::Range;
 
 /// Words that name a time relative to the moment of writing.
-const RELATIVE: &[&str] = &[
-    "today",
-    "tonight",
-    "yesterday",
-    "tomorrow",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "weekend",
-];
+const RELATIVE: &[&str] =
+    &["today", "tonight", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"];
 
 /// Periods that "this", "next" or "last" make relative ("this week", "last year").
-const PERIODS: &[&str] = &["week", "month", "year", "morning", "afternoon", "evening", "quarter", "season", "spring", "summer", "fall", "autumn", "winter"];
+const PERIODS: &[&str] =
+    &["week", "month", "year", "morning", "afternoon", "evening", "quarter", "season", "spring", "summer", "fall", "autumn", "winter"];
 
 /// The first time expression of `words` relative to the moment of writing, as a byte range
 /// of the text the words were read from.

@@ -38,7 +38,7 @@ use amem_importer_mail::pool::{default_workers, ordered_map};
 use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// Largest single mail file read (64 MiB): the biggest CMU Enron file is
@@ -104,10 +104,11 @@ fn list_dir(dir: &Path) -> std::io::Result<Vec<(bool, String)>> {
             Ok(t) => t,
             Err(_) => continue,
         };
-        // Follow symlinks only to files, never into folders (no cycles).
+        // Never follow symlinks into folders (no cycles). Everything else
+        // is a file to read: one that is not a regular file (a FIFO, a
+        // device, a symlink to one) is refused when read, and counted.
         let is_dir = ft.is_dir();
-        let is_file = ft.is_file() || (ft.is_symlink() && e.path().is_file());
-        if is_dir || is_file {
+        if is_dir || !(ft.is_symlink() && e.path().is_dir()) {
             v.push((is_dir, name));
         }
     }
@@ -148,10 +149,18 @@ impl MaildirImporter {
     pub fn into_parallel(self, workers: usize) -> MessageStream {
         let MaildirImporter { tree, walk } = self;
         let root = tree.root.clone();
+        let root_w = tree.root.clone();
         let stream = ordered_map(
             walk,
             workers,
             move |rel: Result<PathBuf, ImportError>| rel.and_then(|rel| tree.read_one(&rel)).transpose(),
+            // The file is read by the worker: its size, from a stat, is what it will hold.
+            move |rel: &Result<PathBuf, ImportError>| {
+                rel.as_ref()
+                    .ok()
+                    .and_then(|r| std::fs::metadata(root_w.join(r)).ok())
+                    .map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX))
+            },
             move |i| Some(Err(ImportError::new(&root, format!("file[{i}]"), "internal", "the parser panicked on this file"))),
         );
         Box::new(stream.flatten())
@@ -231,13 +240,7 @@ fn detect_rule(root: &Path, entries: &[(bool, String)]) -> MailboxRule {
 }
 
 fn read_capped(p: &Path) -> Result<Vec<u8>, (&'static str, String)> {
-    let f = File::open(p).map_err(|e| ("io", format!("cannot open: {e}")))?;
-    let mut buf = Vec::new();
-    f.take(MAX_FILE_BYTES + 1).read_to_end(&mut buf).map_err(|e| ("io", format!("read failed: {e}")))?;
-    if buf.len() as u64 > MAX_FILE_BYTES {
-        return Err(("too_large", format!("file is over {MAX_FILE_BYTES} bytes, skipped")));
-    }
-    Ok(buf)
+    amem_model::source_file::read_regular(p, MAX_FILE_BYTES).map_err(|r| (r.kind(), format!("{r}, skipped")))
 }
 
 impl Iterator for Walk {
@@ -289,6 +292,49 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
     Ok(MaildirImporter::open(path, opts)?.into_parallel(default_workers()))
 }
 
+/// A cheap look: is `path` Enron-style mail, that is one RFC 822 message
+/// file or a folder tree whose first mail file (the walk's order, hidden
+/// files aside, at most four folders down) starts with header fields? Reads
+/// a few listings and a few KiB; never an error.
+pub fn probe(path: &Path) -> bool {
+    use amem_importer_mail::probe::{head, is_message_head};
+    fn first_file(dir: &Path, depth: usize) -> Option<PathBuf> {
+        let mut entries = list_dir(dir).ok()?;
+        entries.retain(|(_, n)| !n.starts_with('.'));
+        entries.truncate(512);
+        entries.sort_by_key(|(d, n)| entry_key(*d, n));
+        for (is_dir, name) in entries {
+            let p = dir.join(&name);
+            if !is_dir {
+                return Some(p);
+            }
+            if depth > 0
+                && let Some(f) = first_file(&p, depth - 1)
+            {
+                return Some(f);
+            }
+        }
+        None
+    }
+    let file = if path.is_dir() { first_file(path, 4) } else { Some(path.to_path_buf()) };
+    file.is_some_and(|f| is_message_head(&head(&f)))
+}
+
+/// A cheap look: is `path` a CSV whose header row names the `file` and
+/// `message` columns (the Kaggle Enron `emails.csv`)? Reads a few KiB;
+/// never an error.
+pub fn probe_csv(path: &Path) -> bool {
+    if path.is_dir() {
+        return false;
+    }
+    let head = amem_importer_mail::probe::head(path);
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(head.as_slice());
+    reader.byte_headers().is_ok_and(|h| {
+        let has = |want: &str| h.iter().any(|c| String::from_utf8_lossy(c).trim().eq_ignore_ascii_case(want));
+        has("file") && has("message")
+    })
+}
+
 /// The Kaggle `file,message` CSV as an iterator of messages, parsed on the
 /// calling thread ([`open_csv`] parses on several).
 pub struct CsvImporter {
@@ -297,6 +343,16 @@ pub struct CsvImporter {
 }
 
 /// The record reader: one `(line, file, message bytes)` per CSV record.
+///
+/// A quote error cannot be seen in what the csv crate returns: it reads a
+/// stray `"` leniently, so the broken record is cut short (or swallows the
+/// next one) and the records after it are read out of phase. In the Kaggle
+/// layout (`file,"Message-ID: ..."`, one record per mail) every record ends
+/// with the closing quote and a line break, and every record starts a line
+/// with `<file>,"Message-ID:`. So each record is checked against the raw
+/// bytes: one that does not end so, or whose message holds the start of
+/// another record, is reported at the line where it starts, and reading
+/// resumes at the next line that starts a record ([`CsvRows::resync`]).
 struct CsvRows {
     reader: csv::Reader<BufReader<File>>,
     record: csv::ByteRecord,
@@ -304,6 +360,31 @@ struct CsvRows {
     file_col: usize,
     message_col: usize,
     done: bool,
+    /// A second handle on the file, for the checks against the raw bytes;
+    /// `None` until the first record shows the Kaggle layout.
+    raw: Option<File>,
+    /// The file's length when opened.
+    len: u64,
+    /// Whether the layout was decided (from the first record).
+    layout_known: bool,
+}
+
+/// How a record of the Kaggle layout starts its line: a file key with no
+/// quote or comma, then the quoted message's first header.
+const RECORD_START: &[u8] = b",\"Message-ID:";
+
+/// True when a line after the first of `message` starts a Kaggle record
+/// (one search over the whole message; lines are looked at only on a hit).
+fn holds_record_start(message: &[u8]) -> bool {
+    memchr::memmem::find_iter(message, RECORD_START).any(|hit| match memchr::memrchr(b'\n', &message[..hit]) {
+        Some(nl) => starts_record(&message[nl + 1..]),
+        None => false,
+    })
+}
+
+/// True when `line` (without its line break) starts a Kaggle record.
+fn starts_record(line: &[u8]) -> bool {
+    memchr::memmem::find(line, RECORD_START).is_some_and(|i| i > 0 && !line[..i].iter().any(|b| matches!(b, b'"' | b',')))
 }
 
 /// One CSV record, owned.
@@ -340,7 +421,17 @@ impl CsvImporter {
             ));
         };
         Ok(CsvImporter {
-            rows: CsvRows { reader, record: csv::ByteRecord::new(), path: path.to_path_buf(), file_col, message_col, done: false },
+            rows: CsvRows {
+                reader,
+                record: csv::ByteRecord::new(),
+                path: path.to_path_buf(),
+                file_col,
+                message_col,
+                done: false,
+                raw: None,
+                len: std::fs::metadata(path).map_or(0, |m| m.len()),
+                layout_known: false,
+            },
             ctx: CsvContext { path: path.to_path_buf(), archive: path.display().to_string(), window: opts.window },
         })
     }
@@ -353,9 +444,96 @@ impl CsvImporter {
             rows,
             workers,
             move |row: Result<Row, ImportError>| row.and_then(|r| ctx.parse(r)).transpose(),
+            |row: &Result<Row, ImportError>| row.as_ref().map_or(0, |r| r.raw.len()),
             move |i| Some(Err(ImportError::new(&path, format!("record[{i}]"), "internal", "the parser panicked on this record"))),
         );
         Box::new(stream.flatten())
+    }
+}
+
+impl CsvRows {
+    /// Is the record just read whole? `Err` carries the error to report
+    /// when it is not (reading has then moved on to the next record start).
+    fn check(&mut self, start: &csv::Position, message: &[u8]) -> Result<(), ImportError> {
+        if !self.layout_known {
+            self.layout_known = true;
+            if message.starts_with(b"Message-ID:") {
+                self.raw = File::open(&self.path).ok();
+            }
+        }
+        let Some(raw) = self.raw.as_mut() else { return Ok(()) };
+        let end = self.reader.position().byte();
+        let mut tail = [0u8; 3];
+        let n = usize::try_from(end.min(3)).unwrap_or(0);
+        let closed = n > 0
+            && raw.seek(SeekFrom::Start(end - n as u64)).is_ok()
+            && raw.read_exact(&mut tail[..n]).is_ok()
+            // After a `\r\n` terminator the csv crate may stand between the
+            // two bytes (it takes the `\n` with the next record).
+            && (tail[..n].ends_with(b"\"\n") || tail[..n].ends_with(b"\"\r\n") || tail[..n].ends_with(b"\"\r") || (end == self.len && tail[n - 1] == b'"'));
+        let swallowed = holds_record_start(message);
+        if closed && !swallowed {
+            return Ok(());
+        }
+        let mut line = start.line();
+        match self.resync(start, &mut line) {
+            Some(next) => {
+                let at = next.line();
+                self.reader.seek(next).map_err(|e| ImportError::new(&self.path, format!("line {at}"), "io", e.to_string()))?;
+                Err(ImportError::new(
+                    &self.path,
+                    format!("line {line}"),
+                    "csv_quote",
+                    format!(
+                        "unbalanced quote in the record starting here: it runs to line {at}, where reading resumes; its message is not imported"
+                    ),
+                ))
+            }
+            None => {
+                self.done = true;
+                Err(ImportError::new(
+                    &self.path,
+                    format!("line {line}"),
+                    "truncated",
+                    "the last record is cut short (its quote never closes before the end of the file): its message is not imported",
+                ))
+            }
+        }
+    }
+
+    /// The position of the first line after `start` that starts a record.
+    /// `line` is set to the line the broken record starts on.
+    fn resync(&mut self, start: &csv::Position, line_of_start: &mut u64) -> Option<csv::Position> {
+        let raw = self.raw.as_mut()?;
+        raw.seek(SeekFrom::Start(start.byte())).ok()?;
+        let mut lines = BufReader::with_capacity(256 << 10, &*raw);
+        let mut buf = Vec::new();
+        let (mut byte, mut line) = (start.byte(), start.line());
+        let mut first = true;
+        loop {
+            buf.clear();
+            let n = std::io::BufRead::read_until(&mut lines, b'\n', &mut buf).ok()?;
+            if n == 0 {
+                return None;
+            }
+            if first && buf == b"\n" {
+                // After a `\r\n` the csv crate places the record at the `\n`
+                // that ends the line before it, not yet counted: the record
+                // itself starts on the next line.
+                byte += 1;
+                line += 1;
+                *line_of_start = line;
+                continue;
+            }
+            if !first && starts_record(buf.strip_suffix(b"\n").unwrap_or(&buf)) {
+                let mut p = csv::Position::new();
+                p.set_byte(byte).set_line(line).set_record(start.record() + 1);
+                return Some(p);
+            }
+            first = false;
+            byte += n as u64;
+            line += 1;
+        }
     }
 }
 
@@ -380,11 +558,16 @@ impl Iterator for CsvRows {
                 return Some(Err(ImportError::new(&self.path, line, "csv", e.to_string())));
             }
         }
-        let line = self.record.position().map_or(0, csv::Position::line);
+        let start = self.record.position().cloned().unwrap_or_else(csv::Position::new);
+        let line = start.line();
         let (Some(file), Some(raw)) = (self.record.get(self.file_col), self.record.get(self.message_col)) else {
             return Some(Err(ImportError::new(&self.path, format!("line {line}"), "csv", "record lacks the file or message column")));
         };
-        Some(Ok(Row { line, file: String::from_utf8_lossy(file).into_owned(), raw: raw.to_vec() }))
+        let (file, raw) = (String::from_utf8_lossy(file).into_owned(), raw.to_vec());
+        if let Err(e) = self.check(&start, &raw) {
+            return Some(Err(e));
+        }
+        Some(Ok(Row { line, file, raw }))
     }
 }
 

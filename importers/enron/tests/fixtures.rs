@@ -93,3 +93,108 @@ fn csv_rows_errors_and_bad_header() {
     let items: Vec<_> = amem_importer_enron::open_csv(&open_quote, &ImportOptions::default()).unwrap().collect();
     assert!(!items.is_empty() && items.len() <= 2);
 }
+
+// ---- Issue 16: nothing dropped without a count.
+
+fn csv_items(p: &Path) -> Vec<Result<Message, amem_model::ImportError>> {
+    amem_importer_enron::open_csv(p, &ImportOptions::default()).unwrap().collect()
+}
+
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
+}
+
+/// Probe case "CSV quote": a record with a stray (undoubled) quote mid-file
+/// is one error at the line where the broken record starts; its neighbours
+/// come through intact. Before, one message was lost, its neighbour
+/// corrupted, and nothing was counted.
+#[test]
+fn r16_csv_unbalanced_quote_is_counted_at_the_line_the_record_starts() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let mail = |n: u32| {
+        MAIL.replace("<1.", &format!("<{n}.")).replace("The curve moved 3 cents.", &format!("The curve moved {n} cents, \"fast\"."))
+    };
+    let broken = format!("\"{}\"", mail(2).replace('"', "\"\"").replace("Where is the curve?", "He said \"where is, the curve?"));
+    let text =
+        format!("file,message\nu/f/1.,{}\nu/f/2.,{}\nu/f/3.,{}\nu/f/4.,{}\n", quoted(&mail(1)), broken, quoted(&mail(3)), quoted(&mail(4)));
+    std::fs::write(&p, &text).unwrap();
+    let items = csv_items(&p);
+    let got = ids(&items);
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(got[0], "<1.JavaMail.evans@thyme>");
+    let e = items[1].as_ref().unwrap_err();
+    assert_eq!(e.kind, "csv_quote", "{e}");
+    let line2 = text.lines().position(|l| l.starts_with("u/f/2.,")).unwrap() + 1;
+    assert_eq!(e.position, format!("line {line2}"), "{e}");
+    assert_eq!(&got[2..], ["<3.JavaMail.evans@thyme>", "<4.JavaMail.evans@thyme>"]);
+    for m in [&items[2], &items[3]] {
+        let m = m.as_ref().unwrap();
+        assert!(m.text.contains("cents, \"fast\"."), "neighbour intact: {}", m.text);
+        assert_eq!(m.quoted[0].text, "Where is the curve?");
+    }
+}
+
+/// The check against the raw bytes reads CRLF files (what Python's csv
+/// module writes) as whole records, and still finds a broken one.
+#[test]
+fn r16_csv_crlf_records_are_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let crlf = |m: &str| m.replace("\r\n", "\n").replace('\n', "\r\n");
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_path(&p).unwrap();
+    w.write_record(["file", "message"]).unwrap();
+    for n in 1..=3 {
+        w.write_record([format!("u/f/{n}."), crlf(&MAIL.replace("<1.", &format!("<{n}.")))]).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let items = csv_items(&p);
+    assert_eq!(ids(&items), ["<1.JavaMail.evans@thyme>", "<2.JavaMail.evans@thyme>", "<3.JavaMail.evans@thyme>"]);
+    // A stray quote in the second record: one error, the third intact.
+    let text = std::fs::read_to_string(&p).unwrap().replacen("Where is the curve?", "He said \"where, is the curve?", 2);
+    let text = text.replacen("He said \"where, is the curve?", "Where is the curve?", 1);
+    std::fs::write(&p, text).unwrap();
+    let items = csv_items(&p);
+    let got = ids(&items);
+    let why: Vec<String> = items.iter().filter_map(|r| r.as_ref().err()).map(|e| format!("{} {}", e.position, e.reason)).collect();
+    assert_eq!(got.len(), 3, "{got:?} {why:?}");
+    assert!(got[1].starts_with("ERR csv_quote"), "{got:?}");
+    let line2 = std::fs::read_to_string(&p).unwrap().lines().position(|l| l.starts_with("u/f/2.,")).unwrap() + 1;
+    assert!(why[0].starts_with(&format!("line {line2} ")), "{why:?}");
+    assert_eq!(got[2], "<3.JavaMail.evans@thyme>");
+}
+
+/// A last record cut short (its quote never closes) is counted, not taken.
+#[test]
+fn r16_csv_truncated_last_record_is_counted() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let two = MAIL.replace("<1.", "<2.");
+    let text = format!("file,message\nu/f/1.,{}\nu/f/2.,\"{}", quoted(MAIL), &two[..two.len() / 2]);
+    std::fs::write(&p, &text).unwrap();
+    let items = csv_items(&p);
+    let got = ids(&items);
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0], "<1.JavaMail.evans@thyme>");
+    let e = items[1].as_ref().unwrap_err();
+    assert_eq!(e.kind, "truncated", "{e}");
+    let line2 = text.lines().position(|l| l.starts_with("u/f/2.,")).unwrap() + 1;
+    assert_eq!(e.position, format!("line {line2}"));
+}
+
+/// Probe case "FIFO" for a maildir: a FIFO or a symlink to `/dev/zero` among
+/// the mails is one error each (kind `not_regular`), never read.
+#[cfg(unix)]
+#[test]
+fn r16_maildir_fifo_and_device_entries_are_counted_not_read() {
+    let d = tree();
+    let folder = d.path().join("maildir/lewis-a/sent_items");
+    std::os::unix::fs::symlink("/dev/zero", folder.join("20.")).unwrap();
+    let fifo = std::process::Command::new("mkfifo").arg(folder.join("21.")).status().is_ok_and(|s| s.success());
+    let items: Vec<_> = amem_importer_enron::open(&d.path().join("maildir"), &ImportOptions::default()).unwrap().collect();
+    let errs: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).filter(|e| e.kind == "not_regular").collect();
+    assert_eq!(errs.len(), 1 + usize::from(fifo), "{errs:?}");
+    assert!(errs.iter().any(|e| e.path.ends_with("20.") && e.reason.contains("character device")), "{errs:?}");
+    assert_eq!(items.iter().filter(|r| r.is_ok()).count(), 4);
+}

@@ -117,6 +117,9 @@ impl MboxImporter {
     /// # Errors
     /// The file cannot be opened (kind `io`).
     pub fn open_with_workers(path: &Path, opts: &ImportOptions, workers: usize) -> Result<Self, ImportError> {
+        // A FIFO would block the open (and the run, holding the home lock);
+        // a device never ends. The mbox is streamed, so no size cap.
+        amem_model::source_file::check_regular(path, u64::MAX).map_err(|r| ImportError::new(path, "start", r.kind(), r.to_string()))?;
         let file = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
         let mailbox = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
         let source = RawSource { splitter: MboxSplitter::new(file), path: path.to_path_buf(), failed: false };
@@ -126,6 +129,7 @@ impl MboxImporter {
             source,
             workers,
             move |raw| info.parse(raw),
+            |raw: &Result<RawMessage, ImportError>| raw.as_ref().map_or(0, |m| m.bytes.len() + m.from_line.len()),
             move |i| Some(Err(ImportError::new(&panic_path, format!("message[{i}]"), "internal", "the parser panicked on this message"))),
         );
         Ok(MboxImporter { inner })
@@ -142,6 +146,21 @@ impl Iterator for MboxImporter {
             }
         }
     }
+}
+
+/// A cheap look: is `path` an mbox (its first line a `From ` separator), or
+/// a folder holding one (`*.mbox`)? Reads a few KiB; never an error.
+pub fn probe(path: &Path) -> bool {
+    use amem_importer_mail::probe::{head, is_mbox_head};
+    if !path.is_dir() {
+        return is_mbox_head(&head(path));
+    }
+    std::fs::read_dir(path).is_ok_and(|rd| {
+        rd.filter_map(Result::ok)
+            .take(256)
+            .map(|e| e.path())
+            .any(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("mbox")) && is_mbox_head(&head(&p)))
+    })
 }
 
 /// Open an mbox file, or a folder of `*.mbox` files, as a lazy stream.

@@ -6,12 +6,19 @@
 //! `amem_audit::sources`; the stream feeds extraction.
 //!
 //! Input: the SQLite file (`~/Library/Messages/chat.db`, or a copy with its
-//! `-wal`/`-shm` files beside it). It is opened with `SQLITE_OPEN_READ_ONLY`
-//! and without `immutable`, so SQLite still reads a write-ahead log and the
-//! file is never modified. Columns differ between macOS versions, so the
-//! query names only the `message` columns `pragma table_info(message)` lists.
-//! Rows are read in `ROWID` order in pages of [`PAGE_ROWS`] (keyset paging),
-//! so memory does not grow with the database.
+//! `-wal`/`-shm` files beside it). Nothing is ever written beside it, not
+//! even SQLite's `-shm` index ([`open_connection`]): a rollback-journal
+//! database is opened `SQLITE_OPEN_READ_ONLY` (locks respected); a WAL
+//! database with no log beside it is opened `immutable=1` (a read-only
+//! connection would otherwise create `chat.db-shm`, and fails on read-only
+//! media); a WAL database with a non-empty `chat.db-wal` is copied, with its
+//! log, into a private temporary folder and read there, so the log's recent
+//! messages are seen. Columns differ between macOS versions, so the query
+//! names only the `message` columns `pragma table_info(message)` lists.
+//! Rows are read in the order of SQLite's own integer row key (`_rowid_`,
+//! whatever type the table declares for a `ROWID` column) in pages of
+//! [`PAGE_ROWS`] (keyset paging), so memory does not grow with the database
+//! and paging always ends.
 //!
 //! Output, one `Message` per `message` row:
 //!
@@ -33,9 +40,13 @@
 //! Errors: a missing path, a folder, a file that is not SQLite (wrong
 //! header: an encrypted iOS-backup copy looks like this), a database that is
 //! locked or malformed, or one without a `message` table fails [`open`] with
-//! a sentence saying which. Per row, a missing or zero `date` and an
-//! undecodable `attributedBody` (when `text` is NULL) are [`ImportError`]s at
-//! `ROWID n`, and the stream goes on. An SQLite error while paging (a
+//! a sentence saying which. Per row, a missing or zero `date`, a `date`
+//! stored as TEXT or REAL, a `date` out of range (before 2001 or from 2100,
+//! in either unit), a `ROWID` value another row already has (when the table
+//! declares `ROWID` as an ordinary column), and an undecodable
+//! `attributedBody` (when `text` is NULL) are [`ImportError`]s at `ROWID n`
+//! (kinds `date`, `duplicate_rowid`, `typedstream`), and the stream goes on:
+//! the window filter in SQL lets every such row through to be counted. An SQLite error while paging (a
 //! malformed page met mid-way) is yielded once and ends the stream, since
 //! later pages cannot be reached without it.
 //!
@@ -84,6 +95,26 @@ pub const PAGE_ROWS: i64 = 256;
 
 /// How long to wait for a writer (Messages) to release the database.
 const BUSY_TIMEOUT: Duration = Duration::from_millis(1000);
+
+/// The latest `date` in seconds that is a message time: 2100-01-01 UTC.
+/// Later values (up to [`NANOS_THRESHOLD`]) are out of range.
+pub const SECONDS_MAX: i64 = 3_124_137_600;
+
+/// The same bound in nanoseconds.
+pub const NANOS_MAX: i64 = SECONDS_MAX * 1_000_000_000;
+
+/// Why an integer `date` is not a message time, if it is not.
+fn date_problem(raw: i64) -> Option<String> {
+    if raw == 0 {
+        Some("date is 0 (not set)".into())
+    } else if raw < 0 {
+        Some(format!("date {raw} is before 2001-01-01, the start of chat.db time"))
+    } else if (SECONDS_MAX..=NANOS_THRESHOLD).contains(&raw) || raw > NANOS_MAX {
+        Some(format!("date {raw} is out of range (2100 or later, in seconds or nanoseconds since 2001)"))
+    } else {
+        None
+    }
+}
 
 /// Convert a chat.db `date` (seconds or nanoseconds since 2001-01-01 UTC,
 /// told apart by magnitude) to a timestamp. `0` means "not set" and gives `None`.
@@ -192,6 +223,20 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
     Ok(Box::new(ChatDb::open(path, opts.window)?))
 }
 
+/// A cheap look: is `path` a SQLite file with a `message` table (an
+/// iMessage `chat.db`)? Reads the 16-byte header, then the schema,
+/// read-only; never an error.
+pub fn probe(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let is_sqlite = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0";
+    if !is_sqlite {
+        return false;
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    Connection::open_with_flags(path, flags).ok().and_then(|c| table_names(&c).ok()).is_some_and(|t| t.contains("message"))
+}
+
 /// `message` columns read when present, in this order after `ROWID, guid, date`.
 const OPTIONAL_COLUMNS: [&str; 15] = [
     "text",
@@ -223,6 +268,7 @@ mod col {
     pub(crate) const CHAT_NAME: usize = HANDLE + 3;
     pub(crate) const CHAT_IDENT: usize = HANDLE + 4;
     pub(crate) const CHAT_STYLE: usize = HANDLE + 5;
+    pub(crate) const DECLARED_ROWID: usize = HANDLE + 6;
 }
 
 fn opt(name: &str) -> usize {
@@ -241,11 +287,17 @@ struct ChatDb {
     done: bool,
     page: VecDeque<Result<Message, ImportError>>,
     participants: BTreeMap<i64, Vec<String>>,
+    /// Declared `ROWID` values seen, with the row key that had each, when
+    /// `ROWID` is an ordinary column (its values may repeat).
+    seen_rowids: Option<BTreeMap<String, i64>>,
+    /// The private copy read instead of a WAL database with a live log.
+    _copy: Option<tempfile::TempDir>,
 }
 
-/// Read only the first 16 bytes: a file that is not SQLite (or is encrypted)
-/// is refused before SQLite sees it.
-fn check_header(path: &Path) -> Result<()> {
+/// Read only the first 20 bytes: a file that is not SQLite (or is encrypted)
+/// is refused before SQLite sees it. Returns true for a WAL-mode database
+/// (file format write version 2, byte 18 of the header).
+fn check_header(path: &Path) -> Result<bool> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| Error::Path { path: path.to_path_buf(), why: format!("cannot read: {e}") })?;
     if meta.is_dir() {
@@ -254,7 +306,11 @@ fn check_header(path: &Path) -> Result<()> {
             why: "is a folder: pass the chat.db file itself (~/Library/Messages/chat.db)".into(),
         });
     }
-    let mut head = [0u8; 16];
+    if !meta.is_file() {
+        // A FIFO would block the read below; a device is no database.
+        return Err(Error::Path { path: path.to_path_buf(), why: "is not a regular file: pass the chat.db file itself".into() });
+    }
+    let mut head = [0u8; 20];
     let mut f = std::fs::File::open(path).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::PermissionDenied {
             // macOS guards ~/Library/Messages behind Full Disk Access.
@@ -264,10 +320,65 @@ fn check_header(path: &Path) -> Result<()> {
         };
         Error::Path { path: path.to_path_buf(), why: format!("cannot open: {e}{hint}") }
     })?;
-    if f.read_exact(&mut head).is_err() || &head != b"SQLite format 3\0" {
+    if f.read_exact(&mut head[..16]).is_err() || &head[..16] != b"SQLite format 3\0" {
         return Err(Error::NotSqlite(path.to_path_buf()));
     }
-    Ok(())
+    Ok(f.read_exact(&mut head[16..]).is_ok() && head[18] == 2)
+}
+
+/// `path` with `suffix` appended to its file name (`chat.db` -> `chat.db-wal`).
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// A path as an SQLite URI filename: `%`, `?` and `#` escaped.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' | '?' | '#' => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Open the database without writing anything beside it (see the crate
+/// docs). The second value, when set, is the private copy being read; it
+/// is removed when dropped.
+fn open_connection(path: &Path, wal: bool) -> Result<(Connection, Option<tempfile::TempDir>)> {
+    let sqlite = |e| Error::from_sqlite(path, e);
+    let log = sibling(path, "-wal");
+    if wal && std::fs::metadata(&log).is_ok_and(|m| m.len() > 0) {
+        let io =
+            |e: std::io::Error| Error::Path { path: path.to_path_buf(), why: format!("cannot copy it with its -wal log to read it: {e}") };
+        let dir = tempfile::Builder::new().prefix("amem-chat-db-").tempdir().map_err(io)?;
+        let copy = dir.path().join("chat.db");
+        std::fs::copy(path, &copy).map_err(io)?;
+        std::fs::copy(&log, dir.path().join("chat.db-wal")).map_err(io)?;
+        let conn =
+            Connection::open_with_flags(&copy, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(sqlite)?;
+        return Ok((conn, Some(dir)));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
+    let uri = if wal { format!("file:{}?immutable=1", uri_path(path)) } else { format!("file:{}?mode=ro", uri_path(path)) };
+    Ok((Connection::open_with_flags(uri, flags).map_err(sqlite)?, None))
+}
+
+/// How `message` rows are addressed: SQLite's integer row key, under a name
+/// the table does not declare, and whether a declared `ROWID` column is an
+/// ordinary column (not the key's alias) whose values may repeat.
+fn row_key(conn: &Connection) -> rusqlite::Result<Option<(&'static str, bool)>> {
+    let mut st = conn.prepare("PRAGMA table_info(message)")?;
+    let cols: Vec<(String, String, i64)> = st
+        .query_map([], |r| Ok((r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(5)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let declared = |n: &str| cols.iter().find(|(c, _, _)| c.eq_ignore_ascii_case(n));
+    let pks = cols.iter().filter(|(_, _, pk)| *pk > 0).count();
+    let ordinary_rowid = declared("ROWID").is_some_and(|(_, ty, pk)| !(ty.eq_ignore_ascii_case("INTEGER") && *pk == 1 && pks == 1));
+    Ok(["_rowid_", "oid", "rowid"].into_iter().find(|n| declared(n).is_none()).map(|k| (k, ordinary_rowid)))
 }
 
 fn table_names(conn: &Connection) -> rusqlite::Result<BTreeSet<String>> {
@@ -304,9 +415,8 @@ fn sql_bounds(w: &TimeWindow) -> [i64; 4] {
 
 impl ChatDb {
     fn open(path: &Path, window: TimeWindow) -> Result<Self> {
-        check_header(path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::from_sqlite(path, e))?;
+        let wal = check_header(path)?;
+        let (conn, copy) = open_connection(path, wal)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| Error::from_sqlite(path, e))?;
         let tables = table_names(&conn).map_err(|e| Error::from_sqlite(path, e))?;
         if !tables.contains("message") {
@@ -318,7 +428,13 @@ impl ChatDb {
                 return Err(Error::NotMessages { path: path.to_path_buf(), why: format!("its message table has no {needed} column") });
             }
         }
-        let mut select = vec!["m.ROWID".to_string(), "m.guid".into(), "m.date".into()];
+        let Some((key, ordinary_rowid)) = row_key(&conn).map_err(|e| Error::from_sqlite(path, e))? else {
+            return Err(Error::NotMessages {
+                path: path.to_path_buf(),
+                why: "its message table declares columns named _rowid_, oid and rowid, so its rows cannot be addressed".into(),
+            });
+        };
+        let mut select = vec![format!("m.{key}"), "m.guid".into(), "m.date".into()];
         for c in OPTIONAL_COLUMNS {
             select.push(if cols.contains(c) { format!("m.{c}") } else { "NULL".into() });
         }
@@ -328,6 +444,7 @@ impl ChatDb {
         for c in ["ROWID", "guid", "display_name", "chat_identifier", "style"] {
             select.push(if has_chat { format!("c.{c}") } else { "NULL".into() });
         }
+        select.push(if ordinary_rowid { "m.ROWID".into() } else { "NULL".into() });
         let mut sql = format!("SELECT {} FROM message m", select.join(", "));
         if has_handle {
             sql.push_str(" LEFT JOIN handle h ON h.ROWID = m.handle_id");
@@ -340,9 +457,13 @@ impl ChatDb {
             );
         }
         // The window on `date`, for both units, before any body is read.
+        // Only integer dates in range are filtered here: every other row
+        // (NULL, 0, TEXT, REAL, out of range) goes through to be reported.
         // (No abs(): it raises an overflow error on i64::MIN.)
+        let secs = format!("m.date BETWEEN 1 AND {}", SECONDS_MAX - 1);
+        let nanos = format!("m.date BETWEEN {} AND {NANOS_MAX}", NANOS_THRESHOLD + 1);
         sql.push_str(&format!(
-            " WHERE m.ROWID > ?1 AND ((m.date BETWEEN -{NANOS_THRESHOLD} AND {NANOS_THRESHOLD} AND m.date >= ?2 AND m.date < ?3) OR (m.date NOT BETWEEN -{NANOS_THRESHOLD} AND {NANOS_THRESHOLD} AND m.date >= ?4 AND m.date < ?5) OR m.date IS NULL OR m.date = 0) ORDER BY m.ROWID LIMIT ?6"
+            " WHERE m.{key} > ?1 AND (typeof(m.date) != 'integer' OR ({secs} AND m.date >= ?2 AND m.date < ?3) OR ({nanos} AND m.date >= ?4 AND m.date < ?5) OR NOT ({secs} OR {nanos})) ORDER BY m.{key} LIMIT ?6"
         ));
         // Prepare now so a schema problem is an open error, not a stream error.
         conn.prepare(&sql).map_err(|e| Error::from_sqlite(path, e))?;
@@ -359,6 +480,8 @@ impl ChatDb {
             done: false,
             page: VecDeque::new(),
             participants: BTreeMap::new(),
+            seen_rowids: ordinary_rowid.then(BTreeMap::new),
+            _copy: copy,
         })
     }
 
@@ -408,9 +531,27 @@ impl ChatDb {
     fn convert(&mut self, raw: RawRow) -> Option<Result<Message, ImportError>> {
         let pos = format!("ROWID {}", raw.rowid);
         let err = |kind: &str, reason: String| ImportError::new(&self.path, pos.clone(), kind, reason);
-        let Some(date) = raw.date else { return Some(Err(err("date", "date is NULL".into()))) };
+        if let (Some(seen), Some(v)) = (self.seen_rowids.as_mut(), raw.declared_rowid.as_ref()) {
+            if let Some(first) = seen.get(v) {
+                return Some(Err(err(
+                    "duplicate_rowid",
+                    format!(
+                        "ROWID {v} is also the ROWID of row {first}: chats point to messages by ROWID, so this row cannot be placed; not imported"
+                    ),
+                )));
+            }
+            seen.insert(v.clone(), raw.rowid);
+        }
+        let date = match raw.date {
+            DateCell::Integer(n) => n,
+            DateCell::Null => return Some(Err(err("date", "date is NULL".into()))),
+            DateCell::Other(kind, v) => return Some(Err(err("date", format!("date is stored as {kind} ({v}), not an integer time")))),
+        };
+        if let Some(problem) = date_problem(date) {
+            return Some(Err(err("date", problem)));
+        }
         let Some(sent_at) = apple_time(date) else {
-            return Some(Err(err("date", format!("date {date} is not a time (0 means not set)"))));
+            return Some(Err(err("date", format!("date {date} is not a time"))));
         };
         if !self.window.contains(sent_at) {
             return None;
@@ -555,7 +696,8 @@ fn tapback_name(t: i64) -> &'static str {
 struct RawRow {
     rowid: i64,
     guid: Option<String>,
-    date: Option<i64>,
+    date: DateCell,
+    declared_rowid: Option<String>,
     text: Option<String>,
     body: Option<Vec<u8>>,
     is_from_me: Option<i64>,
@@ -576,6 +718,24 @@ struct RawRow {
     chat_name: Option<String>,
     chat_ident: Option<String>,
     chat_style: Option<i64>,
+}
+
+/// The `date` cell as stored: only an integer is a chat.db time.
+enum DateCell {
+    Integer(i64),
+    Null,
+    /// `TEXT`, `REAL` or `BLOB`, and the value shown.
+    Other(&'static str, String),
+}
+
+fn date_at(r: &rusqlite::Row<'_>, i: usize) -> DateCell {
+    match r.get_ref(i) {
+        Ok(ValueRef::Integer(n)) => DateCell::Integer(n),
+        Ok(ValueRef::Null) | Err(_) => DateCell::Null,
+        Ok(ValueRef::Real(f)) => DateCell::Other("REAL", f.to_string()),
+        Ok(ValueRef::Text(t)) => DateCell::Other("TEXT", format!("{:?}", String::from_utf8_lossy(&t[..t.len().min(40)]))),
+        Ok(ValueRef::Blob(b)) => DateCell::Other("BLOB", format!("{} bytes", b.len())),
+    }
 }
 
 fn int_at(r: &rusqlite::Row<'_>, i: usize) -> Option<i64> {
@@ -605,9 +765,11 @@ fn blob_at(r: &rusqlite::Row<'_>, i: usize) -> Option<Vec<u8>> {
 impl RawRow {
     fn read(r: &rusqlite::Row<'_>) -> RawRow {
         RawRow {
+            // The row key is SQLite's integer rowid: always an integer.
             rowid: int_at(r, col::ROWID).unwrap_or(0),
             guid: text_at(r, col::GUID),
-            date: int_at(r, col::DATE),
+            date: date_at(r, col::DATE),
+            declared_rowid: text_at(r, col::DECLARED_ROWID),
             text: text_at(r, opt("text")),
             body: blob_at(r, opt("attributedBody")),
             is_from_me: int_at(r, opt("is_from_me")),

@@ -339,3 +339,141 @@ fn real_typedstream_blobs() {
         assert_eq!(d.lossy, lossy, "{file}");
     }
 }
+
+// ---- Issue 16: rows read by a key the importer controls, every unusable row counted, nothing written beside the source.
+
+/// A `message` table whose `ROWID` is an ordinary TEXT column (the probe's
+/// chat.db looped forever, yielding one row 470,035 times in 20 s), with
+/// duplicate ROWID values, and dates stored as TEXT, REAL and out of range.
+const HOSTILE: &str = "
+CREATE TABLE message (ROWID TEXT, guid TEXT, text TEXT, date);
+INSERT INTO message VALUES ('a', 'G-1', 'first', 706018963580999808);
+INSERT INTO message VALUES ('b', 'G-2', 'second', 706018964580999808);
+INSERT INTO message VALUES ('b', 'G-3', 'same ROWID as G-2', 706018965580999808);
+INSERT INTO message VALUES ('c', 'G-4', 'date as text', '706018966580999808');
+INSERT INTO message VALUES ('d', 'G-5', 'date as real', 7.06018967e17);
+INSERT INTO message VALUES ('e', 'G-6', 'date in 5000', 95000000000);
+INSERT INTO message VALUES ('f', 'G-7', 'before 2001', -5);
+INSERT INTO message VALUES ('g', 'G-8', 'last', 706018968580999808);
+";
+
+/// Probe case "TEXT ROWID": the stream ends, every row is seen once, and
+/// each unusable row is one error with its reason.
+#[test]
+fn r16_text_rowid_table_is_read_once_with_every_bad_row_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = build(tmp.path(), "chat.db", HOSTILE);
+    let items: Vec<_> = amem_importer_imessage::open(&db, &ImportOptions::default()).unwrap().take(100).collect();
+    assert_eq!(items.len(), 8, "one item per row, then the end");
+    let ok: Vec<&str> = items.iter().filter_map(|r| r.as_ref().ok()).map(|m| m.id.0.as_str()).collect();
+    assert_eq!(ok, ["G-1", "G-2", "G-8"]);
+    let errs: Vec<(&str, &str, &str)> =
+        items.iter().filter_map(|r| r.as_ref().err()).map(|e| (e.position.as_str(), e.kind.as_str(), e.reason.as_str())).collect();
+    let kinds: Vec<(&str, &str)> = errs.iter().map(|(p, k, _)| (*p, *k)).collect();
+    assert_eq!(
+        kinds,
+        [("ROWID 3", "duplicate_rowid"), ("ROWID 4", "date"), ("ROWID 5", "date"), ("ROWID 6", "date"), ("ROWID 7", "date")],
+        "{errs:?}"
+    );
+    assert!(errs[0].2.contains("ROWID b is also the ROWID of row 2"), "{}", errs[0].2);
+    assert!(errs[1].2.contains("stored as TEXT"), "{}", errs[1].2);
+    assert!(errs[2].2.contains("stored as REAL"), "{}", errs[2].2);
+    assert!(errs[3].2.contains("out of range"), "{}", errs[3].2);
+    assert!(errs[4].2.contains("before 2001"), "{}", errs[4].2);
+}
+
+/// With a time window the SQL filter still lets every unusable row through
+/// to be counted (before, TEXT and out-of-range dates vanished in SQL).
+#[test]
+fn r16_window_does_not_hide_unusable_dates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = build(tmp.path(), "chat.db", HOSTILE);
+    let w = TimeWindow { since: Some("2023-05-17T00:00:00Z".parse().unwrap()), until: Some("2023-05-18T00:00:00Z".parse().unwrap()) };
+    let (ms, errs) = run(&db, w);
+    assert_eq!(ms.len(), 3);
+    assert_eq!(errs.iter().filter(|e| e.kind == "date").count(), 4, "{errs:?}");
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// Nothing is created beside the source: a WAL-mode chat.db whose writer
+/// has closed (no log beside it) is read `immutable`, and before this a
+/// read-only open created `chat.db-shm` next to the user's database.
+#[test]
+fn r16_no_shm_or_wal_appears_beside_the_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("chat.db");
+    {
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch("PRAGMA journal_mode=WAL;").unwrap();
+        c.execute_batch(&fixture_sql("modern.sql")).unwrap();
+    }
+    assert_eq!(listing(tmp.path()), ["chat.db"], "the writer checkpointed and removed its log");
+    let before = std::fs::read(&db).unwrap();
+    let (ms, _) = run(&db, TimeWindow::default());
+    assert_eq!(ms.len(), 10);
+    assert_eq!(listing(tmp.path()), ["chat.db"], "no -shm or -wal beside the source");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+
+    // A live log beside it: read from a private copy; the source's files are untouched.
+    let writer = Connection::open(&db).unwrap();
+    writer
+        .execute_batch(
+            "PRAGMA wal_autocheckpoint=0; INSERT INTO message (guid, text, date) VALUES ('G-900', 'only in the log', 706018963580999808);",
+        )
+        .unwrap();
+    let files = listing(tmp.path());
+    let stamp = |n: &str| std::fs::read(tmp.path().join(n)).unwrap();
+    let (db_before, wal_before) = (stamp("chat.db"), stamp("chat.db-wal"));
+    let (ms, _) = run(&db, TimeWindow::default());
+    assert!(ms.iter().any(|m| m.id.0 == "G-900"), "the log's rows are read");
+    assert_eq!(listing(tmp.path()), files);
+    assert_eq!((stamp("chat.db"), stamp("chat.db-wal")), (db_before, wal_before));
+    drop(writer);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// Issue 16, finding 7: a `message` table with any declared ROWID type
+    /// and any cell types in `ROWID`, `date` and `text` streams one item per
+    /// row and ends: never a loop, never a panic.
+    #[test]
+    fn any_cell_types_give_one_item_per_row(
+        rowid_type in proptest::sample::select(vec!["TEXT", "INTEGER", "REAL", "BLOB", ""]),
+        rows in proptest::collection::vec((0u8..5, 0u8..6, any_text()), 0..40),
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("chat.db");
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch(&format!("CREATE TABLE message (ROWID {rowid_type}, guid TEXT, text TEXT, date);")).unwrap();
+        for (i, (rk, dk, text)) in rows.iter().enumerate() {
+            let rowid: rusqlite::types::Value = match rk {
+                0 => (i as i64).into(),
+                1 => format!("r{}", i % 3).into(),
+                2 => (i as f64 + 0.5).into(),
+                3 => rusqlite::types::Value::Null,
+                _ => 7i64.into(),
+            };
+            let date: rusqlite::types::Value = match dk {
+                0 => 706018963580999808i64.into(),
+                1 => "706018963580999808".to_string().into(),
+                2 => 7.06e17f64.into(),
+                3 => i64::MAX.into(),
+                4 => rusqlite::types::Value::Null,
+                _ => vec![1u8, 2, 3].into(),
+            };
+            c.execute("INSERT INTO message VALUES (?1, ?2, ?3, ?4)", rusqlite::params![rowid, format!("G-{i}"), text, date]).unwrap();
+        }
+        drop(c);
+        let items: Vec<_> = amem_importer_imessage::open(&db, &ImportOptions::default()).unwrap().take(rows.len() + 10).collect();
+        proptest::prop_assert_eq!(items.len(), rows.len());
+    }
+}
+
+fn any_text() -> impl proptest::strategy::Strategy<Value = Option<String>> {
+    proptest::option::of("[a-z \u{fffc}]{0,12}")
+}

@@ -48,6 +48,7 @@ mod headers;
 pub mod mbox;
 mod parse;
 pub mod pool;
+pub mod probe;
 mod qp;
 mod quote;
 mod signature;

@@ -4,14 +4,20 @@
 //! memory.
 
 use crate::Error;
+use amem_model::ImportError;
+use amem_model::source_file::read_regular;
+use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// A day file larger than this is refused (it would have to be held in
 /// memory whole). Slack writes one file per channel per day; the largest
 /// real ones are a few MB.
 pub(crate) const MAX_MEMBER_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Day files as `(folder, file name)`, and the problems met listing them.
+pub(crate) type DayFiles = (Vec<(String, String)>, Vec<ImportError>);
 
 /// A Slack export on disk.
 pub(crate) enum Archive {
@@ -57,28 +63,75 @@ impl Archive {
         }
     }
 
-    /// Day files as `(folder, file name)`, sorted by folder then name.
-    /// Only `<folder>/<YYYY-MM-DD>.json` members count.
-    pub(crate) fn day_files(&self) -> Result<Vec<(String, String)>, Error> {
+    /// Day files as `(folder, file name)`, sorted by folder then name, and
+    /// what could not be listed or will not be read, each as an
+    /// [`ImportError`] naming it: a channel folder that cannot be read, a
+    /// day file that is not a regular file (a FIFO, device, or a symlink to
+    /// one), the extra copies of a zip member stored more than once. Only
+    /// `<folder>/<YYYY-MM-DD>.json` members count.
+    pub(crate) fn day_files(&self) -> Result<DayFiles, Error> {
         let mut out = Vec::new();
+        let mut skipped = Vec::new();
         match self {
             Archive::Dir(root) => {
                 let rd = std::fs::read_dir(root).map_err(|e| Error::Io { path: root.clone(), source: e })?;
-                for entry in rd.flatten() {
-                    if !entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                for entry in rd {
+                    let entry = match entry {
+                        Ok(e) => e,
+                        Err(e) => {
+                            skipped.push(ImportError::new(root, "start", "io", format!("cannot list the export folder: {e}")));
+                            continue;
+                        }
+                    };
+                    let folder = entry.file_name().to_string_lossy().into_owned();
+                    let path = entry.path();
+                    let Ok(ft) = entry.file_type() else { continue };
+                    // A channel folder may be a symlink (exports assembled by
+                    // hand); one level deep only, so no loop is possible.
+                    let is_dir = ft.is_dir() || (ft.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_dir()));
+                    if !is_dir {
+                        if ft.is_symlink() && std::fs::metadata(&path).is_err() && !folder.ends_with(".json") {
+                            skipped.push(ImportError::new(
+                                &path,
+                                "start",
+                                "io",
+                                "channel folder is a dangling symlink: nothing in it is imported",
+                            ));
+                        }
                         continue;
                     }
-                    let folder = entry.file_name().to_string_lossy().into_owned();
-                    let Ok(files) = std::fs::read_dir(entry.path()) else { continue };
-                    for f in files.flatten() {
+                    let files = match std::fs::read_dir(&path) {
+                        Ok(f) => f,
+                        Err(e) => {
+                            skipped.push(ImportError::new(
+                                &path,
+                                "start",
+                                "io",
+                                format!("cannot read the channel folder ({e}): none of its day files is imported"),
+                            ));
+                            continue;
+                        }
+                    };
+                    for f in files {
+                        let f = match f {
+                            Ok(f) => f,
+                            Err(e) => {
+                                skipped.push(ImportError::new(&path, "start", "io", format!("cannot list the channel folder: {e}")));
+                                continue;
+                            }
+                        };
                         let name = f.file_name().to_string_lossy().into_owned();
-                        if crate::day_date(&name).is_some() && f.file_type().map(|t| t.is_file()).unwrap_or(false) {
-                            out.push((folder.clone(), name));
+                        if crate::day_date(&name).is_none() {
+                            continue;
+                        }
+                        match amem_model::source_file::check_regular(&f.path(), MAX_MEMBER_BYTES) {
+                            Ok(_) => out.push((folder.clone(), name)),
+                            Err(r) => skipped.push(ImportError::new(f.path(), "start", r.kind(), format!("day file {r}"))),
                         }
                     }
                 }
             }
-            Archive::Zip { prefix, names, .. } => {
+            Archive::Zip { path, prefix, names, .. } => {
                 for n in names {
                     let Some(rest) = n.strip_prefix(prefix.as_str()) else { continue };
                     let Some((folder, name)) = rest.split_once('/') else { continue };
@@ -86,10 +139,19 @@ impl Archive {
                         out.push((folder.to_string(), name.to_string()));
                     }
                 }
+                skipped.extend(duplicate_members(path, self.central_directory_start()));
             }
         }
         out.sort();
-        Ok(out)
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok((out, skipped))
+    }
+
+    fn central_directory_start(&self) -> Option<u64> {
+        match self {
+            Archive::Zip { zip, .. } => zip.has_duplicate_names().then(|| zip.central_directory_start()),
+            Archive::Dir(_) => None,
+        }
     }
 
     /// Read one member whole (one day file or one metadata file).
@@ -97,8 +159,7 @@ impl Archive {
         let mut buf = Vec::new();
         match self {
             Archive::Dir(root) => {
-                let f = File::open(root.join(member))?;
-                f.take(MAX_MEMBER_BYTES + 1).read_to_end(&mut buf)?;
+                buf = read_regular(&root.join(member), MAX_MEMBER_BYTES).map_err(std::io::Error::other)?;
             }
             Archive::Zip { zip, prefix, .. } => {
                 let f = zip.by_name(&format!("{prefix}{member}")).map_err(std::io::Error::other)?;
@@ -111,6 +172,60 @@ impl Archive {
         }
         Ok(buf)
     }
+}
+
+/// The largest central directory read to name duplicate members.
+const MAX_CENTRAL_DIRECTORY: u64 = 64 << 20;
+
+/// One [`ImportError`] per extra copy of a member name the zip stores more
+/// than once (`cd_start`: where its central directory begins, given only
+/// when the zip crate saw duplicates). The zip crate keeps one entry per
+/// name (the last in the directory), so the others would vanish without a
+/// count. The names are read from the central directory records (APPNOTE
+/// 4.3.12: signature `PK\x01\x02`, name length at byte 28, extra and comment
+/// lengths at 30 and 32, name from byte 46).
+fn duplicate_members(path: &Path, cd_start: Option<u64>) -> Vec<ImportError> {
+    let Some(start) = cd_start else { return Vec::new() };
+    let whole = || {
+        vec![ImportError::new(
+            path,
+            "central directory",
+            "duplicate_member",
+            "the zip stores some member names more than once: only the last copy of each is read",
+        )]
+    };
+    let mut cd = Vec::new();
+    let read = File::open(path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(start))?;
+        f.take(MAX_CENTRAL_DIRECTORY).read_to_end(&mut cd)
+    });
+    if read.is_err() {
+        return whole();
+    }
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut at = 0usize;
+    let u16_at = |b: &[u8], i: usize| b.get(i..i + 2).map(|x| usize::from(u16::from_le_bytes([x[0], x[1]])));
+    while cd.get(at..at + 4) == Some(b"PK\x01\x02") {
+        let (Some(n), Some(e), Some(c)) = (u16_at(&cd, at + 28), u16_at(&cd, at + 30), u16_at(&cd, at + 32)) else { break };
+        let Some(name) = cd.get(at + 46..at + 46 + n) else { break };
+        *counts.entry(String::from_utf8_lossy(name).into_owned()).or_default() += 1;
+        at += 46 + n + e + c;
+    }
+    let out: Vec<ImportError> = counts
+        .into_iter()
+        .filter(|(_, k)| *k > 1)
+        .flat_map(|(name, k)| {
+            (1..k).map(move |copy| {
+                ImportError::new(
+                    path.join(&name),
+                    format!("copy {copy} of {k}"),
+                    "duplicate_member",
+                    format!("the zip stores {k} members named {name}: only the last is read, this copy's messages are not imported"),
+                )
+            })
+        })
+        .collect();
+    if out.is_empty() { whole() } else { out }
 }
 
 /// The folder inside a zip holding the export: where the shallowest

@@ -35,8 +35,11 @@
 //! day files and no `channels.json`/`users.json`, fails [`open`]. A
 //! malformed JSON file (position `line L column C`), a non-array day file,
 //! a message without `ts` or with a malformed one (position `message[i]`),
-//! an unreadable zip member: each is one [`ImportError`] in the stream, and
-//! the stream goes on.
+//! an unreadable zip member, a channel folder that cannot be read, a day
+//! file that is not a regular file (a FIFO, a device, a symlink to one) or
+//! is over 256 MiB, each extra copy of a zip member stored twice (position
+//! `copy i of k`): each is one [`ImportError`] in the stream, and the stream
+//! goes on.
 //!
 //! ```no_run
 //! use amem_model::ImportOptions;
@@ -117,6 +120,13 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
     Ok(Box::new(SlackStream::open(path, opts.window)?))
 }
 
+/// A cheap look: is `path` a Slack export (a folder, or a zip, holding
+/// `channels.json` or `users.json`)? A zip's listing is read, never its
+/// contents; never an error.
+pub fn probe(path: &Path) -> bool {
+    Archive::open(path).is_ok_and(|mut a| a.has("channels.json") || a.has("users.json"))
+}
+
 /// The metadata files and the kind of conversation each lists.
 const METADATA: [(&str, Option<ConvKind>); 5] = [
     ("users.json", None),
@@ -159,7 +169,8 @@ impl SlackStream {
                 (Err(e), _) => pending.push_back(Err(e)),
             }
         }
-        let days = archive.day_files()?;
+        let (days, skipped) = archive.day_files()?;
+        pending.extend(skipped.into_iter().map(Err));
         if days.is_empty() && !has_metadata {
             return Err(Error::NotAnExport {
                 path: path.to_path_buf(),

@@ -53,7 +53,22 @@ impl Outcome {
 
     /// True when fetching from the trust list could change the verdict.
     pub fn wants_grounding(&self) -> bool {
-        matches!(self.status, Status::NoEvidence | Status::NotAddressed)
+        matches!(self.status, Status::NoEvidence | Status::NotAddressed | Status::SourceUnavailable)
+    }
+
+    /// The outcome after the trust list was consulted: when a source could
+    /// not be asked (`unavailable`, its reason) and the local path still
+    /// found nothing, the status says so. "No evidence" would claim a
+    /// search that did not happen.
+    pub fn after_grounding(&mut self, unavailable: Option<&Reason>) {
+        if let Some(r) = unavailable {
+            if !self.reasons.contains(r) {
+                self.reasons.push(r.clone());
+            }
+            if matches!(self.status, Status::NoEvidence | Status::SourceUnavailable) {
+                self.status = Status::SourceUnavailable;
+            }
+        }
     }
 }
 
@@ -81,7 +96,16 @@ impl Assessor {
         // narrows the quote itself.
         let hits = recall.search_chunks(text, RECALL_K)?;
         let evidence: Vec<Evidence> = hits.iter().map(Hit::to_evidence).collect();
-        let v = self.verifier.verify(text, &evidence);
+        Ok(self.assess_evidence(text, &evidence))
+    }
+
+    /// Assess one claim text against the evidence given: the verifier's
+    /// verdict, then the gate on the claim against the evidence the verdict
+    /// rests on. The audit calls it on what recall found ([`Assessor::assess`]);
+    /// `amem factcheck` on what it weighed (recall and the trust list), so the
+    /// two read a claim the same way.
+    pub fn assess_evidence(&mut self, text: &str, evidence: &[Evidence]) -> Outcome {
+        let v = self.verifier.verify(text, evidence);
         let cited: Vec<&Evidence> = v.reasons.iter().flat_map(|r| r.evidence.iter()).collect();
         // The gate reads the claim as a memory of the evidence it rests on: a
         // claim flatter than its source (hedge, attribution, condition dropped)
@@ -101,7 +125,7 @@ impl Assessor {
             Some(amem_gate::check(&source, text).summary())
         };
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
-        Ok(Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit })
+        Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit }
     }
 }
 
@@ -386,5 +410,33 @@ mod tests {
         assert!(!Outcome::from_assessment(o.to_assessment(&c, "t", "p")).local_hit, "grounded by the trust list");
         let miss = outcome("y");
         assert!(!Outcome::from_assessment(miss.to_assessment(&c, "t", "p")).local_hit);
+    }
+
+    /// Issue 16: a claim whose trust-list source could not be asked is
+    /// `source_unavailable`, never `no_evidence`; a local verdict stands.
+    #[test]
+    fn r16_unavailable_source_is_never_no_evidence() {
+        let why = Reason {
+            facet: "source".into(),
+            detail: "trust-list source unavailable: arxiv: 127.0.0.1:9: circuit open".into(),
+            claim_span: None,
+            evidence: vec![],
+            rule: "factcheck.source_unavailable".into(),
+        };
+        let mut o = outcome("nothing local");
+        o.after_grounding(Some(&why));
+        assert_eq!(o.status, Status::SourceUnavailable);
+        assert_eq!(o.reasons.iter().filter(|r| **r == why).count(), 1);
+        o.after_grounding(Some(&why));
+        assert_eq!(o.reasons.iter().filter(|r| **r == why).count(), 1, "the reason is kept once");
+        assert!(o.wants_grounding(), "a later run asks again");
+        let mut related = outcome("topically related");
+        related.status = Status::NotAddressed;
+        related.after_grounding(Some(&why));
+        assert_eq!(related.status, Status::NotAddressed, "local evidence was found: its verdict stands, with the reason");
+        assert!(related.reasons.contains(&why));
+        let mut searched = outcome("searched, nothing");
+        searched.after_grounding(None);
+        assert_eq!(searched.status, Status::NoEvidence);
     }
 }

@@ -7,7 +7,7 @@
 //! their own implementation.
 
 use crate::capture::RecallStore;
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, HomeConfig};
+use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, GroundingConfig};
 use amem_model::Digest;
 use std::future::Future;
 use std::path::Path;
@@ -61,12 +61,12 @@ impl Grounding for TrustListGrounding {
     }
 }
 
-/// The grounder a home's config asks for.
+/// The grounder a home's `[grounding]` table asks for.
 ///
 /// # Errors
 /// The wiki cannot be opened or the HTTP client cannot be built.
-pub fn from_config(home: &Path, config: &HomeConfig) -> anyhow::Result<Arc<dyn Grounding>> {
+pub fn from_config(home: &Path, grounding: &GroundingConfig) -> anyhow::Result<Arc<dyn Grounding>> {
     let store = Arc::new(RecallStore::open(home)?);
-    let g = Grounder::new(home, &config.grounding, store, GrounderOptions::default())?;
+    let g = Grounder::new(home, grounding, store, GrounderOptions::default())?;
     Ok(Arc::new(TrustListGrounding(g)))
 }

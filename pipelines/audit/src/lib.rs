@@ -13,6 +13,7 @@ pub mod assess;
 pub mod capture;
 pub mod ground;
 pub mod progress;
+pub mod quotes;
 pub mod report;
 pub mod run;
 pub mod sources;

@@ -3,7 +3,7 @@
 //! one would. The unverified queue is refreshed from the same rows.
 
 use crate::run::Formats;
-use amem_ledger::{Ledger, Scope};
+use amem_ledger::{Ledger, QuoteSource, Scope};
 use amem_model::{AuditRecord, ReportSink, RunInfo, RunSummary};
 use amem_report_arrow::{ArrowSink, JsonlSink};
 use amem_report_markdown::MarkdownSink;
@@ -11,15 +11,18 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Render every chosen report of `run` into `dir` and file its unverified
+/// Render every chosen report of `run` into `dir` (quotes read back
+/// through `quotes`) and file its unverified
 /// claims under `home`, in one pass over the run's rows, each also given to
 /// `count` to complete `summary` before the sinks finish with it. Returns
 /// the paths written.
 ///
 /// # Errors
 /// The ledger cannot be read, or a report cannot be written.
+#[allow(clippy::too_many_arguments)]
 pub fn write_reports(
     ledger: &Ledger,
+    quotes: &dyn QuoteSource,
     run: &RunInfo,
     summary: &mut RunSummary,
     count: fn(&mut RunSummary, &AuditRecord),
@@ -71,7 +74,7 @@ pub fn write_reports(
             }
             filer.finish()
         });
-        let read = ledger.for_each_latest(Scope::Run(&run.run_id), |rec: AuditRecord| -> anyhow::Result<()> {
+        let read = ledger.for_each_latest(Scope::Run(&run.run_id), quotes, |rec: AuditRecord| -> anyhow::Result<()> {
             count(summary, &rec);
             let rec = Arc::new(rec);
             for tx in &senders {

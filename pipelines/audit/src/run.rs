@@ -100,7 +100,7 @@ pub struct AuditParams {
     pub rerun: bool,
     /// Claims grounded at once on the trust list.
     pub ground_concurrency: usize,
-    /// Threads running extraction, recall, verification and the gate.
+    /// Threads running extraction, recall, verification and the gate (at most the cores).
     pub workers: usize,
 }
 
@@ -174,12 +174,15 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         if !path.exists() {
             anyhow::bail!("{kind} source {} does not exist", path.display());
         }
+        // Content of another kind is an error before any work, not "1 skipped".
+        crate::sources::resolve_kind(Some(*kind), path)?;
     }
     if params.sources.is_empty() {
         anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
     }
     std::fs::create_dir_all(&params.home).with_context(|| format!("cannot create the home {}", params.home.display()))?;
     let _lock = HomeLock::acquire(&params.home, "amem audit chat-history")?;
+    let workers = capped_workers(params.workers);
 
     let wall = Timestamp::now();
     let now = params.now.unwrap_or(wall);
@@ -219,7 +222,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let (miss_tx, miss_rx) = tokio::sync::mpsc::channel::<Box<Work>>(32);
                 let (back_tx, back_rx) = tokio::sync::mpsc::channel::<Box<Work>>(32);
                 let g = Arc::clone(g);
-                let conc = params.ground_concurrency.max(1);
+                let conc = params.ground_concurrency.clamp(1, MAX_GROUND_CONCURRENCY);
                 let c = Arc::clone(&counters);
                 scope.spawn(move || ground_stage(g, conc, miss_rx, back_tx, c));
                 let done = done_tx.clone();
@@ -238,7 +241,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         // One outcome cache for all workers: a claim text one of them
         // assessed is reused by the others.
         let cache = Arc::new(OutcomeCache::default());
-        for _ in 0..params.workers.max(1) {
+        for _ in 0..workers {
             // Connections are opened here, one after the other, not in the
             // threads: concurrent schema checks on one SQLite file can fail
             // with SQLITE_BUSY at once, without waiting.
@@ -253,7 +256,20 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             let rx = Arc::clone(&shared_rx);
             let cache = Arc::clone(&cache);
             let run_id = run.run_id.clone();
-            scope.spawn(move || assess_stage(wiki, seen, &run_id, &policy, rerun, &rx, done, misses, c, &cache));
+            scope.spawn(move || {
+                assess_stage(AssessStage {
+                    wiki,
+                    seen,
+                    run_id: &run_id,
+                    policy: &policy,
+                    rerun,
+                    rx: &rx,
+                    done,
+                    misses,
+                    counters: c,
+                    cache: &cache,
+                })
+            });
         }
         drop(done_tx);
         drop(miss_tx);
@@ -274,10 +290,27 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // run is marked finished once its reports exist.
     let mut summary = summary_totals(&ledger, &run, &counters)?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
-    let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
+    // Quotes are read back from the wiki index (the ledger keeps evidence by reference).
+    let wiki = open_wiki(&params.home)?;
+    let quotes = crate::quotes::WikiQuotes::new(&wiki);
+    let files = crate::report::write_reports(&ledger, &quotes, &run, &mut summary, count_row, &report_dir, params.formats, &params.home)?;
     ledger.finish_run(&summary)?;
     tracing::info!("reports written in {:.2?}", phase.elapsed());
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
+}
+
+/// The most claims grounded at once: each host serves one request at a
+/// time anyway, so more only queues tasks.
+const MAX_GROUND_CONCURRENCY: usize = 64;
+
+/// `-j` within 1 and the cores: each worker holds its own index and ledger
+/// connections, so a huge `-j` only costs memory and file handles.
+fn capped_workers(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if asked > cores {
+        tracing::warn!("-j {asked} is more than the {cores} cores: using {cores}");
+    }
+    asked.clamp(1, cores)
 }
 
 fn open_wiki(home: &Path) -> anyhow::Result<Wiki> {
@@ -358,19 +391,30 @@ fn import_all(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn assess_stage(
+/// What one assessing worker owns and shares: its own wiki and ledger
+/// connections, the run's identity, the queues it reads from and feeds, the
+/// counters and the run's outcome cache.
+struct AssessStage<'a> {
+    /// This worker's wiki connection.
     wiki: Wiki,
+    /// This worker's read connection to the ledger ("already assessed?").
     seen: Ledger,
-    run_id: &amem_model::RunId,
-    policy: &str,
+    run_id: &'a amem_model::RunId,
+    policy: &'a str,
+    /// Assess messages the ledger already holds under this policy.
     rerun: bool,
-    rx: &std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
+    /// The imported messages, shared by the workers.
+    rx: &'a std::sync::Mutex<Receiver<Result<Message, amem_model::ImportError>>>,
+    /// To the recording thread.
     done: SyncSender<Item>,
+    /// To the trust-list stage, when grounding is on.
     misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
-    c: Arc<Counters>,
-    cache: &OutcomeCache,
-) {
+    counters: Arc<Counters>,
+    cache: &'a OutcomeCache,
+}
+
+fn assess_stage(stage: AssessStage<'_>) {
+    let AssessStage { wiki, seen, run_id, policy, rerun, rx, done, misses, counters: c, cache } = stage;
     let fatal = |done: &SyncSender<Item>, e: String| {
         let _ = done.send(Item::Fatal(e));
     };
@@ -461,7 +505,7 @@ fn outcome_for(
 ) -> Result<Outcome, String> {
     let earlier = match cache.lookup(claim) {
         Lookup::Outcome(o) => Some(o),
-        Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim) {
+        Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim, &crate::quotes::WikiQuotes::new(wiki)) {
             Ok(a) => a.map(|a| {
                 cache.count_reuse();
                 Outcome::from_assessment(a)
@@ -479,6 +523,9 @@ fn outcome_for(
         }
     }
 }
+
+/// The rule of the reason a claim carries when a trust-list source could not be asked.
+const UNAVAILABLE_RULE: &str = "factcheck.source_unavailable";
 
 fn ground_stage(
     g: Arc<dyn Grounding>,
@@ -520,7 +567,7 @@ fn ground_stage(
                                 detail: format!("trust-list source unavailable: {why}"),
                                 claim_span: None,
                                 evidence: vec![],
-                                rule: "factcheck.source_unavailable".into(),
+                                rule: UNAVAILABLE_RULE.into(),
                             });
                         }
                         if let Grounded::Unavailable(why) = grounded {
@@ -554,7 +601,8 @@ fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, don
                 Ok(mut o) => {
                     o.method.push_str(crate::assess::TRUST_LIST_SUFFIX);
                     if let Some(prev) = &work.outcomes[i] {
-                        o.reasons.extend(prev.reasons.iter().filter(|r| r.facet == "source").cloned());
+                        o.reasons.extend(prev.reasons.iter().filter(|r| r.facet == "source" && r.rule != UNAVAILABLE_RULE).cloned());
+                        o.after_grounding(prev.reasons.iter().find(|r| r.rule == UNAVAILABLE_RULE));
                     }
                     work.outcomes[i] = Some(o);
                 }
@@ -625,7 +673,7 @@ fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters) -> anyhow::Resul
 /// Count one report row (the latest assessment of one claim in the run).
 fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     s.count_record(rec);
-    if rec.assessment.reasons.iter().any(|r| r.rule == "factcheck.source_unavailable") {
+    if rec.assessment.reasons.iter().any(|r| r.rule == UNAVAILABLE_RULE) {
         *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
     }
     if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
@@ -735,5 +783,14 @@ mod tests {
         // Another run has no row for it: assessed now (nothing in the wiki).
         let other = outcome_for(&later, &cache, &seen, &RunId("r2".into()), &mut assessor, &wiki).unwrap();
         assert_eq!(other.status, Status::NoEvidence);
+    }
+
+    /// Issue 16, finding 6: `-j` has an upper bound, the cores.
+    #[test]
+    fn r16_workers_are_capped_at_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(capped_workers(1_000_000), cores);
+        assert_eq!(capped_workers(0), 1);
+        assert_eq!(capped_workers(1), 1);
     }
 }

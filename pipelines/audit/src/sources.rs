@@ -2,7 +2,7 @@
 //! [`SourceKind`] to an importer crate.
 
 use amem_model::{ImportError, ImportOptions, MessageStream, SourceKind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Open `path` with the importer for `kind`.
 ///
@@ -20,19 +20,113 @@ pub fn open_source(kind: SourceKind, path: &Path, opts: &ImportOptions) -> Resul
 }
 
 /// Parse a `KIND:PATH` source spec (`--source slack:exports/acme`).
+/// `auto:PATH`, and a bare PATH whose prefix before a colon is not a kind,
+/// give `None`: the kind is then found by [`detect`].
 ///
 /// # Errors
-/// No colon, or an unknown kind; the message lists the kinds.
-pub fn parse_source_spec(spec: &str) -> Result<(SourceKind, &Path), String> {
-    let (k, p) = spec
-        .split_once(':')
-        .ok_or_else(|| format!("source {spec:?} is not KIND:PATH (kinds: slack, imessage, gmail, enron, enron-csv)"))?;
-    let kind = SourceKind::parse(k)
-        .ok_or_else(|| format!("unknown source kind {k:?} in {spec:?} (kinds: slack, imessage, gmail, enron, enron-csv)"))?;
+/// An unknown kind before a colon, or an empty path; the message lists the kinds.
+pub fn parse_source_spec(spec: &str) -> Result<(Option<SourceKind>, &Path), String> {
+    let kinds = "kinds: slack, imessage, gmail, enron, enron-csv, auto";
+    let (kind, p) = match spec.split_once(':') {
+        Some(("auto", p)) => (None, p),
+        Some((k, p)) => match SourceKind::parse(k) {
+            Some(kind) => (Some(kind), p),
+            // `notes:2024.mbox` may be a file name with a colon in it.
+            None if Path::new(spec).exists() => (None, spec),
+            None => return Err(format!("unknown source kind {k:?} in {spec:?} ({kinds}; or a bare path, whose kind is probed)")),
+        },
+        None => (None, spec),
+    };
     if p.is_empty() {
         return Err(format!("source {spec:?} has an empty path"));
     }
     Ok((kind, Path::new(p)))
+}
+
+/// The kinds in the order [`detect`] tries them: the most specific first
+/// (a SQLite header, export metadata files), a maildir tree last.
+const PROBE_ORDER: [SourceKind; 5] = [SourceKind::Imessage, SourceKind::Slack, SourceKind::Gmail, SourceKind::EnronCsv, SourceKind::Enron];
+
+/// Whether `path` looks like an archive of `kind` (the importer's cheap `probe`).
+pub fn probe(kind: SourceKind, path: &Path) -> bool {
+    match kind {
+        SourceKind::Slack => amem_importer_slack::probe(path),
+        SourceKind::Imessage => amem_importer_imessage::probe(path),
+        SourceKind::Gmail => amem_importer_gmail::probe(path),
+        SourceKind::Enron => amem_importer_enron::probe(path),
+        SourceKind::EnronCsv => amem_importer_enron::probe_csv(path),
+    }
+}
+
+/// The kind `path` looks like, if any.
+pub fn detect(path: &Path) -> Option<SourceKind> {
+    PROBE_ORDER.into_iter().find(|k| probe(*k, path))
+}
+
+/// What an archive of each kind is, in words.
+pub fn describe_kind(kind: SourceKind) -> &'static str {
+    match kind {
+        SourceKind::Slack => "a Slack export (a folder or .zip with channels.json or users.json)",
+        SourceKind::Imessage => "an iMessage chat.db (a SQLite file with a message table)",
+        SourceKind::Gmail => "an mbox file (its first line a `From ` separator)",
+        SourceKind::Enron => "Enron-style mail (a maildir tree or one message file starting with header fields)",
+        SourceKind::EnronCsv => "an Enron CSV (a header row with file and message columns)",
+    }
+}
+
+/// A source whose content is not the kind it was given as, or of no kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KindError {
+    /// It looks like another kind.
+    #[error("{path} is not {expected}: this looks like {looks}: use {kind}:{path}", expected = describe_kind(*.given), looks = describe_kind(*.looks_like), kind = .looks_like, path = .path.display())]
+    Mismatch {
+        /// The archive.
+        path: PathBuf,
+        /// The kind it was given as.
+        given: SourceKind,
+        /// The kind it looks like.
+        looks_like: SourceKind,
+    },
+    /// It looks like none of the kinds, and its importer cannot open it.
+    #[error("{path} is not {expected}, nor any other kind amem reads (slack, imessage, gmail, enron, enron-csv): {why}", expected = describe_kind(*.given), path = .path.display())]
+    NotThatKind {
+        /// The archive.
+        path: PathBuf,
+        /// The kind it was given as.
+        given: SourceKind,
+        /// What its importer said on opening it.
+        why: String,
+    },
+    /// `auto:` and no kind fits.
+    #[error("{path}: cannot tell what kind of archive this is (not a Slack export, chat.db, mbox, Enron CSV or maildir): name it as KIND:PATH", path = .path.display())]
+    Unknown {
+        /// The archive.
+        path: PathBuf,
+    },
+}
+
+/// Check before any work that `path` is what `kind` says; `None` picks the
+/// kind by probing.
+///
+/// # Errors
+/// [`KindError`], naming what the archive looks like instead.
+pub fn resolve_kind(kind: Option<SourceKind>, path: &Path) -> Result<SourceKind, KindError> {
+    match kind {
+        None => detect(path).ok_or_else(|| KindError::Unknown { path: path.to_path_buf() }),
+        Some(k) if probe(k, path) => Ok(k),
+        Some(given) => match detect(path) {
+            Some(looks_like) => Err(KindError::Mismatch { path: path.to_path_buf(), given, looks_like }),
+            // No probe says yes: the importer's own reason, where it has
+            // one on opening, is the precise one ("not a SQLite database").
+            None => {
+                let why = match open_source(given, path, &ImportOptions::default()) {
+                    Ok(_) => "its content does not start the way that kind does".to_string(),
+                    Err(e) => format!("{}: {}", e.position, e.reason),
+                };
+                Err(KindError::NotThatKind { path: path.to_path_buf(), given, why })
+            }
+        },
+    }
 }
 
 #[cfg(test)]
@@ -41,10 +135,63 @@ mod tests {
 
     #[test]
     fn specs() {
-        assert_eq!(parse_source_spec("slack:a/b").unwrap(), (SourceKind::Slack, Path::new("a/b")));
-        assert_eq!(parse_source_spec("enron-csv:x.csv").unwrap().0, SourceKind::EnronCsv);
+        assert_eq!(parse_source_spec("slack:a/b").unwrap(), (Some(SourceKind::Slack), Path::new("a/b")));
+        assert_eq!(parse_source_spec("enron-csv:x.csv").unwrap().0, Some(SourceKind::EnronCsv));
+        assert_eq!(parse_source_spec("auto:x.mbox").unwrap(), (None, Path::new("x.mbox")));
+        assert_eq!(parse_source_spec("bare/path").unwrap(), (None, Path::new("bare/path")));
         assert!(parse_source_spec("fax:x").is_err());
-        assert!(parse_source_spec("nocolon").is_err());
         assert!(parse_source_spec("slack:").is_err());
+        assert!(parse_source_spec("auto:").is_err());
+    }
+
+    fn examples(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/home/exports").join(rel)
+    }
+
+    #[test]
+    fn every_example_export_is_detected_as_its_kind() {
+        let cases = [
+            ("slack", SourceKind::Slack),
+            ("imessage/chat.db", SourceKind::Imessage),
+            ("mail/takeout.mbox", SourceKind::Gmail),
+            ("mail", SourceKind::Gmail),
+            ("enron/maildir", SourceKind::Enron),
+            ("enron/maildir/chen-a/inbox/1.", SourceKind::Enron),
+            ("enron/emails.csv", SourceKind::EnronCsv),
+        ];
+        for (rel, kind) in cases {
+            let p = examples(rel);
+            assert_eq!(detect(&p), Some(kind), "{rel}");
+            assert_eq!(resolve_kind(Some(kind), &p), Ok(kind), "{rel}");
+            // Exactly one probe says yes for each.
+            let yes: Vec<_> = PROBE_ORDER.into_iter().filter(|k| probe(*k, &p)).collect();
+            assert_eq!(yes, [kind], "{rel}");
+        }
+    }
+
+    #[test]
+    fn wrong_kinds_name_what_the_archive_looks_like() {
+        let mbox = examples("mail/takeout.mbox");
+        for given in [SourceKind::Slack, SourceKind::Enron, SourceKind::EnronCsv, SourceKind::Imessage] {
+            let err = resolve_kind(Some(given), &mbox).unwrap_err();
+            assert_eq!(err, KindError::Mismatch { path: mbox.clone(), given, looks_like: SourceKind::Gmail });
+            assert!(
+                err.to_string()
+                    .contains(&format!("this looks like an mbox file (its first line a `From ` separator): use gmail:{}", mbox.display())),
+                "{err}"
+            );
+        }
+        let csv = examples("enron/emails.csv");
+        assert!(matches!(resolve_kind(Some(SourceKind::Gmail), &csv), Err(KindError::Mismatch { looks_like: SourceKind::EnronCsv, .. })));
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes.txt");
+        std::fs::write(&notes, "Just some notes.\n").unwrap();
+        assert!(matches!(resolve_kind(Some(SourceKind::Gmail), &notes), Err(KindError::NotThatKind { .. })));
+        assert!(matches!(resolve_kind(None, &notes), Err(KindError::Unknown { .. })));
+        assert!(matches!(resolve_kind(None, dir.path()), Err(KindError::Unknown { .. })));
+        // A SQLite file without a message table is not a chat.db.
+        let db = dir.path().join("other.db");
+        rusqlite::Connection::open(&db).unwrap().execute_batch("CREATE TABLE t(x);").unwrap();
+        assert!(!probe(SourceKind::Imessage, &db));
     }
 }

@@ -1,10 +1,13 @@
 //! `amem eval claims`: the claim extractor's classifier against hand labels
 //! ("audited claim or not", and kind). With no `--labels`, the labels
 //! committed in `crates/extract/eval/labels.jsonl` (compiled in) are used.
+//! The ClaimBuster dev half (`--claimbuster`, default
+//! `../shared/eval/claimbuster/labels.jsonl`) is scored beside them when it
+//! is there, each set whole and in its tuning and checking halves.
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, load_labels, parse_labels, score};
+use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, CLAIMBUSTER_DEV, halves_markdown, load_labels, parse_labels, score};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,6 +32,9 @@ pub(crate) struct ClaimsArgs {
     /// Also list every sentence whose kind differs from its label
     #[arg(long)]
     misses: bool,
+    /// Crowd check-worthiness labels scored beside the hand labels (skipped when absent)
+    #[arg(long, value_name = "FILE", default_value = CLAIMBUSTER_DEV)]
+    claimbuster: PathBuf,
 }
 
 pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -40,13 +46,24 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         anyhow::bail!("no labels in {name}: expected one JSON object per line with source, text, audited and kind");
     }
     let mut s = score(&labels);
+    let claimbuster = if a.claimbuster.is_file() {
+        Some(load_labels(&a.claimbuster).with_context(|| format!("loading labels from {}", a.claimbuster.display()))?)
+    } else {
+        None
+    };
+    let cb_name = format!("ClaimBuster dev ({})", a.claimbuster.display());
     let mut out = ctx.stdout();
     match a.format {
         Format::Json => {
             if !a.misses {
                 s.misses.clear();
             }
-            let v = serde_json::json!({ "labels": name, "score": s });
+            let cb = claimbuster.as_deref().map(|l| {
+                let mut c = score(l);
+                c.misses.clear();
+                c
+            });
+            let v = serde_json::json!({ "labels": name, "score": s, "claimbuster": { "labels": a.claimbuster.display().to_string(), "score": cb } });
             write_json_line(&mut out, &v)?;
         }
         Format::Text => {
@@ -57,6 +74,14 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 let cells: Vec<String> = row.iter().map(|(k, n)| format!("{}={n}", k.as_str())).collect();
                 writeln!(out, "  {:<12} {}", label.as_str(), cells.join(" "))?;
             }
+            writeln!(out)?;
+            writeln!(out, "audited claim by label set and half (tuning half: what the rules were tuned on):")?;
+            let mut sets: Vec<(&str, &[amem_eval::claims::Label])> = vec![(name.as_str(), &labels)];
+            match &claimbuster {
+                Some(cb) => sets.push((cb_name.as_str(), cb)),
+                None => writeln!(out, "({} not found: ClaimBuster skipped)", a.claimbuster.display())?,
+            }
+            out.write_all(halves_markdown(&sets).as_bytes())?;
             if a.misses {
                 writeln!(out)?;
                 writeln!(out, "misses (label → classifier):")?;

@@ -1,6 +1,10 @@
 //! A generic site: `GET` the source's `search_url` with `{query}` replaced
 //! by the claim's key terms (percent-encoded), and take the text of the
 //! answer: visible text of HTML, the string values of JSON, plain text as is.
+//!
+//! The page is recorded (the cache's document key, the captured note's
+//! `source:`) under [`recorded_url`]: the search terms are the claim's
+//! words, so, as in the outbound log, they are kept only as a SHA-256.
 
 use super::{Document, html, percent_encode, squash};
 use crate::client::{FetchError, HttpClient};
@@ -93,13 +97,44 @@ impl HttpAdapter {
         if !got.is_success() {
             return Err(FetchError::Status { host: got.host, status: got.status, attempts: 1 });
         }
-        Ok(extract(got.url.as_str(), &got.content_type, &got.body).into_iter().collect())
+        Ok(extract(&recorded_url(&got.url, terms), &got.content_type, &got.body).into_iter().collect())
     }
+}
+
+/// The URL a fetched page is recorded under: its query string (and any path
+/// segment holding the percent-encoded terms) replaced by the SHA-256 of
+/// what it held. The same search gives the same URL, so revisions are still
+/// tracked, and no claim word is written to the cache or the wiki.
+pub fn recorded_url(url: &Url, terms: &[String]) -> String {
+    let hex = |s: &str| amem_model::Digest::of(s.as_bytes()).to_hex();
+    let mut u = url.clone();
+    u.set_fragment(None);
+    if let Some(q) = u.query().filter(|q| !q.is_empty()).map(str::to_string) {
+        u.set_query(Some(&format!("query-sha256={}", hex(&q))));
+    }
+    let encoded = percent_encode(&terms.join(" "));
+    let s = u.to_string();
+    if !encoded.is_empty() && s.contains(&encoded) { s.replace(&encoded, &format!("sha256-{}", hex(&encoded))) } else { s }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 16: the claim's words in a search URL are never recorded.
+    #[test]
+    fn r16_recorded_url_keeps_no_claim_terms() {
+        let terms = vec!["Eiffel".to_string(), "Tower".into(), "330".into()];
+        let q = Url::parse("https://x.example/search?q=Eiffel%20Tower%20330&lang=en#top").unwrap();
+        let r = recorded_url(&q, &terms);
+        assert!(r.starts_with("https://x.example/search?query-sha256=") && !r.contains("Eiffel") && !r.contains('#'), "{r}");
+        assert_eq!(r, recorded_url(&q, &terms), "stable");
+        let p = Url::parse("https://x.example/find/Eiffel%20Tower%20330").unwrap();
+        let r = recorded_url(&p, &terms);
+        assert!(r.starts_with("https://x.example/find/sha256-") && !r.contains("Eiffel"), "{r}");
+        let plain = Url::parse("https://x.example/wiki/Eiffel_Tower").unwrap();
+        assert_eq!(recorded_url(&plain, &terms), "https://x.example/wiki/Eiffel_Tower");
+    }
 
     #[test]
     fn html_page() {

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Mail importer memory bench for large messages (issue 16, finding 5): the
+parse pool must bound the bytes in flight, not the number of messages.
+
+What it does:
+
+1. Writes a deterministic mbox of 64 messages of 30 MB each (1.9 GB) into a
+   scratch folder: each message has a short text/plain part and a 30 MB
+   base64 attachment (the attachment's bytes are a fixed SHA-256 stream,
+   the same in every message).
+2. Builds `import_stats` (importers/gmail/examples) in release mode and runs
+   it on the mbox once per worker count (AMEM_IMPORT_THREADS = 1, 2, 4),
+   each in its own process under `/usr/bin/time`, which gives its peak RSS.
+3. The bound: peak RSS <= 2 x the largest message + 64 MiB, whatever the
+   worker count. (Before the pool counted bytes, two workers peaked at
+   1,012 MiB on this file; one at 69 MiB.)
+4. Writes the figures into README.md between
+   `<!-- bench:importers-bigmail:begin -->` and `<!-- bench:importers-bigmail:end -->`.
+
+Usage:
+    python3 scripts/bench-importers-big-mail.py            # measure, rewrite the README block
+    python3 scripts/bench-importers-big-mail.py --check    # measure, fail if the bound is missed or the block is stale
+    options: --scratch DIR (default /tmp/amem-bench-bigmail), --keep (keep the 1.9 GB mbox)
+
+--check fails (exit 1) when the README block is missing, a message count
+differs, a peak RSS breaks the bound, or moved by more than 25% from the
+figure in the block.
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+BEGIN = "<!-- bench:importers-bigmail:begin -->"
+END = "<!-- bench:importers-bigmail:end -->"
+MESSAGES = 64
+MESSAGE_BYTES = 30_000_000
+WORKERS = (1, 2, 4)
+SLACK_MIB = 64
+DRIFT = 0.25
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def attachment_block():
+    """About MESSAGE_BYTES of base64 lines (76 columns), deterministic."""
+    raw_len = MESSAGE_BYTES * 3 // 4 - 4096
+    out = bytearray()
+    seed = b"amem bench big mail"
+    while len(out) < raw_len:
+        seed = hashlib.sha256(seed).digest()
+        out.extend(seed * 64)
+    b64 = base64.b64encode(bytes(out[:raw_len]))
+    return b"\n".join(b64[i:i + 76] for i in range(0, len(b64), 76)) + b"\n"
+
+
+def write_mbox(path):
+    block = attachment_block()
+    with open(path, "wb") as f:
+        for i in range(MESSAGES):
+            day = 1 + i % 28
+            head = (
+                "From bench@example.org Mon Jan %2d 10:00:00 +0000 2024\n"
+                "Message-ID: <big-%d@bench.example.org>\n"
+                "Date: Mon, %d Jan 2024 10:00:00 +0000\n"
+                "From: Bench <bench@example.org>\n"
+                "To: Reader <reader@example.org>\n"
+                "Subject: Large message %d\n"
+                "MIME-Version: 1.0\n"
+                "Content-Type: multipart/mixed; boundary=\"b%d\"\n\n"
+                "--b%d\nContent-Type: text/plain; charset=utf-8\n\n"
+                "The attached archive holds %d megabytes of readings.\n\n"
+                "--b%d\nContent-Type: application/octet-stream; name=\"readings.bin\"\n"
+                "Content-Transfer-Encoding: base64\n"
+                "Content-Disposition: attachment; filename=\"readings.bin\"\n\n"
+            ) % (day, i, day, i, i, i, MESSAGE_BYTES // 1_000_000, i)
+            f.write(head.encode())
+            f.write(block)
+            f.write(("\n--b%d--\n\n" % i).encode())
+    return len(head.encode()) + len(block) + 16
+
+
+def timed(cmd, env):
+    p = subprocess.run(["/usr/bin/time", "-f", "__time__ %e %M"] + cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    m = re.search(r"__time__ ([0-9.]+) (\d+)", p.stderr)
+    return p.stdout, float(m.group(1)), int(m.group(2))
+
+
+def measure(scratch, keep):
+    os.makedirs(scratch, exist_ok=True)
+    mbox = os.path.join(scratch, "big.mbox")
+    log("writing %d x %d MB mbox to %s" % (MESSAGES, MESSAGE_BYTES // 1_000_000, mbox))
+    largest = write_mbox(mbox)
+    log("building import_stats (release)")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-importer-gmail", "--example", "import_stats"], cwd=ROOT, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    exe = os.path.join(target, "release", "examples", "import_stats")
+    rows = []
+    for w in WORKERS:
+        env = dict(os.environ, AMEM_IMPORT_THREADS=str(w))
+        out, wall, rss = timed([exe, "gmail", mbox], env)
+        stats = json.loads(out.strip().splitlines()[-1])
+        rows.append({"workers": w, "messages": stats["messages"], "errors": sum(stats["errors"].values()),
+                     "seconds": wall, "rss_mib": rss / 1024})
+        log("workers %d: %d messages, peak RSS %.0f MiB, %.1f s" % (w, stats["messages"], rss / 1024, wall))
+    if not keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return largest, rows
+
+
+def bound_mib(largest):
+    return 2 * largest / (1 << 20) + SLACK_MIB
+
+
+def render(largest, rows):
+    lines = [BEGIN,
+             "64 messages of %.1f MiB each (one mbox, 1.9 GB), `python3 scripts/bench-importers-big-mail.py`; "
+             "bound: peak RSS <= 2 x the largest message + %d MiB = %.0f MiB, whatever the worker count." % (largest / (1 << 20), SLACK_MIB, bound_mib(largest)),
+             "",
+             "| workers | messages | errors | peak RSS | wall |",
+             "|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append("| %d | %d | %d | %.0f MiB | %.1f s |" % (r["workers"], r["messages"], r["errors"], r["rss_mib"], r["seconds"]))
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def parse_block(text):
+    m = re.search(re.escape(BEGIN) + r"(.*?)" + re.escape(END), text, re.S)
+    if not m:
+        return None
+    out = {}
+    for w, n, e, rss in re.findall(r"^\| (\d+) \| (\d+) \| (\d+) \| ([0-9]+) MiB \|", m.group(1), re.M):
+        out[int(w)] = {"messages": int(n), "errors": int(e), "rss_mib": float(rss)}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--scratch", default="/tmp/amem-bench-bigmail")
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    largest, rows = measure(a.scratch, a.keep)
+    failures = []
+    for r in rows:
+        if r["messages"] != MESSAGES:
+            failures.append("workers %d: %d messages, expected %d" % (r["workers"], r["messages"], MESSAGES))
+        if r["rss_mib"] > bound_mib(largest):
+            failures.append("workers %d: peak RSS %.0f MiB over the bound %.0f MiB" % (r["workers"], r["rss_mib"], bound_mib(largest)))
+    text = open(README).read()
+    block = render(largest, rows)
+    if a.check:
+        old = parse_block(text)
+        if not old:
+            failures.append("README has no %s block" % BEGIN)
+        else:
+            for r in rows:
+                o = old.get(r["workers"])
+                if not o:
+                    failures.append("README block has no row for %d workers" % r["workers"])
+                elif o["messages"] != r["messages"]:
+                    failures.append("workers %d: README says %d messages, measured %d" % (r["workers"], o["messages"], r["messages"]))
+                elif abs(r["rss_mib"] - o["rss_mib"]) > DRIFT * o["rss_mib"]:
+                    failures.append("workers %d: README says %.0f MiB, measured %.0f MiB" % (r["workers"], o["rss_mib"], r["rss_mib"]))
+        print(block)
+        if failures:
+            print("\n".join(failures), file=sys.stderr)
+            sys.exit(1)
+        return
+    if failures:
+        print("\n".join(failures), file=sys.stderr)
+        sys.exit(1)
+    if BEGIN in text:
+        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    else:
+        raise SystemExit("README.md has no %s ... %s block: add it to the reliability section first" % (BEGIN, END))
+    open(README, "w").write(text)
+    print(block)
+
+
+if __name__ == "__main__":
+    main()
