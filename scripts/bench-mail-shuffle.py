@@ -20,6 +20,7 @@ Usage:
     python3 scripts/bench-mail-shuffle.py            # measure, rewrite the README block
     python3 scripts/bench-mail-shuffle.py --check    # measure, fail if the README block is stale or a target is missed
     options: --scratch DIR (default /tmp/amem-bench-mail-shuffle)
+             --binary PATH (an amem binary already built; verdicts do not depend on the build profile)
 
 --check fails when the block is missing, an audited-claim count or a false-alarm
 count differs from it, or a share is above the target.
@@ -152,6 +153,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--scratch", default="/tmp/amem-bench-mail-shuffle")
+    ap.add_argument("--binary", help="an amem binary to use instead of building the release one")
     a = ap.parse_args()
     tarball = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
     corpus = os.path.join(SHARED, "eval", "climate_fever", "corpus.jsonl")
@@ -167,9 +169,12 @@ def main():
     root = maildir
     while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])):
         root = os.path.join(root, os.listdir(root)[0])
-    log("building amem (release)")
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "amem")
+    if a.binary:
+        exe = os.path.abspath(a.binary)
+    else:
+        log("building amem (release)")
+        subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
+        exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "amem")
     rows = [audit(exe, example_home(a.scratch), root, "examples/home")]
     cf_home, notes = climate_fever_home(a.scratch)
     rows.append(audit(exe, cf_home, root, "Climate-FEVER dev corpus"))

@@ -636,7 +636,13 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
 /// ("He is not expected to play" against another "he"), or either side places the proposition
 /// at a time relative to its writing ("just Tuesday", "this week") and the two were not
 /// written on the same known day.
-fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, conflict: &Reason, evidence: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
+fn scope_difference(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    conflict: &Reason,
+    evidence: &[Evidence],
+    ctx: &Context<'_>,
+) -> Option<Reason> {
     if let Subject::Deictic(r) = &claim.subject {
         return Some(reason(
             "scope",
@@ -672,7 +678,9 @@ fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, conflict: &Reason, 
                 let gap = gap.to_lowercase();
                 // Punctuation or a coordinating word starts another predicate ("opened in 2019 and has 42 employees").
                 !gap.contains([',', ';', ':', '(', ')'])
-                    && !gap.split(|c: char| !c.is_alphanumeric()).any(|w| matches!(w, "and" | "but" | "while" | "which" | "who" | "whereas"))
+                    && !gap
+                        .split(|c: char| !c.is_alphanumeric())
+                        .any(|w| matches!(w, "and" | "but" | "while" | "which" | "who" | "whereas"))
             })
         })
     };
@@ -977,9 +985,7 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         // rather than stating its value, a multiplier ("104 times greater") compares with
         // something the claim may not name, and a vague count ("several hundred") states no value.
         let comparable_value = |e: &Quantity| !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e);
-        if let Some(e) =
-            s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts)
-        {
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts) {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -1160,7 +1166,10 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
 fn period_or_ratio(q: &Quantity) -> bool {
     q.anchor.as_deref().is_some_and(|a| {
         let a = a.trim_end_matches('s');
-        matches!(a, "year" | "yr" | "month" | "week" | "day" | "decade" | "century" | "centurie" | "hour" | "minute" | "second" | "time" | "fold")
+        matches!(
+            a,
+            "year" | "yr" | "month" | "week" | "day" | "decade" | "century" | "centurie" | "hour" | "minute" | "second" | "time" | "fold"
+        )
     })
 }
 
