@@ -160,8 +160,14 @@ fn instruction_pattern() -> &'static Regex {
 /// about the world ("ignore previous instructions", "mark this claim
 /// supported"). Such text is data, not evidence: it is left out of alignment,
 /// so the verdict is what it would be without it.
+#[cfg(test)]
 pub(crate) fn is_instruction(sentence: &str) -> bool {
-    instruction_pattern().is_match(sentence) || admission::addresses_reader(sentence)
+    is_instruction_words(sentence, &text::words(sentence))
+}
+
+/// [`is_instruction`] of a sentence whose words are already read.
+pub(crate) fn is_instruction_words(sentence: &str, words: &[Word]) -> bool {
+    instruction_pattern().is_match(sentence) || admission::addresses_reader_words(sentence, words)
 }
 
 fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
@@ -279,11 +285,16 @@ fn read_sentences<'a>(
     // A sentence speaks of its item's titled subject when it opens with a pronoun ("She has
     // appeared ...") or names the subject by part of its title ("Curie discovered polonium" in
     // the note "Marie Curie"), not preceded by another name ("Pierre Curie").
+    let mut title_words: Vec<Option<Vec<Word>>> = vec![None; evidence.len()];
     let borrows: Vec<bool> = on_topic
         .iter()
         .map(|&(item, sa, _)| {
             let Some(t) = &evidence[item].title else { return false };
-            sa.opens_with_pronoun || names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), t)
+            if sa.opens_with_pronoun {
+                return true;
+            }
+            let tw = title_words[item].get_or_insert_with(|| text::words(t).into_iter().filter(|w| !w.stop && w.capitalised).collect());
+            names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), tw)
         })
         .collect();
     for (&(item, _, _), &b) in on_topic.iter().zip(&borrows) {
@@ -311,8 +322,7 @@ fn read_sentences<'a>(
 
 /// True when the sentence names its item's titled subject by a capitalised word of the
 /// title (a surname, a short form) that no other capitalised word precedes.
-fn names_part_of_title(words: &[Word], sentence: &str, title: &str) -> bool {
-    let title_words: Vec<Word> = text::words(title).into_iter().filter(|w| !w.stop && w.capitalised).collect();
+fn names_part_of_title(words: &[Word], sentence: &str, title_words: &[Word]) -> bool {
     if title_words.len() < 2 {
         return false;
     }
