@@ -224,8 +224,13 @@ fn clause_starts(text: &str, words: &[Word]) -> Vec<usize> {
 }
 
 /// True when a sentence addresses its reader or the system reading it (see the module doc).
+#[cfg(test)]
 pub(crate) fn addresses_reader(sentence: &str) -> bool {
-    let words = text::words(sentence);
+    addresses_reader_words(sentence, &text::words(sentence))
+}
+
+/// [`addresses_reader`] of a sentence whose words are already read.
+pub(crate) fn addresses_reader_words(sentence: &str, words: &[Word]) -> bool {
     if words.is_empty() {
         return false;
     }
@@ -246,12 +251,12 @@ pub(crate) fn addresses_reader(sentence: &str) -> bool {
     if machine && (meta || verdict) {
         return true;
     }
-    if clause_starts(sentence, &words).into_iter().any(|i| imperative_at(sentence, &words, i, true)) {
+    if clause_starts(sentence, words).into_iter().any(|i| imperative_at(sentence, words, i, true)) {
         return true;
     }
     // "please" anywhere before a bare verb ("Auditors, please count ...").
     if let Some(p) = lower.iter().position(|w| matches!(*w, "please" | "kindly"))
-        && imperative_at(sentence, &words, p, false)
+        && imperative_at(sentence, words, p, false)
     {
         return true;
     }

@@ -160,8 +160,14 @@ fn instruction_pattern() -> &'static Regex {
 /// about the world ("ignore previous instructions", "mark this claim
 /// supported"). Such text is data, not evidence: it is left out of alignment,
 /// so the verdict is what it would be without it.
+#[cfg(test)]
 pub(crate) fn is_instruction(sentence: &str) -> bool {
-    instruction_pattern().is_match(sentence) || admission::addresses_reader(sentence)
+    is_instruction_words(sentence, &text::words(sentence))
+}
+
+/// [`is_instruction`] of a sentence whose words are already read.
+pub(crate) fn is_instruction_words(sentence: &str, words: &[Word]) -> bool {
+    instruction_pattern().is_match(sentence) || admission::addresses_reader_words(sentence, words)
 }
 
 fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
@@ -176,7 +182,9 @@ fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
     for (i, w) in words.iter().enumerate() {
         let in_value = quantities.iter().any(|q| q.range.start <= w.range.start && w.range.end <= q.range.end);
         let is_stance = stance_words.binary_search(&i).is_ok();
-        if w.stop || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
+        // The tail of a contraction ("you're", "we'll", "they've") belongs to the pronoun before it.
+        let contraction = matches!(w.lower.as_str(), "re" | "ll" | "ve") && i > 0 && text[..w.range.start].ends_with(['\'', '\u{2019}']);
+        if w.stop || contraction || !w.lower.chars().any(char::is_alphabetic) || in_any(&w.range, &dates) || in_value || w.lower.len() < 2 {
             continue;
         }
         if seen.contains(&w.stem.as_str()) {
@@ -277,11 +285,16 @@ fn read_sentences<'a>(
     // A sentence speaks of its item's titled subject when it opens with a pronoun ("She has
     // appeared ...") or names the subject by part of its title ("Curie discovered polonium" in
     // the note "Marie Curie"), not preceded by another name ("Pierre Curie").
+    let mut title_words: Vec<Option<Vec<Word>>> = vec![None; evidence.len()];
     let borrows: Vec<bool> = on_topic
         .iter()
         .map(|&(item, sa, _)| {
             let Some(t) = &evidence[item].title else { return false };
-            sa.opens_with_pronoun || names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), t)
+            if sa.opens_with_pronoun {
+                return true;
+            }
+            let tw = title_words[item].get_or_insert_with(|| text::words(t).into_iter().filter(|w| !w.stop && w.capitalised).collect());
+            names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), tw)
         })
         .collect();
     for (&(item, _, _), &b) in on_topic.iter().zip(&borrows) {
@@ -309,8 +322,7 @@ fn read_sentences<'a>(
 
 /// True when the sentence names its item's titled subject by a capitalised word of the
 /// title (a surname, a short form) that no other capitalised word precedes.
-fn names_part_of_title(words: &[Word], sentence: &str, title: &str) -> bool {
-    let title_words: Vec<Word> = text::words(title).into_iter().filter(|w| !w.stop && w.capitalised).collect();
+fn names_part_of_title(words: &[Word], sentence: &str, title_words: &[Word]) -> bool {
     if title_words.len() < 2 {
         return false;
     }
@@ -518,7 +530,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     for &i in &aligned {
         let s = &sentences[i];
         if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence) {
-            match scope_difference(&claim, s, evidence, ctx) {
+            match scope_difference(&claim, s, &r, evidence, ctx) {
                 Some(why) => {
                     if out_of_scope.is_empty() {
                         out_of_scope.push(why);
@@ -634,7 +646,13 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
 /// ("He is not expected to play" against another "he"), or either side places the proposition
 /// at a time relative to its writing ("just Tuesday", "this week") and the two were not
 /// written on the same known day.
-fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
+fn scope_difference(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    conflict: &Reason,
+    evidence: &[Evidence],
+    ctx: &Context<'_>,
+) -> Option<Reason> {
     if let Subject::Deictic(r) = &claim.subject {
         return Some(reason(
             "scope",
@@ -654,6 +672,36 @@ fn scope_difference(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidenc
             "scope",
             "scope.evidence_subject_unnamed",
             format!("the evidence's subject {first:?} is not named in its item, so it cannot be shown to be the claim's"),
+            None,
+            vec![cite(evidence, s)],
+        ));
+    }
+    // A quantity changes over time: the evidence's figure for a period stated in its clause
+    // ("revenue was up 12% from Q4 2024") is not the undated claim's ("revenues were only up
+    // 9%"); a date in another clause ("$1.2 million, approved in January 2025") dates something else.
+    let base = evidence[s.item].span.start + s.range.start;
+    let value = conflict.evidence.get(1).map(|e| e.span.start.saturating_sub(base)..e.span.end.saturating_sub(base));
+    let same_clause = |d: &Date| {
+        value.as_ref().is_some_and(|v| {
+            let (a, b) = if d.range.start < v.start { (d.range.end, v.start) } else { (v.end, d.range.start) };
+            s.text.get(a.min(b)..b.max(a)).is_some_and(|gap| {
+                let gap = gap.to_lowercase();
+                // Punctuation or a coordinating word starts another predicate ("opened in 2019 and has 42 employees").
+                !gap.contains([',', ';', ':', '(', ')'])
+                    && !gap
+                        .split(|c: char| !c.is_alphanumeric())
+                        .any(|w| matches!(w, "and" | "but" | "while" | "which" | "who" | "whereas"))
+            })
+        })
+    };
+    if conflict.facet == "number"
+        && claim.dates.is_empty()
+        && let Some(d) = s.dates().iter().find(|d| same_clause(d))
+    {
+        return Some(reason(
+            "scope",
+            "scope.time_unstated",
+            format!("the evidence states the quantity for {:?}; the claim says for when, not", &s.text[d.range.clone()]),
             None,
             vec![cite(evidence, s)],
         ));
@@ -870,7 +918,9 @@ fn facets(
         ev_neg |= negates_any(s.negations(), s.words(), &targets).is_some();
         ev_near |= negation_near(s.negations(), &targets);
     }
-    if (claim_neg && !ev_near) || (ev_neg && !claim_near) {
+    // Support needs the same polarity around the shared words: a negation near them on one side
+    // only ("offers no benefit in preventing" against "appears to prevent") leaves it unclear.
+    if (claim_neg && !ev_near) || (ev_neg && !claim_near) || claim_near != ev_near {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
     }
     if !missing.is_empty() {
@@ -941,7 +991,11 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
-        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::Conflicts) {
+        // A span of time ("over the past 30 years", "a two-month low") scopes the proposition
+        // rather than stating its value, a multiplier ("104 times greater") compares with
+        // something the claim may not name, and a vague count ("several hundred") states no value.
+        let comparable_value = |e: &Quantity| !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e);
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts) {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -1004,20 +1058,19 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
         return Some(r);
     }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
-    // when the sentence lacks at most one content word of the claim and the negated word's own
-    // argument (the content word after it) is shared; an antonym only when it is the one word
-    // missing and stands next to a word it shares with the claim.
-    // An antonym is the one missing word itself, so it needs no coverage threshold beyond that.
+    // when the sentence lacks at most one claim word in four (one in a short claim) and the
+    // negated word's own argument (the content word after it) is shared; an antonym only when
+    // it is the one word missing (so it needs no coverage threshold beyond that) and stands next
+    // to a word it shares with the claim.
+    let checked = claim.optional.iter().filter(|o| !**o).count();
     let missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count();
-    if missing > 1 {
-        return None;
-    }
     if cov >= POLARITY_MIN
+        && missing <= (checked / 4).max(1)
         && let Some(r) = polarity_conflict(claim, s, m, evidence)
     {
         return Some(r);
     }
-    antonym_conflict(claim, s, m, evidence)
+    if missing == 1 { antonym_conflict(claim, s, m, evidence) } else { None }
 }
 
 /// The content word after the one a negation cue denies, within the clause: its argument
@@ -1116,6 +1169,30 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         }
     }
     None
+}
+
+/// True when the quantity counts a span of time or a ratio: its anchor is a unit of time or
+/// "times"/"fold".
+fn period_or_ratio(q: &Quantity) -> bool {
+    q.anchor.as_deref().is_some_and(|a| {
+        let a = a.trim_end_matches('s');
+        matches!(
+            a,
+            "year" | "yr" | "month" | "week" | "day" | "decade" | "century" | "centurie" | "hour" | "minute" | "second" | "time" | "fold"
+        )
+    })
+}
+
+/// True when the quantity is written without digits after a vague quantifier ("several
+/// hundred", "many thousands").
+fn vague(text: &str, q: &Quantity) -> bool {
+    let surface = text.get(q.range.clone()).unwrap_or("");
+    if surface.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
+    let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
 }
 
 /// Titles that stand before a name without being one.

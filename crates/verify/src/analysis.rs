@@ -163,7 +163,7 @@ impl EvidenceAnalysis {
 
     /// True when sentence `s` addresses the verifier (see `align::is_instruction`).
     pub(super) fn is_instruction(&self, s: &SentenceAnalysis) -> bool {
-        *s.instruction.get_or_init(|| super::align::is_instruction(self.sentence_text(s)))
+        *s.instruction.get_or_init(|| super::align::is_instruction_words(self.sentence_text(s), self.words(s)))
     }
 
     /// The words of sentence `s`.

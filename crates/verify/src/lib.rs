@@ -73,10 +73,13 @@ use serde::{Deserialize, Serialize};
 /// `@3`: sentences, words and the stemmer are the text layer's (`amem-text`);
 /// 3 of the 9,686 dev pairs changed status (docs/adr/0002-text-layer.md).
 /// `@4`: relevance first (the claim's own subject, rarity-weighted), support from
-/// one item only, contradictions only in a shared scope, stale claims about "now".
+/// one item only, contradictions only in a shared scope, stale claims about "now",
+/// fetched-evidence admission (issue 13, issue 16).
 /// `@5`: Snowball English stems (`amem_text::words::stem`), chosen by measure
 /// (docs/adr/0002-text-layer.md).
-pub const METHOD: &str = "deterministic@5";
+/// `@6`: periods and ratios are scopes, not values; a quantity dated in its own clause
+/// needs a dated claim; support needs the same negation around the shared words.
+pub const METHOD: &str = "deterministic@6";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -479,8 +482,12 @@ mod tests {
     #[test]
     fn a_conflict_needs_a_shared_scope() {
         // Two reports written on different days: "Tuesday" is not the same day in both.
-        let claim = "Prices pushed to a fresh two-month low just Tuesday.";
-        let ev = "Prices pushed to a fresh nine-month low just Tuesday.";
+        assert_ne!(
+            status("Prices pushed to a fresh two-month low just Tuesday.", "Prices pushed to a fresh nine-month low just Tuesday."),
+            Status::Contradicted
+        );
+        let claim = "Crude oil closed at $41 a barrel on Tuesday.";
+        let ev = "Crude oil closed at $38 a barrel on Tuesday.";
         let v = verify_text(claim, ev);
         assert_eq!(v.status, Status::NotAddressed, "{v:?}");
         assert_eq!(v.reasons[0].facet, "scope");
@@ -489,6 +496,14 @@ mod tests {
         // Both writing days known and different: the scope differs, and says so.
         let mut fetched = text_evidence(ev, 0);
         fetched.source_url = Some("https://news.example/markets".into());
+        // A quantity the evidence states for a period the undated claim does not name.
+        let v = verify_text("Revenues were only up 9%.", "Our revenue was up 12% from Q4 2024.");
+        assert_eq!(v.reasons[0].rule, "scope.time_unstated", "{v:?}");
+        // Near miss: a date that dates another predicate of the sentence.
+        assert_eq!(
+            status("The launch budget was $1.5 million.", "The launch budget was $1.2 million, approved in January 2025."),
+            Status::Contradicted
+        );
         fetched.captured_at = Some("2001-05-15T09:00:00Z".into());
         let v = verify_at(claim, Some("2001-05-01T10:00:00Z"), std::slice::from_ref(&fetched));
         assert_eq!(v.reasons[0].rule, "scope.time_differs", "{v:?}");
