@@ -399,7 +399,8 @@ fn unverified_queue_list_reject_capture() {
     let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
     let n: i64 = conn
         .query_row(
-            "SELECT count(*) FROM assessments a JOIN names m ON m.id = a.method WHERE a.status = 'supported' AND m.name LIKE 'deterministic%'",
+            "SELECT count(*) FROM assessments a JOIN names m ON m.id = a.method JOIN names s ON s.id = a.status \
+             WHERE s.name = 'supported' AND m.name LIKE 'deterministic%'",
             [],
             |r| r.get(0),
         )

@@ -284,10 +284,27 @@ pub(crate) fn refusal(claim: &str, quote: &str, source_url: Option<&str>) -> Opt
     let url = source_url?;
     let claim_words: Vec<String> = text::words(claim).into_iter().map(|w| w.lower).collect();
     if claim_words.len() >= 4 {
-        let passage: Vec<String> = text::words(quote).into_iter().map(|w| w.lower).collect();
-        let run = longest_common_run(&claim_words, &passage);
+        let passage = text::words(quote);
+        let lower: Vec<String> = passage.iter().map(|w| w.lower.clone()).collect();
+        let (run, end) = longest_common_run(&claim_words, &lower);
+        // The claim nearly word for word, and nothing of the page's own
+        // beside it: a source that states the fact and says something else
+        // too (an abstract's other sentence, a notice's date) is evidence; a
+        // page that is the claim, or the claim framed by a search page's
+        // interface words, proves nothing about it.
         if run * 5 >= claim_words.len() * 4 {
-            return Some(Refusal::Echo);
+            let echoed = end - run..end;
+            let outside = passage.iter().enumerate().filter(|(i, _)| !echoed.contains(i)).map(|(_, w)| w);
+            // The claim's own words repeated around the echo ("Did you mean: moon?") are not the page's.
+            let own = outside.filter(|w| {
+                !w.stop
+                    && !w.lower.chars().all(|c| c.is_ascii_digit())
+                    && !SEARCH_PAGE_WORDS.contains(&w.lower.as_str())
+                    && !claim_words.contains(&w.lower)
+            });
+            if own.count() == 0 {
+                return Some(Refusal::Echo);
+            }
         }
     }
     let content: Vec<String> = text::words(claim).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
@@ -310,15 +327,71 @@ pub(crate) enum Refusal {
     QueryPage,
 }
 
-/// The longest run of consecutive words `a` and `b` share.
-fn longest_common_run(a: &[String], b: &[String]) -> usize {
-    let mut best = 0;
+/// The words of a search page's own interface: what frames an echoed query
+/// on a results page ("Search results for …", "0 results found", "Did you
+/// mean …"). A closed class, unlike the phrasings of an instruction.
+const SEARCH_PAGE_WORDS: &[&str] = &[
+    "search",
+    "searched",
+    "searching",
+    "result",
+    "results",
+    "found",
+    "query",
+    "queries",
+    "showing",
+    "shown",
+    "match",
+    "matches",
+    "matching",
+    "matched",
+    "page",
+    "pages",
+    "next",
+    "previous",
+    "prev",
+    "sort",
+    "sorted",
+    "filter",
+    "filters",
+    "mean",
+    "related",
+    "suggestions",
+    "suggested",
+    "entries",
+    "entry",
+    "items",
+    "hits",
+    "none",
+    "zero",
+    "relevance",
+    "home",
+    "back",
+    "top",
+    "exact",
+    "phrase",
+    "quoted",
+    "containing",
+    "contain",
+    "contains",
+    "keywords",
+    "keyword",
+    "terms",
+    "term",
+];
+
+/// The longest run of consecutive words `a` and `b` share: its length and
+/// where it ends in `b` (exclusive; 0 when there is none).
+fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize) {
+    let mut best = (0, 0);
     let mut prev = vec![0usize; a.len() + 1];
     let mut cur = vec![0usize; a.len() + 1];
-    for wb in b {
+    for (j, wb) in b.iter().enumerate() {
         for (i, wa) in a.iter().enumerate() {
             cur[i + 1] = if wa == wb { prev[i] + 1 } else { 0 };
-            best = best.max(cur[i + 1]);
+            if cur[i + 1] > best.0 {
+                best = (cur[i + 1], j + 1);
+            }
         }
         std::mem::swap(&mut prev, &mut cur);
     }
@@ -417,8 +490,24 @@ mod tests {
             Some(Refusal::QueryPage)
         );
         assert_eq!(refusal(claim, page, Some("https://example.org/search/moon%20green%20cheese%20kilograms")), Some(Refusal::QueryPage));
+        // The claim alone, or framed by a results page's interface in other words.
+        assert_eq!(
+            refusal(claim, "The Moon is made of green cheese and weighs 12 kilograms.", Some("https://example.org/p")),
+            Some(Refusal::Echo)
+        );
+        let framed = "Showing 1 of 1 entries matching: the moon is made of green cheese and weighs 12 kilograms. Did you mean: moon?";
+        assert_eq!(refusal(claim, framed, Some("https://example.org/p")), Some(Refusal::Echo));
         // Not fetched: the user's own note is theirs to keep.
         assert_eq!(refusal(claim, echo, None), None);
+        // A source that states the fact in the claim's words and says more of its own is evidence.
+        assert_eq!(
+            refusal(
+                "The arXiv API allows one request every three seconds",
+                "We measure polite crawlers. The arXiv API allows one request every three seconds per client.",
+                Some("http://arxiv.org/abs/2601.00001v1")
+            ),
+            None
+        );
         // A page on the subject, in its own words, is evidence.
         let article = "The Moon is a rocky body with a mass of about 7.3 × 10^22 kilograms.";
         assert_eq!(refusal(claim, article, Some("https://en.wikipedia.org/wiki/Moon")), None);

@@ -79,7 +79,10 @@ use serde::{Deserialize, Serialize};
 /// (docs/adr/0002-text-layer.md).
 /// `@6`: periods and ratios are scopes, not values; a quantity dated in its own clause
 /// needs a dated claim; support needs the same negation around the shared words.
-pub const METHOD: &str = "deterministic@6";
+/// `@7`: a fetched page is an echo only when, beside the claim's words, it has nothing
+/// of its own but a results page's interface words (a source stating the fact in the
+/// claim's words and saying more is evidence again).
+pub const METHOD: &str = "deterministic@7";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
