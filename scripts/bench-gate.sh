@@ -46,7 +46,7 @@ msgs = [l for l in open("crates/gate/benches/enron_like.txt", encoding="utf-8") 
 pairs = 3 * len(msgs)
 terms = 0
 for name in ["negation", "hedge", "attribution", "condition", "temporal", "false_friends", "totals", "derivations"]:
-    for l in open(f"crates/gate/lexicons/{name}.txt", encoding="utf-8"):
+    for l in open(f"crates/text/lexicons/{name}.txt", encoding="utf-8"):
         l = l.split("#")[0].strip()
         if l:
             terms += len([f for f in l.split(" | ") if f.strip()])
