@@ -926,19 +926,13 @@ fn facets(
     if !missing.is_empty() {
         return Facets::Missing(missing);
     }
-    if !claim.hedged {
-        for s in &sents {
-            if let Some(h) = s.hedges().first() {
-                lowered.push(reason(
-                    "hedge",
-                    "hedge.evidence_hedged",
-                    format!("the evidence is hedged ({:?}) where the claim is flat", &s.text[h.range.clone()]),
-                    None,
-                    cited(s),
-                ));
-                break;
-            }
-        }
+    // The first evidence sentence carrying a cue of a kind the claim lacks lowers the verdict, citing it.
+    let first_cue = |cues_of: for<'s> fn(&Sentence<'s>) -> &'s [Cue]| sents.iter().find_map(|s| cues_of(s).first().map(|c| (*s, c)));
+    if !claim.hedged
+        && let Some((s, h)) = first_cue(|s| s.hedges())
+    {
+        let detail = format!("the evidence is hedged ({:?}) where the claim is flat", &s.text[h.range.clone()]);
+        lowered.push(reason("hedge", "hedge.evidence_hedged", detail, None, cited(s)));
     }
     if !claim.hearsay {
         for (s, m) in &per {
@@ -956,19 +950,11 @@ fn facets(
             }
         }
     }
-    if !claim.scoped {
-        for s in &sents {
-            if let Some(sc) = s.scopes().first() {
-                lowered.push(reason(
-                    "scope",
-                    "scope.evidence_narrower",
-                    format!("the evidence is scoped ({:?}) where the claim is general", &s.text[sc.range.clone()]),
-                    None,
-                    cited(s),
-                ));
-                break;
-            }
-        }
+    if !claim.scoped
+        && let Some((s, sc)) = first_cue(|s| s.scopes())
+    {
+        let detail = format!("the evidence is scoped ({:?}) where the claim is general", &s.text[sc.range.clone()]);
+        lowered.push(reason("scope", "scope.evidence_narrower", detail, None, cited(s)));
     }
     Facets::Entails { lowered }
 }
