@@ -35,6 +35,27 @@ pub fn word_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// [`word_hash`] of the ASCII lower-case form of a word made of ASCII
+/// letters, digits and apostrophes, without copying it: bit 0x20 turns
+/// `A-Z` into `a-z` and leaves digits and `'` as they are.
+fn word_hash_ascii_lower(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ (u64::from_le_bytes(w) | LOWER)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let v = rest.iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b | 0x20) << (8 * k)));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
 /// A content word of a sentence: where it starts (bytes of the text), its
 /// hash, and whether it lies inside a temporal cue ("Monday").
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +80,22 @@ pub fn content_words(
     covered: &[(usize, usize)],
     temporal: &[(usize, usize)],
 ) -> Vec<WordAt> {
+    // one borrow of this thread's stem cache for the whole text, not one per word
+    STEMS
+        .try_with(|c| content_words_with(&mut c.borrow_mut(), lex, text, start, end, covered, temporal))
+        .unwrap_or_else(|_| content_words_with(&mut StemCache::default(), lex, text, start, end, covered, temporal))
+}
+
+/// [`content_words`] with the stem cache to use.
+fn content_words_with(
+    cache: &mut StemCache,
+    lex: &Lexicon,
+    text: &str,
+    start: usize,
+    end: usize,
+    covered: &[(usize, usize)],
+    temporal: &[(usize, usize)],
+) -> Vec<WordAt> {
     let piece = &text[start..end];
     let mut out = Vec::with_capacity(piece.len() / 6 + 1);
     let (mut lower, mut stemmed) = (String::new(), String::new());
@@ -75,12 +112,30 @@ pub fn content_words(
             return;
         }
         let w = &piece[s..e];
-        lower_into(w, lower);
-        if lex.is_stopword(word_hash(lower.as_bytes())) {
-            return;
-        }
-        stem_into(lower, &mut stemmed);
-        let word = word_hash(stemmed.as_bytes());
+        let word = if w.is_ascii() {
+            // ASCII word characters (letters, digits, apostrophe) lower-case
+            // by setting bit 0x20, so the hash and the cache probe read the
+            // text in place; the lower-cased copy is made only to stem a word
+            // the cache does not hold
+            let lower_hash = word_hash_ascii_lower(w.as_bytes());
+            if lex.is_stopword(lower_hash) {
+                return;
+            }
+            match cache.get_ascii_any_case(w, lower_hash) {
+                Some(e) => e.stem_hash,
+                None => {
+                    lower_into(w, lower);
+                    cache.stem_hash(lower, lower_hash, &mut stemmed)
+                }
+            }
+        } else {
+            lower_into(w, lower);
+            let lower_hash = word_hash(lower.as_bytes());
+            if lex.is_stopword(lower_hash) {
+                return;
+            }
+            cache.stem_hash(lower, lower_hash, &mut stemmed)
+        };
         while temporal.get(ti).is_some_and(|&(_, ce)| ce <= as_) {
             ti += 1;
         }
@@ -298,6 +353,117 @@ pub fn stem(lower: &str) -> String {
 
 /// [`stem`] written into `w` (cleared first), so a caller can reuse one buffer.
 pub fn stem_into(lower: &str, w: &mut String) {
+    let hit = STEMS
+        .try_with(|c| {
+            c.borrow().get(lower, word_hash(lower.as_bytes())).map(|e| {
+                w.clear();
+                w.push_str(e.stem());
+            })
+        })
+        .ok()
+        .flatten();
+    if hit.is_none() {
+        stem_uncached(lower, w);
+        let _ = STEMS.try_with(|c| c.borrow_mut().put(lower, word_hash(lower.as_bytes()), w));
+    }
+}
+
+thread_local! {
+    /// This thread's [`StemCache`] (a thread of its own each: no lock on the hot path).
+    static STEMS: std::cell::RefCell<StemCache> = std::cell::RefCell::new(StemCache::default());
+}
+
+/// Longest word (and stem), in bytes, the stem cache holds; longer words are
+/// stemmed every time (few: 99% of English words are shorter).
+const CACHED_LEN: usize = 22;
+
+/// Slots of the stem cache (a power of two).
+const CACHE_SLOTS: usize = 4096;
+
+/// A direct-mapped cache of [`stem`] by lower-cased word. Snowball walks its
+/// suffix tables for every word it is given and was most of the gate's time
+/// (`perf`: `find_among_b` and friends, 35% of a gate run), while text
+/// repeats its words: the gate stems the same words for the source and the
+/// memory, the verifier every evidence sentence of a claim. A slot keeps the
+/// word itself and is used only on an exact match, so a cached stem is the
+/// stem: the cache changes speed, never an answer.
+#[derive(Default)]
+struct StemCache {
+    /// Empty until the first `put` (a thread that never stems allocates nothing).
+    slots: Vec<CachedStem>,
+}
+
+#[derive(Clone, Copy)]
+struct CachedStem {
+    /// Length of `word`; 0 marks an empty slot (the empty word is never cached).
+    word_len: u8,
+    stem_len: u8,
+    word: [u8; CACHED_LEN],
+    stem: [u8; CACHED_LEN],
+    /// [`word_hash`] of the stem.
+    stem_hash: u64,
+}
+
+impl CachedStem {
+    const EMPTY: CachedStem = CachedStem { word_len: 0, stem_len: 0, word: [0; CACHED_LEN], stem: [0; CACHED_LEN], stem_hash: 0 };
+
+    fn stem(&self) -> &str {
+        // only ever filled from a `&str` of exactly these bytes (see `put`)
+        std::str::from_utf8(&self.stem[..usize::from(self.stem_len)]).unwrap_or("")
+    }
+}
+
+impl StemCache {
+    fn slot(hash: u64) -> usize {
+        // the high bits of a Fibonacci multiply: the word hash's low bits
+        // alone mix less
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+    }
+
+    fn get(&self, word: &str, hash: u64) -> Option<&CachedStem> {
+        let e = self.slots.get(Self::slot(hash))?;
+        (usize::from(e.word_len) == word.len() && !word.is_empty() && e.word[..word.len()] == *word.as_bytes()).then_some(e)
+    }
+
+    /// [`StemCache::get`] for an ASCII word in any case: the slot's word is
+    /// lower-case, so an ASCII case-insensitive match is the lower-cased word.
+    fn get_ascii_any_case(&self, word: &str, lower_hash: u64) -> Option<&CachedStem> {
+        let e = self.slots.get(Self::slot(lower_hash))?;
+        (usize::from(e.word_len) == word.len() && !word.is_empty() && e.word[..word.len()].eq_ignore_ascii_case(word.as_bytes()))
+            .then_some(e)
+    }
+
+    /// [`word_hash`] of [`stem`]`(lower)`, where `lower_hash` is [`word_hash`]
+    /// of `lower` (the gate's content words have it already, for the
+    /// stopword probe); `scratch` holds the stem when it has to be computed.
+    fn stem_hash(&mut self, lower: &str, lower_hash: u64, scratch: &mut String) -> WordHash {
+        if let Some(e) = self.get(lower, lower_hash) {
+            return e.stem_hash;
+        }
+        stem_uncached(lower, scratch);
+        self.put(lower, lower_hash, scratch);
+        word_hash(scratch.as_bytes())
+    }
+
+    fn put(&mut self, word: &str, hash: u64, stem: &str) {
+        if word.is_empty() || word.len() > CACHED_LEN || stem.len() > CACHED_LEN {
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![CachedStem::EMPTY; CACHE_SLOTS];
+        }
+        let mut e = CachedStem::EMPTY;
+        e.word_len = word.len() as u8;
+        e.word[..word.len()].copy_from_slice(word.as_bytes());
+        e.stem_len = stem.len() as u8;
+        e.stem[..stem.len()].copy_from_slice(stem.as_bytes());
+        e.stem_hash = word_hash(stem.as_bytes());
+        self.slots[Self::slot(hash)] = e;
+    }
+}
+
+/// [`stem_into`] without the cache.
+fn stem_uncached(lower: &str, w: &mut String) {
     w.clear();
     // a possessive is its noun ("alice's" = "alice"); the word iterator of
     // the verifier splits at apostrophes and never hands one in
@@ -453,6 +619,50 @@ mod tests {
         assert_eq!(stem("promoted"), stem("promotes"));
         assert_eq!(stem("servers"), "server");
         assert_eq!(stem("access"), "access");
+    }
+
+    #[test]
+    fn the_stem_cache_changes_no_stem() {
+        let words = [
+            "running",
+            "Running",
+            "RUNNING",
+            "alice's",
+            "said",
+            "vaccination",
+            "studies",
+            "internationalisation",
+            "café",
+            "naïve's",
+            "antidisestablishmentarianism",
+            "2026",
+            "a",
+            "it's",
+            "o'neill",
+        ];
+        let lex = Lexicon::get();
+        for _ in 0..2 {
+            // the second round reads every stem back from the cache
+            for w in words {
+                let lower = w.to_lowercase();
+                let mut uncached = String::new();
+                stem_uncached(&lower, &mut uncached);
+                assert_eq!(stem(&lower), uncached, "{w}");
+                let got = content_words(lex, w, 0, w.len(), &[], &[]);
+                if !lex.is_stopword(word_hash(lower.as_bytes())) {
+                    assert_eq!(got.len(), 1, "{w}");
+                    assert_eq!(got[0].word, word_hash(uncached.as_bytes()), "{w}");
+                }
+            }
+        }
+        // words given one hash share a slot: they evict each other and still stem right
+        let mut cache = StemCache::default();
+        let mut scratch = String::new();
+        for w in ["promoted", "promotes", "servers"] {
+            for _ in 0..2 {
+                assert_eq!(cache.stem_hash(w, 42, &mut scratch), word_hash(stem(w).as_bytes()));
+            }
+        }
     }
 
     #[test]
