@@ -175,7 +175,15 @@ pub fn check(source: &str, memory: &str) -> GateReport {
         }
     }
     for (&si, ms) in &groups {
-        let g = Group { src: &src, mem: &mem, si, ms, aligned_sources: &groups, clauses: std::cell::OnceCell::new() };
+        let g = Group {
+            src: &src,
+            mem: &mem,
+            si,
+            ms,
+            aligned_sources: &groups,
+            clauses: std::cell::OnceCell::new(),
+            mem_words: std::cell::OnceCell::new(),
+        };
         g.polarity(&mut flags);
         g.stance(CueClass::Condition, Check::Condition, &mut flags);
         g.stance(CueClass::Hedge, Check::Hedge, &mut flags);
@@ -214,6 +222,9 @@ struct Group<'r, 'a> {
     aligned_sources: &'r BTreeMap<usize, Vec<usize>>,
     /// Clauses of the source sentence, computed on first use.
     clauses: std::cell::OnceCell<Vec<(usize, usize)>>,
+    /// Content words of the memory sentences, computed on first use (the
+    /// polarity and the temporal check both read them).
+    mem_words: std::cell::OnceCell<Vec<Word>>,
 }
 
 impl Group<'_, '_> {
@@ -269,12 +280,12 @@ impl Group<'_, '_> {
         }
         // Temporal scope, like negation, belongs to its clause: a date in a
         // clause the memory dropped entirely is not a lost scope.
-        let mem_words = if class == CueClass::Temporal { self.mem_words() } else { Vec::new() };
+        let mem_words: &[Word] = if class == CueClass::Temporal { self.mem_words() } else { &[] };
         let mut found: Option<(usize, &CueAt<'_>)> = None;
         for &k in &window {
             let s = &self.src.sentences[k];
             if let Some(c) =
-                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, &mem_words, false))
+                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, mem_words, false))
             {
                 found = Some((k, c));
                 break;
@@ -296,8 +307,8 @@ impl Group<'_, '_> {
     }
 
     /// Content words of all memory sentences of the group, sorted.
-    fn mem_words(&self) -> Vec<Word> {
-        word_set(self.ms.iter().flat_map(|&mi| self.mem.sent_words(mi).iter().copied()))
+    fn mem_words(&self) -> &[Word] {
+        self.mem_words.get_or_init(|| word_set(self.ms.iter().flat_map(|&mi| self.mem.sent_words(mi).iter().copied())))
     }
 
     /// Is the clause holding `cue` kept in the memory? A clause is kept
@@ -332,7 +343,7 @@ impl Group<'_, '_> {
         let s = self.src_sentence();
         let mem_words = self.mem_words();
         let all_neg: Vec<&CueAt<'_>> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
-        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words, true));
+        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, mem_words, true));
         let mem_neg: Option<&CueAt<'_>> = self.ms.iter().find_map(|&mi| {
             let m = &self.mem.sentences[mi];
             self.mem.cues_in(m.start, m.end, CueClass::Negation).next()

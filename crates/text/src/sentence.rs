@@ -302,19 +302,24 @@ fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
 /// The abbreviation list, by section (`lexicons/abbreviations.txt`).
 struct Abbreviations {
     /// Never the end of a sentence: titles, Latin abbreviations.
-    never_final: Vec<&'static str>,
+    never_final: WordSet,
     /// Often the end of a sentence too: a break only before an opener.
-    maybe_final: Vec<&'static str>,
+    maybe_final: WordSet,
     /// Lower-case abbreviations that run on before a lower-case word.
-    lower: Vec<&'static str>,
+    lower: WordSet,
     /// Length in bytes of the longest abbreviation of any section.
     longest: usize,
 }
 
+/// A set of words: one hash and one comparison per look-up (a sentence-final
+/// word is looked up in two or three lists).
+type WordSet = std::collections::HashSet<&'static str, crate::words::FastHash>;
+
 fn abbreviations() -> &'static Abbreviations {
     static LIST: std::sync::OnceLock<Abbreviations> = std::sync::OnceLock::new();
     LIST.get_or_init(|| {
-        let mut a = Abbreviations { never_final: Vec::new(), maybe_final: Vec::new(), lower: Vec::new(), longest: 0 };
+        let mut a =
+            Abbreviations { never_final: WordSet::default(), maybe_final: WordSet::default(), lower: WordSet::default(), longest: 0 };
         let mut section = 0u8;
         for line in include_str!("../lexicons/abbreviations.txt").lines() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -470,7 +475,11 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
     {
         return false;
     }
-    let core = tok.trim_end_matches(CLOSERS);
+    // (an ASCII last byte that is no closer leaves the token as it is)
+    let core = match tok.as_bytes().last() {
+        Some(b) if b.is_ascii() && !matches!(b, b'"' | b'\'' | b')' | b']' | b'}' | b'*' | b'_') => tok,
+        _ => tok.trim_end_matches(CLOSERS),
+    };
     let Some(last) = core.chars().last() else { return false };
     // Most tokens end in a letter or a comma: nothing below applies.
     if !matches!(last, '!' | '?' | '‽' | '…' | '.') {
@@ -501,9 +510,9 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
                 let next_word = next.trim_start_matches(['"', '\'', '(', '“', '‘', '[']);
                 return plain
                     && next_word.chars().next().is_some_and(|c| c.is_alphabetic())
-                    && !abbreviations().never_final.contains(&word)
-                    && !abbreviations().maybe_final.contains(&word)
-                    && !abbreviations().lower.contains(&word);
+                    && !abbreviations().never_final.contains(word)
+                    && !abbreviations().maybe_final.contains(word)
+                    && !abbreviations().lower.contains(word);
             }
             if core.ends_with("..") {
                 // Ellipsis: a break only before a capital.
@@ -530,14 +539,14 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
             }
             // Letter-dot sequences such as "U.S" or "a.m" (the final dot stripped above).
             let dotted = lower.split('.').all(|p| p.chars().count() == 1 && p.chars().all(char::is_alphabetic));
-            if abbreviations().never_final.contains(&lower.as_str()) {
+            if abbreviations().never_final.contains(lower.as_str()) {
                 // "No." is only an abbreviation before a number ("No. 5").
                 if lower == "no" {
                     return !next_first.is_some_and(|c| c.is_ascii_digit());
                 }
                 return false;
             }
-            if abbreviations().maybe_final.contains(&lower.as_str()) || dotted {
+            if abbreviations().maybe_final.contains(lower.as_str()) || dotted {
                 let nw = next.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
                 return OPENERS.contains(&nw.as_str());
             }

@@ -99,11 +99,10 @@ fn content_words_with(
     let piece = &text[start..end];
     let mut out = Vec::with_capacity(piece.len() / 6 + 1);
     let (mut lower, mut stemmed) = (String::new(), String::new());
-    let bytes = piece.as_bytes();
     // Spans are sorted and do not overlap, and tokens come in text order:
     // one cursor per span list moves forward only.
     let (mut ci, mut ti) = (covered.partition_point(|&(_, ce)| ce <= start), temporal.partition_point(|&(_, ce)| ce <= start));
-    let mut emit = |s: usize, e: usize, lower: &mut String| {
+    let mut emit = |s: usize, e: usize, ascii: bool, lower: &mut String| {
         let (as_, ae) = (s + start, e + start);
         while covered.get(ci).is_some_and(|&(_, ce)| ce <= as_) {
             ci += 1;
@@ -112,7 +111,7 @@ fn content_words_with(
             return;
         }
         let w = &piece[s..e];
-        let word = if w.is_ascii() {
+        let word = if ascii {
             // ASCII word characters (letters, digits, apostrophe) lower-case
             // by setting bit 0x20, so the hash and the cache probe read the
             // text in place; the lower-cased copy is made only to stem a word
@@ -142,34 +141,67 @@ fn content_words_with(
         let in_temporal = temporal.get(ti).is_some_and(|&(cs, _)| cs < ae);
         out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
-    // Word characters: ASCII alphanumerics fast, other chars decoded; an
-    // apostrophe between two word characters stays inside the word.
-    let mut cur: Option<usize> = None;
     let mut i = 0usize;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (is_word, len) = if b.is_ascii() {
-            let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
-            (b.is_ascii_alphanumeric() || inner_apos, 1)
-        } else {
-            let c = piece[i..].chars().next().unwrap_or(' ');
-            let l = c.len_utf8();
-            let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
-            (c.is_alphanumeric() || inner_apos, l)
-        };
-        if is_word {
-            if cur.is_none() {
-                cur = Some(i);
-            }
-        } else if let Some(s) = cur.take() {
-            emit(s, i, &mut lower);
-        }
-        i += len;
-    }
-    if let Some(s) = cur {
-        emit(s, piece.len(), &mut lower);
+    while let Some((s, e, ascii)) = next_word(piece, i) {
+        emit(s, e, ascii, &mut lower);
+        i = e;
     }
     out
+}
+
+/// The next word of `piece` at or after byte `from`: `(start, end, ascii)`.
+/// A word is a run of alphanumeric characters; an apostrophe (`'` before an
+/// ASCII letter or digit, `’` before any alphanumeric) between two word
+/// characters stays inside it. `ascii` when the word is all ASCII.
+///
+/// ASCII bytes are classed by one table look-up and a word's bytes are run
+/// over in a tight loop; a non-ASCII character is decoded where it is met.
+fn next_word(piece: &str, from: usize) -> Option<(usize, usize, bool)> {
+    let bytes = piece.as_bytes();
+    let n = bytes.len();
+    let mut i = from;
+    // the start: the first alphanumeric character
+    let start = loop {
+        let &b = bytes.get(i)?;
+        if b.is_ascii() {
+            if b.is_ascii_alphanumeric() {
+                break i;
+            }
+            i += 1;
+        } else {
+            let c = piece[i..].chars().next()?;
+            if c.is_alphanumeric() {
+                break i;
+            }
+            i += c.len_utf8();
+        }
+    };
+    let mut ascii = true;
+    loop {
+        while i < n && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        if b == b'\'' {
+            if bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if b.is_ascii() {
+            break;
+        }
+        let Some(c) = piece[i..].chars().next() else { break };
+        let l = c.len_utf8();
+        if c.is_alphanumeric() || (c == '’' && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric)) {
+            ascii = false;
+            i += l;
+            continue;
+        }
+        break;
+    }
+    Some((start, i, ascii))
 }
 
 /// The sorted, deduplicated word set of some content words.
@@ -374,13 +406,13 @@ thread_local! {
 }
 
 /// Longest word (and stem), in bytes, the stem cache holds; longer words are
-/// stemmed every time (few: 99% of English words are shorter).
+/// stemmed every time.
 const CACHED_LEN: usize = 22;
 
-/// Slots of the stem cache (a power of two).
+/// Slots of the stem cache (a power of two), in sets of two.
 const CACHE_SLOTS: usize = 4096;
 
-/// A direct-mapped cache of [`stem`] by lower-cased word. Snowball walks its
+/// A two-way set-associative cache of [`stem`] by lower-cased word. Snowball walks its
 /// suffix tables for every word it is given and was most of the gate's time
 /// (`perf`: `find_among_b` and friends, 35% of a gate run), while text
 /// repeats its words: the gate stems the same words for the source and the
@@ -414,23 +446,28 @@ impl CachedStem {
 }
 
 impl StemCache {
-    fn slot(hash: u64) -> usize {
+    /// The first of the two slots (a set) where a word with this hash may sit.
+    fn set(hash: u64) -> usize {
         // the high bits of a Fibonacci multiply: the word hash's low bits
         // alone mix less
-        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_SLOTS.trailing_zeros())) as usize
+        let sets = CACHE_SLOTS / 2;
+        2 * (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - sets.trailing_zeros())) as usize
+    }
+
+    /// The slot of `hash`'s set whose word `same` accepts.
+    fn find(&self, hash: u64, len: usize, same: impl Fn(&[u8]) -> bool) -> Option<&CachedStem> {
+        let set = self.slots.get(Self::set(hash)..Self::set(hash) + 2)?;
+        set.iter().find(|e| usize::from(e.word_len) == len && len > 0 && same(&e.word[..len]))
     }
 
     fn get(&self, word: &str, hash: u64) -> Option<&CachedStem> {
-        let e = self.slots.get(Self::slot(hash))?;
-        (usize::from(e.word_len) == word.len() && !word.is_empty() && e.word[..word.len()] == *word.as_bytes()).then_some(e)
+        self.find(hash, word.len(), |w| w == word.as_bytes())
     }
 
     /// [`StemCache::get`] for an ASCII word in any case: the slot's word is
     /// lower-case, so an ASCII case-insensitive match is the lower-cased word.
     fn get_ascii_any_case(&self, word: &str, lower_hash: u64) -> Option<&CachedStem> {
-        let e = self.slots.get(Self::slot(lower_hash))?;
-        (usize::from(e.word_len) == word.len() && !word.is_empty() && e.word[..word.len()].eq_ignore_ascii_case(word.as_bytes()))
-            .then_some(e)
+        self.find(lower_hash, word.len(), |w| w.eq_ignore_ascii_case(word.as_bytes()))
     }
 
     /// [`word_hash`] of [`stem`]`(lower)`, where `lower_hash` is [`word_hash`]
@@ -458,7 +495,11 @@ impl StemCache {
         e.stem_len = stem.len() as u8;
         e.stem[..stem.len()].copy_from_slice(stem.as_bytes());
         e.stem_hash = word_hash(stem.as_bytes());
-        self.slots[Self::slot(hash)] = e;
+        // two ways a set: the newest word first, the one it displaces second
+        // (two words of one text that share a set no longer evict each other)
+        let set = Self::set(hash);
+        self.slots[set + 1] = self.slots[set];
+        self.slots[set] = e;
     }
 }
 
@@ -594,6 +635,59 @@ pub fn stems_match(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word loop as it was written before [`next_word`]: byte by byte,
+    /// a word open or not. The property test below holds the two to the same words.
+    fn word_spans_byte_by_byte(piece: &str) -> Vec<(usize, usize)> {
+        let bytes = piece.as_bytes();
+        let mut out = Vec::new();
+        let mut cur: Option<usize> = None;
+        let mut i = 0usize;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (is_word, len) = if b.is_ascii() {
+                let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+                (b.is_ascii_alphanumeric() || inner_apos, 1)
+            } else {
+                let c = piece[i..].chars().next().unwrap_or(' ');
+                let l = c.len_utf8();
+                let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
+                (c.is_alphanumeric() || inner_apos, l)
+            };
+            if is_word {
+                if cur.is_none() {
+                    cur = Some(i);
+                }
+            } else if let Some(s) = cur.take() {
+                out.push((s, i));
+            }
+            i += len;
+        }
+        if let Some(s) = cur {
+            out.push((s, piece.len()));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn next_word_reads_the_words_of_the_byte_loop(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Bob", "it", "5", "'", "\u{2019}", " ", ".", ",", "-", "\u{e9}", "\u{c9}", "\u{1f389}", "\u{a0}", "\u{4e2d}",
+                "\u{661}", "\u{2019}s", "n't", "_", "\t",
+            ]), 0..24)
+        ) {
+            let t: String = parts.concat();
+            let mut got = Vec::new();
+            let mut i = 0;
+            while let Some((s, e, ascii)) = next_word(&t, i) {
+                proptest::prop_assert_eq!(ascii, t[s..e].is_ascii());
+                got.push((s, e));
+                i = e;
+            }
+            proptest::prop_assert_eq!(got, word_spans_byte_by_byte(&t), "{:?}", t);
+        }
+    }
 
     #[test]
     fn stems_meet() {
