@@ -269,20 +269,14 @@ impl Group<'_, '_> {
         // Source window: the matched sentence; for hedges also the
         // neighbours no other memory sentence aligned to (DESIGN.md: hedge
         // reads "matched sentence and neighbours").
-        let mut window = vec![self.si];
-        if hedge {
-            let n = self.src.sentences.len();
-            for k in [self.si.wrapping_sub(1), self.si + 1] {
-                if k < n && !self.aligned_sources.contains_key(&k) {
-                    window.push(k);
-                }
-            }
-        }
+        let n = self.src.sentences.len();
+        let neighbour = |k: usize| (hedge && k < n && !self.aligned_sources.contains_key(&k)).then_some(k);
+        let window = [Some(self.si), neighbour(self.si.wrapping_sub(1)), neighbour(self.si + 1)];
         // Temporal scope, like negation, belongs to its clause: a date in a
         // clause the memory dropped entirely is not a lost scope.
         let mem_words: &[Word] = if class == CueClass::Temporal { self.mem_words() } else { &[] };
         let mut found: Option<(usize, &CueAt<'_>)> = None;
-        for &k in &window {
+        for k in window.into_iter().flatten() {
             let s = &self.src.sentences[k];
             if let Some(c) =
                 self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, mem_words, false))

@@ -532,21 +532,23 @@ fn ends_sentence(tok: &str, next: Option<&str>) -> bool {
             if word.is_ascii() && word.len() > abbreviations().longest && !word.contains('.') {
                 return true;
             }
-            let lower = word.to_lowercase();
+            // (a word with no upper-case letter is its own lower case: no copy)
+            let lower: std::borrow::Cow<'_, str> =
+                if word.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) { word.to_lowercase().into() } else { word.into() };
             // Single-letter initials: "Andrew H. Lewis", "J. Smith".
             if word.chars().count() == 1 && word.chars().all(|c| c.is_alphabetic()) {
                 return false;
             }
             // Letter-dot sequences such as "U.S" or "a.m" (the final dot stripped above).
             let dotted = lower.split('.').all(|p| p.chars().count() == 1 && p.chars().all(char::is_alphabetic));
-            if abbreviations().never_final.contains(lower.as_str()) {
+            if abbreviations().never_final.contains(lower.as_ref()) {
                 // "No." is only an abbreviation before a number ("No. 5").
                 if lower == "no" {
                     return !next_first.is_some_and(|c| c.is_ascii_digit());
                 }
                 return false;
             }
-            if abbreviations().maybe_final.contains(lower.as_str()) || dotted {
+            if abbreviations().maybe_final.contains(lower.as_ref()) || dotted {
                 let nw = next.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
                 return OPENERS.contains(&nw.as_str());
             }

@@ -219,28 +219,37 @@ pub fn word_set(words: impl Iterator<Item = WordHash>) -> Vec<WordHash> {
 pub fn clauses(sentence: &str) -> Vec<(usize, usize)> {
     const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
     let bytes = sentence.as_bytes();
-    let mut cuts = vec![0usize];
+    let mut out = Vec::new();
+    // Cuts come in increasing order (a cut at byte i is at i + 1 or, after a
+    // dash, i + 3, and the dash's other bytes cut nothing): each new cut
+    // closes the clause since the last one.
+    let mut last = 0usize;
+    let mut cut = |at: usize, out: &mut Vec<(usize, usize)>| {
+        if at > last {
+            if !sentence[last..at].trim().is_empty() {
+                out.push((last, at));
+            }
+            last = at;
+        }
+    };
     for (i, &c) in bytes.iter().enumerate() {
         match c {
-            b',' | b';' | b':' => cuts.push(i + 1),
+            b',' | b';' | b':' => cut(i + 1, &mut out),
             // em dash and en dash (U+2014, U+2013)
-            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
-            b' ' => {
-                // " but " and the like: cut before the coordinator
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cut(i + 3, &mut out),
+            // " but " and the like: cut before the coordinator (most words
+            // start with another letter: one test rules them out)
+            b' ' if bytes.get(i + 1).is_some_and(|b| matches!(b.to_ascii_lowercase(), b'b' | b'w' | b'a')) => {
                 let rest = &bytes[i + 1..];
-                for w in COORDINATORS {
-                    if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
-                        cuts.push(i + 1);
-                    }
+                if COORDINATORS.iter().any(|w| rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ') {
+                    cut(i + 1, &mut out);
                 }
             }
             _ => {}
         }
     }
-    cuts.push(sentence.len());
-    cuts.sort_unstable();
-    cuts.dedup();
-    cuts.windows(2).map(|w| (w[0], w[1])).filter(|&(a, b)| a < b && !sentence[a..b].trim().is_empty()).collect()
+    cut(sentence.len(), &mut out);
+    out
 }
 
 /// One word of a text, as the verifier aligns it.
@@ -635,6 +644,45 @@ pub fn stems_match(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`clauses`] as it was written with a sorted list of cuts; the
+    /// property test below holds the streaming version to it.
+    fn clauses_by_sorted_cuts(sentence: &str) -> Vec<(usize, usize)> {
+        const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
+        let bytes = sentence.as_bytes();
+        let mut cuts = vec![0usize];
+        for (i, &c) in bytes.iter().enumerate() {
+            match c {
+                b',' | b';' | b':' => cuts.push(i + 1),
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
+                b' ' => {
+                    let rest = &bytes[i + 1..];
+                    for w in COORDINATORS {
+                        if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
+                            cuts.push(i + 1);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        cuts.push(sentence.len());
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts.windows(2).map(|w| (w[0], w[1])).filter(|&(a, b)| a < b && !sentence[a..b].trim().is_empty()).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clauses_cut_as_the_sorted_cuts_did(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Bob", " ", ",", ";", ":", "\u{2014}", "\u{2013}", " but ", " And ", " while ", " whereas ", " although ", "but", "\u{e9}",
+            ]), 0..20)
+        ) {
+            let t: String = parts.concat();
+            proptest::prop_assert_eq!(clauses(&t), clauses_by_sorted_cuts(&t), "{:?}", t);
+        }
+    }
 
     /// The word loop as it was written before [`next_word`]: byte by byte,
     /// a word open or not. The property test below holds the two to the same words.
