@@ -8,7 +8,6 @@ use amem_text::lexicon::{Hit, Kind, Lexicon};
 use amem_text::numbers::{Number, same_value, scan_numbers};
 use amem_text::sentence::{Layout, Sentence, sentences};
 use amem_text::words::{WordAt, WordHash as Word, clauses, content_words, word_set};
-use std::collections::BTreeMap;
 
 /// Alignment threshold: a memory sentence is checkable when at least a
 /// quarter of the content words of the smaller of the two sentences are
@@ -43,10 +42,7 @@ impl<'a> Scanned<'a> {
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text, Layout::Lines);
-        let span_of = |c: &CueAt<'_>| (c.span.start, c.span.end);
-        let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
-        let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();
-        let tokens = content_words(lex, text, 0, text.len(), &covered, &temporal);
+        let tokens = content_words(lex, text, 0, text.len(), &cues);
         let mut tok_ranges = Vec::with_capacity(sentences.len());
         let mut words = Vec::with_capacity(tokens.len());
         let mut word_ranges = Vec::with_capacity(sentences.len());
@@ -168,19 +164,25 @@ pub fn check(source: &str, memory: &str) -> GateReport {
 
     // Memory sentences grouped by the source sentence they align to: a
     // memory that splits one source sentence in two is checked as one.
-    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for a in alignment.iter().filter(|a| a.aligned) {
-        if let Some(si) = a.source_index {
-            groups.entry(si).or_default().push(a.memory_index);
-        }
-    }
-    for (&si, ms) in &groups {
+    // (source, memory) pairs sorted by source, then memory order; a group is
+    // a run of one source. Two flat lists, not a map of lists.
+    let mut pairs: Vec<(usize, usize)> =
+        alignment.iter().filter(|a| a.aligned).filter_map(|a| a.source_index.map(|si| (si, a.memory_index))).collect();
+    pairs.sort_unstable();
+    let members: Vec<usize> = pairs.iter().map(|&(_, mi)| mi).collect();
+    let mut sources: Vec<usize> = pairs.iter().map(|&(si, _)| si).collect();
+    sources.dedup();
+    let mut from = 0;
+    for &si in &sources {
+        let to = from + pairs[from..].iter().take_while(|&&(s, _)| s == si).count();
+        let ms = &members[from..to];
+        from = to;
         let g = Group {
             src: &src,
             mem: &mem,
             si,
             ms,
-            aligned_sources: &groups,
+            aligned_sources: &sources,
             clauses: std::cell::OnceCell::new(),
             mem_words: std::cell::OnceCell::new(),
         };
@@ -219,7 +221,8 @@ struct Group<'r, 'a> {
     mem: &'r Scanned<'a>,
     si: usize,
     ms: &'r [usize],
-    aligned_sources: &'r BTreeMap<usize, Vec<usize>>,
+    /// Every source sentence some memory sentence aligned to, sorted.
+    aligned_sources: &'r [usize],
     /// Clauses of the source sentence, computed on first use.
     clauses: std::cell::OnceCell<Vec<(usize, usize)>>,
     /// Content words of the memory sentences, computed on first use (the
@@ -270,7 +273,7 @@ impl Group<'_, '_> {
         // neighbours no other memory sentence aligned to (DESIGN.md: hedge
         // reads "matched sentence and neighbours").
         let n = self.src.sentences.len();
-        let neighbour = |k: usize| (hedge && k < n && !self.aligned_sources.contains_key(&k)).then_some(k);
+        let neighbour = |k: usize| (hedge && k < n && self.aligned_sources.binary_search(&k).is_err()).then_some(k);
         let window = [Some(self.si), neighbour(self.si.wrapping_sub(1)), neighbour(self.si + 1)];
         // Temporal scope, like negation, belongs to its clause: a date in a
         // clause the memory dropped entirely is not a lost scope.

@@ -85,7 +85,19 @@ pub struct Sentence<'a> {
 
 /// The sentences of a text with the given layout, each with its text.
 pub fn sentences(text: &str, layout: Layout) -> Vec<Sentence<'_>> {
-    split_sentences_as(text, layout).into_iter().map(|s| Sentence { start: s.start, end: s.end, text: &text[s.start..s.end] }).collect()
+    let sentence = |s: &Span| Sentence { start: s.start, end: s.end, text: &text[s.start..s.end] };
+    if layout == Layout::Lines {
+        // line by line through one scratch list of spans (the gate splits
+        // every source and memory text this way)
+        let (mut out, mut spans) = (Vec::new(), Vec::new());
+        for line in line_spans(text) {
+            spans.clear();
+            split_block(text, line.start, line.end, &mut spans);
+            out.extend(spans.iter().map(sentence));
+        }
+        return out;
+    }
+    split_sentences_as(text, layout).iter().map(sentence).collect()
 }
 
 /// Split a text into sentence spans (prose layout: mail, notes, wiki pages).
@@ -108,13 +120,13 @@ pub fn split_sentences_as(text: &str, layout: Layout) -> Vec<Span> {
 /// residual quotes). Signatures are found by [`crate::strip`], not here.
 pub fn segment(text: &str, layout: Layout) -> Segmentation {
     let mut out = Segmentation::default();
-    let lines = lines_of(text);
     if layout == Layout::Lines {
-        for line in &lines {
+        for line in line_spans(text) {
             split_block(text, line.start, line.end, &mut out.sentences);
         }
         return out;
     }
+    let lines = lines_of(text);
     let set_aside = layout != Layout::Notes;
     let mut i = 0;
     // The current block: byte range of joined lines.
@@ -190,17 +202,27 @@ pub fn segment(text: &str, layout: Layout) -> Segmentation {
 
 /// Byte ranges of the lines (without `\n` / `\r\n`).
 pub fn lines_of(text: &str) -> Vec<Span> {
-    let mut v = Vec::new();
+    line_spans(text).collect()
+}
+
+/// [`lines_of`] one line at a time.
+fn line_spans(text: &str) -> impl Iterator<Item = Span> + '_ {
+    let mut breaks = memchr::memchr_iter(b'\n', text.as_bytes());
     let mut start = 0;
-    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        let end = if i > start && text.as_bytes()[i - 1] == b'\r' { i - 1 } else { i };
-        v.push(Span::new(start, end));
-        start = i + 1;
-    }
-    if start < text.len() {
-        v.push(Span::new(start, text.len()));
-    }
-    v
+    std::iter::from_fn(move || match breaks.next() {
+        Some(i) => {
+            let end = if i > start && text.as_bytes()[i - 1] == b'\r' { i - 1 } else { i };
+            let line = Span::new(start, end);
+            start = i + 1;
+            Some(line)
+        }
+        None if start < text.len() => {
+            let line = Span::new(start, text.len());
+            start = text.len();
+            Some(line)
+        }
+        None => None,
+    })
 }
 
 fn trim_span(text: &str, s: usize, e: usize) -> Span {

@@ -2,7 +2,9 @@
 //! content words and clauses. The gate, the verifier and recall's cited span
 //! read words through these functions.
 
+use crate::cues::CueAt;
 use crate::lexicon::Lexicon;
+use amem_model::CueClass;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
@@ -70,44 +72,32 @@ pub struct WordAt {
 
 /// Content words of `text[start..end]` in text order: alphanumeric runs
 /// (inner apostrophes kept) that are not stopwords and not covered by a
-/// non-temporal cue span (`covered`, bytes of `text`), stemmed and hashed;
-/// those inside a `temporal` span are kept and marked.
-pub fn content_words(
-    lex: &Lexicon,
-    text: &str,
-    start: usize,
-    end: usize,
-    covered: &[(usize, usize)],
-    temporal: &[(usize, usize)],
-) -> Vec<WordAt> {
+/// non-temporal cue of `cues` (sorted by span, spans in bytes of `text`),
+/// stemmed and hashed; those inside a temporal cue are kept and marked.
+pub fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
     // one borrow of this thread's stem cache for the whole text, not one per word
     STEMS
-        .try_with(|c| content_words_with(&mut c.borrow_mut(), lex, text, start, end, covered, temporal))
-        .unwrap_or_else(|_| content_words_with(&mut StemCache::default(), lex, text, start, end, covered, temporal))
+        .try_with(|c| content_words_with(&mut c.borrow_mut(), lex, text, start, end, cues))
+        .unwrap_or_else(|_| content_words_with(&mut StemCache::default(), lex, text, start, end, cues))
 }
 
 /// [`content_words`] with the stem cache to use.
-fn content_words_with(
-    cache: &mut StemCache,
-    lex: &Lexicon,
-    text: &str,
-    start: usize,
-    end: usize,
-    covered: &[(usize, usize)],
-    temporal: &[(usize, usize)],
-) -> Vec<WordAt> {
+fn content_words_with(cache: &mut StemCache, lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
     let piece = &text[start..end];
     let mut out = Vec::with_capacity(piece.len() / 6 + 1);
     let (mut lower, mut stemmed) = (String::new(), String::new());
     // Spans are sorted and do not overlap, and tokens come in text order:
     // one cursor per span list moves forward only.
-    let (mut ci, mut ti) = (covered.partition_point(|&(_, ce)| ce <= start), temporal.partition_point(|&(_, ce)| ce <= start));
+    // two cursors over the one cue list: one over the covering
+    // (non-temporal) cues, one over the temporal ones
+    let covers = |c: &CueAt<'_>| c.class != CueClass::Temporal;
+    let (mut ci, mut ti) = (0usize, 0usize);
     let mut emit = |s: usize, e: usize, ascii: bool, lower: &mut String| {
         let (as_, ae) = (s + start, e + start);
-        while covered.get(ci).is_some_and(|&(_, ce)| ce <= as_) {
+        while cues.get(ci).is_some_and(|c| !covers(c) || c.span.end <= as_) {
             ci += 1;
         }
-        if covered.get(ci).is_some_and(|&(cs, _)| cs < ae) {
+        if cues.get(ci).is_some_and(|c| c.span.start < ae) {
             return;
         }
         let w = &piece[s..e];
@@ -135,10 +125,10 @@ fn content_words_with(
             }
             cache.stem_hash(lower, lower_hash, &mut stemmed)
         };
-        while temporal.get(ti).is_some_and(|&(_, ce)| ce <= as_) {
+        while cues.get(ti).is_some_and(|c| covers(c) || c.span.end <= as_) {
             ti += 1;
         }
-        let in_temporal = temporal.get(ti).is_some_and(|&(cs, _)| cs < ae);
+        let in_temporal = cues.get(ti).is_some_and(|c| c.span.start < ae);
         out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
     let mut i = 0usize;
@@ -790,7 +780,7 @@ mod tests {
                 let mut uncached = String::new();
                 stem_uncached(&lower, &mut uncached);
                 assert_eq!(stem(&lower), uncached, "{w}");
-                let got = content_words(lex, w, 0, w.len(), &[], &[]);
+                let got = content_words(lex, w, 0, w.len(), &[]);
                 if !lex.is_stopword(word_hash(lower.as_bytes())) {
                     assert_eq!(got.len(), 1, "{w}");
                     assert_eq!(got[0].word, word_hash(uncached.as_bytes()), "{w}");
