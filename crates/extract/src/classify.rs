@@ -177,6 +177,49 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
     l.iter().map(|e| e.split(' ').collect()).collect()
 }
 
+/// Superlatives (`lexicons/superlatives.txt`).
+static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
+static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
+/// The sets a superlative ranks over (`lexicons/ranking_scopes.txt`), split into words.
+static RANKING_SCOPES: WordList = WordList::new(include_str!("../lexicons/ranking_scopes.txt"));
+static RANKING_SCOPE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&RANKING_SCOPES));
+
+/// A ranking over a named set: a superlative within three words after
+/// "the" or a possessive, then a scope ("the largest manufacturer in the
+/// world", "the biggest turnaround in the history of the country"), or a
+/// comparison against the whole set ("more troops than any president").
+/// A reader can check it as they check a number.
+fn has_ranking(ws: &[Word<'_>]) -> bool {
+    let mut superlative_at = None;
+    let mut than = false;
+    for (i, w) in ws.iter().enumerate() {
+        let l = w.lower.as_ref();
+        if l == "than" {
+            than = true;
+        } else if superlative_at.is_none()
+            && SUPERLATIVES_SET.contains(l)
+            // "the most important issue": a ranking of a judgement
+            && !ws.get(i + 1).is_some_and(|n| EVALUATIVE_SET.contains(n.lower.as_ref()))
+            && ws[i.saturating_sub(3)..i]
+                .iter()
+                .any(|p| matches!(p.lower.as_ref(), "the" | "its" | "our" | "their" | "his" | "her" | "my" | "your") || p.lower.ends_with("'s"))
+        {
+            superlative_at = Some(i);
+        }
+    }
+    if superlative_at.is_none() && !than {
+        return false;
+    }
+    let tokens: Vec<&str> = ws.iter().map(|w| w.lower.as_ref()).collect();
+    (0..tokens.len()).any(|j| {
+        let t = &tokens[j..];
+        let whole_set = t.len() >= 2 && t[0] == "than" && matches!(t[1], "any" | "ever");
+        // "the closest I have ever come": the speaker's own experience, not a set
+        let own_ever = t[0] == "ever" && tokens[j.saturating_sub(2)..j].iter().any(|p| FIRST_PERSON_SET.contains(p));
+        whole_set || (superlative_at.is_some_and(|i| j > i) && !own_ever && phrase_len(t, &RANKING_SCOPE_WORDS).is_some())
+    })
+}
+
 static TIME_UNITS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(TIME_UNITS.iter().copied()));
 
 /// A set of short words probed once or more per word of every sentence.
@@ -776,7 +819,7 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: P
             || NUMBER_WORDS_SET.contains(w.lower.as_ref())
             || w.lower == "percent"
     });
-    !has_digit && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
+    !has_digit && !has_ranking(ws) && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
 }
 
 /// True when the word is a finite verb form. `strict` leaves out the
@@ -1092,6 +1135,7 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     }
     a.name |= named > 0;
     a.names = named > 1;
+    a.value |= has_ranking(ws);
     a
 }
 
@@ -1206,12 +1250,20 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // A stance frame at the head: "I think ...", "we don't know ...".
         if subject == Subject::FirstPerson {
             let mut k = 0;
+            let mut negated = false;
             while tokens.get(k).is_some_and(|t| matches!(*t, "do" | "don't" | "did" | "didn't" | "not" | "'m" | "am" | "'d" | "would")) {
+                negated |= matches!(tokens[k], "don't" | "didn't" | "not");
                 k += 1;
             }
             if tokens.get(k).is_some_and(|t| STANCE_VERBS_SET.contains(t)) {
                 let rest: Vec<&str> = tokens[k + 1..].iter().copied().filter(|t| *t != "that").collect();
-                if rest.is_empty() || matches!(rest.as_slice(), ["so"] | ["it"] | ["this"] | ["about", ..] | ["with", ..]) {
+                // "I believe in ...", "I think of ...": a creed or a
+                // thought, no clause; "I don't think ...": a denial of
+                // belief, which states nothing checkable without a value.
+                if rest.is_empty()
+                    || matches!(rest.as_slice(), ["so"] | ["it"] | ["this"] | ["about", ..] | ["with", ..] | ["in", ..] | ["of", ..])
+                    || (negated && !anchor.value)
+                {
                     return Some(ClaimKind::Opinion);
                 }
                 // judge the clause after the frame

@@ -69,8 +69,11 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
 /// `rules@4` (commit 8fc7ede) added the copula-classification rule and let
 /// counts block the opinion rule; `rules@5` reads a clause of prose with a
-/// value as a quantity when its verb is not in the lists.
-pub const EXTRACTOR: &str = "rules@5";
+/// value as a quantity when its verb is not in the lists; `rules@6` reads
+/// creeds and denials of belief ("I believe in ...", "I don't think ...")
+/// as stances, a ranking over a named set ("the largest manufacturer in the
+/// world") as a value, and "but"/"well" before an imperative.
+pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).
