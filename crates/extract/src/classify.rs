@@ -1139,6 +1139,15 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     a
 }
 
+/// A subject noun phrase opened by "my" ("my plan", "well, my last
+/// word"), after at most one discourse word.
+fn owned_subject(np: &[Word<'_>]) -> bool {
+    let mut it = np.iter().map(|w| w.lower.as_ref());
+    let first = it.next();
+    let owned = |w: Option<&str>| w == Some("my");
+    owned(first) || (first.is_some_and(|w| DISCOURSE_LEADS.contains(&w) || matches!(w, "now" | "well")) && owned(it.next()))
+}
+
 /// Does the predicate report an event: a past tense ("cut", "opposed",
 /// "was") or a perfect ("has taken", "have grown")? `tokens` start at the
 /// clause's finite verb.
@@ -1244,6 +1253,10 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             Some(w) if FIRST_PERSON_SET.contains(w) => Subject::FirstPerson,
             Some(w) if SECOND_PERSON_SET.contains(w) => Subject::SecondPerson,
             Some(w) if VAGUE_SUBJECTS_SET.contains(w) => Subject::Pointing,
+            // "My priority is ...", "My friend is here": a noun phrase the
+            // speaker owns is the speaker's own story ("our" is left out:
+            // "our military", "our country" name the nation)
+            _ if !pronoun_here && !relative && owned_subject(&clause[..fi]) => Subject::FirstPerson,
             _ => Subject::Named,
         };
         let tokens = predicate_tokens(clause, verb, glued);
@@ -1294,17 +1307,21 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // "I think the pipeline is full" is a hedged claim about the
         // pipeline: a frame at the head of a clause that names its subject
         // leaves the clause to be judged on its own.
-        let head_framed_named = start > 0 && subject == Subject::Named;
+        let event = modality == Modality::Plain && reports_event(&tokens);
+        let head_framed_named = start > 0 && subject == Subject::Named && (event || anchor.name || clause.len() <= 6);
         // A frame after the clause's start that names someone keeps it audited too.
         let named_after_frame = start > 0 && anchor.name;
         if framed && !head_framed_named && !anchor.value && !named_after_frame {
             return Some(ClaimKind::Opinion);
         }
-        if kind == ClaimKind::Attribution {
+        // Someone else's statement reported is checkable as such; the
+        // speaker reporting what they heard or say ("I heard them ask ...",
+        // "I'm saying that ...") is judged as their own story; "you said
+        // that ..." reports the listener's statement.
+        if kind == ClaimKind::Attribution && subject != Subject::FirstPerson {
             return None;
         }
         let valued = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw));
-        let event = modality == Modality::Plain && reports_event(&tokens);
         return match (modality, subject) {
             (Modality::Deontic, Subject::Named) if anchor.value => None,
             (Modality::Deontic, _) => Some(ClaimKind::Opinion),
@@ -1499,6 +1516,27 @@ mod tests {
     fn hedged_claim_is_not_an_opinion() {
         assert_eq!(kind("I think the pipeline is full."), ClaimKind::Fact);
         assert!(kind("I believe the deal closed in May 2001.").is_audited());
+        assert!(kind("I believe I discussed this with Pug and that is what we concluded.").is_audited());
+    }
+
+    #[test]
+    fn stances_creeds_and_own_story() {
+        for s in [
+            "I believe in the sanctity of marriage.",
+            "I don't think the government ought to do anything about it.",
+            "I think these questions are inherently personal and moral, and every individual instance is different.",
+            "My priority is putting people back to work.",
+            "I'm saying that those of us who are elected to positions of leadership have a special responsibility.",
+            "But let's look at the performance.",
+        ] {
+            assert!(!kind(s).is_audited(), "{s}: {:?}", kind(s));
+        }
+        // a ranking over a named set is checkable like a number
+        assert!(kind("China is now the largest manufacturer in the world.").is_audited());
+        assert!(kind("He has deployed more troops than any president in history.").is_audited());
+        assert!(!kind("That is the closest I have ever come to it.").is_audited());
+        // an announcement frame leaves the announced statement
+        assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }
 
     #[test]

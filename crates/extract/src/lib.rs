@@ -72,7 +72,11 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// value as a quantity when its verb is not in the lists; `rules@6` reads
 /// creeds and denials of belief ("I believe in ...", "I don't think ...")
 /// as stances, a ranking over a named set ("the largest manufacturer in the
-/// world") as a value, and "but"/"well" before an imperative.
+/// world") as a value, "but"/"well" before an imperative, announcements
+/// ("We are proud to announce that ...") as frames, a stance frame heading
+/// a long clause with no event and no name as a stance, the speaker
+/// reporting what they heard or say, and a subject opened by "my", as the
+/// speaker's own story.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
