@@ -1139,6 +1139,16 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     a
 }
 
+/// First- or second-person words in a predicate ("hurt us", "our
+/// country", "your future").
+fn speaks_of_persons(tokens: &[&str]) -> bool {
+    tokens.iter().any(|t| {
+        FIRST_PERSON_SET.contains(t)
+            || SECOND_PERSON_SET.contains(t)
+            || matches!(*t, "me" | "my" | "us" | "our" | "your" | "myself" | "ourselves" | "yourself")
+    })
+}
+
 /// A subject noun phrase opened by "my" ("my plan", "well, my last
 /// word"), after at most one discourse word.
 fn owned_subject(np: &[Word<'_>]) -> bool {
@@ -1298,19 +1308,29 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         } else {
             (Modality::Plain, 0)
         };
+        // "Governor Thompson of Illinois did.", "Mr. Bush and Mr. Quayle do
+        // not.": an auxiliary standing for a predicate said before; alone
+        // it states nothing
+        if !tokens.is_empty() && tokens.iter().all(|t| AUX_SET.contains(t) || matches!(*t, "not" | "n't" | "too" | "either" | "so")) {
+            return Some(ClaimKind::Opinion);
+        }
         if modality != Modality::Plain {
             let rest = &tokens[n.min(tokens.len())..];
             if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATE_WORDS) == Some(rest.len()) {
                 return Some(ClaimKind::Opinion);
             }
         }
-        // "I think the pipeline is full" is a hedged claim about the
-        // pipeline: a frame at the head of a clause that names its subject
-        // leaves the clause to be judged on its own.
+        // "I think the pipeline is full" and "I think the build broke
+        // because of the new flag" are hedged claims: a frame at the head
+        // of a clause that names its subject leaves the clause to be judged
+        // on its own when the clause reports an event or is a short report
+        // of a state. A long framed clause with neither ("I think these
+        // questions are inherently personal and moral, and ...") argues.
         let event = modality == Modality::Plain && reports_event(&tokens);
-        let head_framed_named = start > 0 && subject == Subject::Named && (event || anchor.name || clause.len() <= 6);
-        // A frame after the clause's start that names someone keeps it audited too.
-        let named_after_frame = start > 0 && anchor.name;
+        let head_framed_named = start > 0 && subject == Subject::Named && (event || clause.len() <= 6);
+        // A frame heading a clause that reports an event with a name in it
+        // keeps it audited too ("I believe I discussed this with Pug").
+        let named_after_frame = start > 0 && anchor.name && event;
         if framed && !head_framed_named && !anchor.value && !named_after_frame {
             return Some(ClaimKind::Opinion);
         }
@@ -1336,6 +1356,11 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
                 Some(ClaimKind::Opinion)
             }
+            // "These kinds of things have hurt us very much", "Race
+            // remains a challenge in our country": a present state that
+            // the speaker or the listener is part of, with nothing to check
+            // it against, is the speaker's view of their own situation
+            (_, Subject::Named) if !anchor.value && !anchor.name && !event && speaks_of_persons(&tokens) => Some(ClaimKind::Opinion),
             (_, Subject::Named) => None,
             // the speaker's own story ("I was an altar boy.", "we were
             // taunted") and what "it" or "they" did are checkable with a
@@ -1535,6 +1560,11 @@ mod tests {
         assert!(kind("China is now the largest manufacturer in the world.").is_audited());
         assert!(kind("He has deployed more troops than any president in history.").is_audited());
         assert!(!kind("That is the closest I have ever come to it.").is_audited());
+        // an elliptical predicate, and a present state the speaker or the
+        // listener is part of, state nothing checkable
+        assert!(!kind("Governor Thompson of Illinois did.").is_audited());
+        assert!(!kind("These kinds of things have hurt us very much.").is_audited());
+        assert!(kind("The company also provides online business services.").is_audited());
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

@@ -76,7 +76,9 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// ("We are proud to announce that ...") as frames, a stance frame heading
 /// a long clause with no event and no name as a stance, the speaker
 /// reporting what they heard or say, and a subject opened by "my", as the
-/// speaker's own story.
+/// speaker's own story, a predicate that is only an auxiliary ("Governor
+/// Thompson did.") as saying nothing, and a present state of a named
+/// subject the speaker or listener is part of ("... have hurt us") as a view.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
