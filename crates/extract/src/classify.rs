@@ -51,6 +51,10 @@ static IMPERATIVE_LEADS: WordList = WordList::new(include_str!("../lexicons/impe
 /// Phrases that mark logistics anywhere in the sentence (lower case).
 static LOGISTICS_PHRASES: WordList = WordList::new(include_str!("../lexicons/logistics_phrases.txt"));
 
+/// Phrases of request and advice (`lexicons/request_phrases.txt`): logistics
+/// unless the sentence is long and states a quantity.
+static REQUEST_PHRASES: WordList = WordList::new(include_str!("../lexicons/request_phrases.txt"));
+
 /// The author's own plans and intentions (a sentence starting so is logistics).
 static OWN_PLAN_PREFIXES: WordList = WordList::new(include_str!("../lexicons/own_plan_prefixes.txt"));
 
@@ -464,6 +468,7 @@ const P_COMPARISON: u8 = 4;
 const P_FUTURE: u8 = 8;
 const P_JOKE: u8 = 16;
 const P_STANCE: u8 = 32;
+const P_REQUEST: u8 = 64;
 
 /// The phrase lists (logistics, causal, comparison, future, joke marks)
 /// in one aho-corasick automaton, so a sentence is scanned once for all of
@@ -479,8 +484,9 @@ struct Phrases {
 
 static PHRASES: LazyLock<Option<Phrases>> = LazyLock::new(|| {
     let mut patterns: Vec<(&'static str, u8, bool)> = Vec::new();
-    let lists: [(&'static WordList, u8); 6] = [
+    let lists: [(&'static WordList, u8); 7] = [
         (&LOGISTICS_PHRASES, P_LOGISTICS),
+        (&REQUEST_PHRASES, P_REQUEST),
         (&CAUSAL, P_CAUSAL),
         (&COMPARISON, P_COMPARISON),
         (&FUTURE, P_FUTURE),
@@ -545,7 +551,13 @@ fn phrase_hits(body: &str, lead: usize) -> PhraseHits {
         }
         None => {
             let cut = &body[lead..];
-            for (list, bit) in [(&LOGISTICS_PHRASES, P_LOGISTICS), (&CAUSAL, P_CAUSAL), (&COMPARISON, P_COMPARISON), (&FUTURE, P_FUTURE)] {
+            for (list, bit) in [
+                (&LOGISTICS_PHRASES, P_LOGISTICS),
+                (&REQUEST_PHRASES, P_REQUEST),
+                (&CAUSAL, P_CAUSAL),
+                (&COMPARISON, P_COMPARISON),
+                (&FUTURE, P_FUTURE),
+            ] {
                 if list.iter().any(|p| contains_phrase(body, p)) {
                     h.all |= bit;
                 }
@@ -761,6 +773,12 @@ fn is_logistics(body: &str, ws: &[Word<'_>], hits: PhraseHits) -> bool {
         return true;
     }
     if hits.after_lead & P_LOGISTICS != 0 {
+        return true;
+    }
+    // A request phrase inside a long sentence that states a value ("I
+    // think we need to be more even-handed, as evidently 99 senators
+    // supported that position") does not make the value a request.
+    if hits.after_lead & P_REQUEST != 0 && !(ws.len() >= 12 && has_quantity(ws, &[])) {
         return true;
     }
     if OWN_PLAN_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
@@ -1112,8 +1130,8 @@ struct Anchors {
 }
 
 fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
-    let mut a =
-        Anchors { value: matches!(kind, ClaimKind::Quantity | ClaimKind::Date), name: kind == ClaimKind::Attribution, names: false };
+    // (a date is added by the caller: "today" and "tonight" date no claim)
+    let mut a = Anchors { value: kind == ClaimKind::Quantity, name: kind == ClaimKind::Attribution, names: false };
     let mut named = 0;
     for (i, w) in ws.iter().enumerate() {
         let digit = w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@');
@@ -1206,7 +1224,14 @@ fn is_classification(tokens: &[&str]) -> bool {
 /// event or two names.
 fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits, kind: ClaimKind) -> Option<ClaimKind> {
     let mut anchor = anchors(ws, kind);
-    anchor.value |= cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c) && !is_inside_link(sentence, c));
+    // "today", "tonight": the day of speaking, which places nothing in
+    // time a reader could check ("I appreciate your listening tonight")
+    anchor.value |= cues.iter().any(|c| {
+        c.class == CueClass::Temporal
+            && is_calendar_cue(c)
+            && !is_inside_link(sentence, c)
+            && !matches!(c.text.to_lowercase().as_str(), "today" | "tonight" | "this morning" | "this afternoon" | "this evening")
+    });
     let mut framed = hits.all & P_STANCE != 0;
     // "I think", "we don't know", "I firmly believe" anywhere in the sentence.
     for (i, w) in ws.iter().enumerate() {
@@ -1227,7 +1252,12 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
     // At most two stance frames at the clause's head ("I think I know ..."), then the clause.
     for _ in 0..3 {
         let clause = &ws[start..];
-        let fi = finite_index(clause)?;
+        // A stance verb with a plain object and no clause after it ("I
+        // remember the world with NATO", "I know something about
+        // prosecuting") is the speaker's own memory or knowledge.
+        let Some(fi) = finite_index(clause) else {
+            return (start > 0 && !anchor.value).then_some(ClaimKind::Opinion);
+        };
         let at = clause[fi].lower.as_ref();
         let pronoun_here = FIRST_PERSON_SET.contains(at)
             || SECOND_PERSON_SET.contains(at)
@@ -1565,6 +1595,14 @@ mod tests {
         assert!(!kind("Governor Thompson of Illinois did.").is_audited());
         assert!(!kind("These kinds of things have hurt us very much.").is_audited());
         assert!(kind("The company also provides online business services.").is_audited());
+        // a stance verb with a plain object is the speaker's memory
+        assert!(!kind("I remember the world with NATO, and the world of the Marshall Plan.").is_audited());
+        // the day of speaking dates nothing
+        assert!(!kind("I appreciate your listening tonight.").is_audited());
+        assert!(kind("I met with the board in Houston on Monday.").is_audited());
+        // a request phrase inside a long statement of a value
+        assert!(kind("I think we need to be more even-handed, as evidently 99 senators supported that position.").is_audited());
+        assert_eq!(kind("I'd like to get the numbers from you."), ClaimKind::Logistics);
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }
@@ -1710,7 +1748,13 @@ mod tests {
         let after_lead = without_discourse_lead(&lower);
         let lead = lower.len() - after_lead.len();
         let h = phrase_hits(&lower, lead);
-        for (list, bit) in [(&LOGISTICS_PHRASES, P_LOGISTICS), (&CAUSAL, P_CAUSAL), (&COMPARISON, P_COMPARISON), (&FUTURE, P_FUTURE)] {
+        for (list, bit) in [
+            (&LOGISTICS_PHRASES, P_LOGISTICS),
+            (&REQUEST_PHRASES, P_REQUEST),
+            (&CAUSAL, P_CAUSAL),
+            (&COMPARISON, P_COMPARISON),
+            (&FUTURE, P_FUTURE),
+        ] {
             assert_eq!(h.all & bit != 0, list_hits_reference(&lower, list), "{bit} in {lower:?}");
             assert_eq!(h.after_lead & bit != 0, list_hits_reference(after_lead, list), "{bit} after lead in {lower:?}");
         }

@@ -78,7 +78,11 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// reporting what they heard or say, and a subject opened by "my", as the
 /// speaker's own story, a predicate that is only an auxiliary ("Governor
 /// Thompson did.") as saying nothing, and a present state of a named
-/// subject the speaker or listener is part of ("... have hurt us") as a view.
+/// subject the speaker or listener is part of ("... have hurt us") as a view,
+/// a stance verb with a plain object ("I remember the world with NATO") as
+/// the speaker's memory, "today" and "tonight" as dating nothing, and a
+/// request phrase ("we need to", "I'd like to") inside a long statement of
+/// a value as leaving the value a claim.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
