@@ -168,7 +168,7 @@ static PARTICIPLES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(PARTIC
 /// none of them has no frame to skip.
 static FRAME_OPENERS: LazyLock<WordSet> = LazyLock::new(|| {
     let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS).chain(DISCOURSE_FRAMES.iter());
-    WordSet::new(leads.filter_map(|p| p.split([' ', '\'']).next()))
+    WordSet::new(leads.filter_map(|p| p.split([' ', '\'', ',']).next()))
 });
 /// Lexicon entries split into words once (multi-word modals and
 /// predicates are compared word by word with a clause's tokens).
@@ -1187,8 +1187,9 @@ fn reports_event(tokens: &[&str]) -> bool {
     if matches!(first, "was" | "were" | "did" | "didn't" | "wasn't" | "weren't" | "had" | "hadn't" | "'d") || past_form(first) {
         return true;
     }
+    // "have got" is possession ("we've got a plan"), not an event
     matches!(first, "has" | "have" | "'ve" | "'s" | "hasn't" | "haven't")
-        && t.next().is_some_and(|n| past_form(n) || PARTICIPLES_SET.contains(n))
+        && t.next().is_some_and(|n| n != "got" && (past_form(n) || PARTICIPLES_SET.contains(n)))
 }
 
 /// A copula followed by a noun phrase ("is the most important criterion",
@@ -1603,6 +1604,9 @@ mod tests {
         // a request phrase inside a long statement of a value
         assert!(kind("I think we need to be more even-handed, as evidently 99 senators supported that position.").is_audited());
         assert_eq!(kind("I'd like to get the numbers from you."), ClaimKind::Logistics);
+        // an enumeration label counts nothing; "have got" is possession
+        assert_eq!(kind("Number one, add another million children to the insured ranks."), ClaimKind::Logistics);
+        assert!(!kind("Again, we've got plans lying all over the place in Washington.").is_audited());
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

@@ -82,7 +82,8 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// a stance verb with a plain object ("I remember the world with NATO") as
 /// the speaker's memory, "today" and "tonight" as dating nothing, and a
 /// request phrase ("we need to", "I'd like to") inside a long statement of
-/// a value as leaving the value a claim.
+/// a value as leaving the value a claim; enumeration labels ("Number one,
+/// ...") are frames and "have got" is possession, not an event.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
