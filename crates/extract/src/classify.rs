@@ -1316,6 +1316,8 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
                 // belief, which states nothing checkable without a value.
                 if rest.is_empty()
                     || matches!(rest.as_slice(), ["so"] | ["it"] | ["this"] | ["about", ..] | ["with", ..] | ["in", ..] | ["of", ..])
+                    // "I know how to do that", "I know what many of them say"
+                    || (!anchor.value && matches!(rest.first(), Some(&("how" | "what" | "why" | "where" | "whether"))))
                     || (negated && !anchor.value)
                 {
                     return Some(ClaimKind::Opinion);
@@ -1363,6 +1365,16 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // keeps it audited too ("I believe I discussed this with Pug").
         let named_after_frame = start > 0 && anchor.name && event;
         if framed && !head_framed_named && !anchor.value && !named_after_frame {
+            return Some(ClaimKind::Opinion);
+        }
+        // A forecast in the future tense with neither a value nor a name
+        // ("A promise made will be a promise kept.", "Prosperity is not
+        // just going to trickle down.") foretells nothing a reader could
+        // later check; a reported expectation ("Many creditors are
+        // expecting to recoup little of the money") is a present state.
+        let future_tense = ws.iter().any(|w| matches!(w.lower.as_ref(), "will" | "won't" | "gonna") || w.lower.ends_with("'ll"))
+            || ws.windows(2).any(|p| p[0].lower == "going" && p[1].lower == "to");
+        if kind == ClaimKind::Prediction && future_tense && !anchor.value && !anchor.name {
             return Some(ClaimKind::Opinion);
         }
         // Someone else's statement reported is checkable as such; the
@@ -1607,6 +1619,12 @@ mod tests {
         // an enumeration label counts nothing; "have got" is possession
         assert_eq!(kind("Number one, add another million children to the insured ranks."), ClaimKind::Logistics);
         assert!(!kind("Again, we've got plans lying all over the place in Washington.").is_audited());
+        // a future-tense forecast needs a value or a name; a reported
+        // expectation is a present state
+        assert!(!kind("Prosperity is not just going to trickle down.").is_audited());
+        assert!(kind("The budget will be released to Congress in February.").is_audited());
+        assert!(kind("Many creditors are expecting to recoup little or none of the money owed to them.").is_audited());
+        assert!(!kind("I know how to do that.").is_audited());
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

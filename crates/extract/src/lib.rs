@@ -83,7 +83,9 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// the speaker's memory, "today" and "tonight" as dating nothing, and a
 /// request phrase ("we need to", "I'd like to") inside a long statement of
 /// a value as leaving the value a claim; enumeration labels ("Number one,
-/// ...") are frames and "have got" is possession, not an event.
+/// ...") are frames and "have got" is possession, not an event; a
+/// future-tense forecast with neither a value nor a name, and a stance verb
+/// before "how"/"what" ("I know how to do that"), are not audited.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
