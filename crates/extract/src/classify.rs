@@ -1127,11 +1127,14 @@ struct Anchors {
     name: bool,
     /// Two names or more.
     names: bool,
+    /// A capitalised word inside the sentence (`name` also holds for
+    /// every attribution, whose source counts as named).
+    capitalised: bool,
 }
 
 fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     // (a date is added by the caller: "today" and "tonight" date no claim)
-    let mut a = Anchors { value: kind == ClaimKind::Quantity, name: kind == ClaimKind::Attribution, names: false };
+    let mut a = Anchors { value: kind == ClaimKind::Quantity, name: kind == ClaimKind::Attribution, names: false, capitalised: false };
     let mut named = 0;
     for (i, w) in ws.iter().enumerate() {
         let digit = w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@');
@@ -1153,8 +1156,29 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     }
     a.name |= named > 0;
     a.names = named > 1;
+    a.capitalised = named > 0;
     a.value |= has_ranking(ws);
     a
+}
+
+/// The words after "it" of a cleft: a copula (glued in "it's" when
+/// `glued`), "not" at most, a focus opened by "the", a possessive or a
+/// name, then "that" or "who" within six words.
+fn is_cleft(after: &[Word<'_>], glued: bool) -> bool {
+    let mut i = 0;
+    if !glued {
+        if !after.first().is_some_and(|w| matches!(w.lower.as_ref(), "is" | "was")) {
+            return false;
+        }
+        i = 1;
+    }
+    if after.get(i).is_some_and(|w| w.lower == "not") {
+        i += 1;
+    }
+    let Some(focus) = after.get(i) else { return false };
+    let definite = matches!(focus.lower.as_ref(), "the" | "my" | "our" | "his" | "her" | "their" | "your")
+        || focus.raw.chars().next().is_some_and(char::is_uppercase);
+    definite && after.iter().skip(i + 1).take(6).any(|w| matches!(w.lower.as_ref(), "that" | "who" | "that's" | "who's"))
 }
 
 /// First- or second-person words in a predicate ("hurt us", "our
@@ -1331,6 +1355,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
                 continue;
             }
         }
+        // A cleft ("It's the private sector that creates jobs.", "It was
+        // not my administration that put the sanctions on Iran."): the
+        // focus is a definite noun phrase or a name, and the clause after
+        // "that" or "who" says what it did.
+        if subject_word.is_some_and(|w| matches!(w, "it" | "it's")) && is_cleft(&clause[verb..], glued.is_some()) {
+            return None;
+        }
         let modal = |list: &[Vec<&'static str>]| phrase_len(&tokens, list);
         let (modality, n) = if let Some(n) = modal(&DEONTIC_WORDS) {
             (Modality::Deontic, n)
@@ -1381,6 +1412,9 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // speaker reporting what they heard or say ("I heard them ask ...",
         // "I'm saying that ...") is judged as their own story; "you said
         // that ..." reports the listener's statement.
+        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised {
+            return Some(ClaimKind::Opinion);
+        }
         if kind == ClaimKind::Attribution && subject != Subject::FirstPerson {
             return None;
         }
@@ -1410,7 +1444,7 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             // value, or an event with names in it
             _ if anchor.value => None,
             (_, Subject::FirstPerson) if event && anchor.name => None,
-            (_, Subject::Pointing) if event && anchor.names => None,
+            (_, Subject::Pointing) if event && anchor.name => None,
             _ => Some(ClaimKind::Opinion),
         };
     }
@@ -1625,6 +1659,12 @@ mod tests {
         assert!(kind("The budget will be released to Congress in February.").is_audited());
         assert!(kind("Many creditors are expecting to recoup little or none of the money owed to them.").is_audited());
         assert!(!kind("I know how to do that.").is_audited());
+        // a cleft with a definite focus says what the focus did
+        assert!(kind("It's the private sector that creates jobs.").is_audited());
+        assert!(!kind("It's a culture that we have begun to disrespect.").is_audited());
+        // a pointer reporting a pointer's words, with nothing named
+        assert!(!kind("He said it would hurt the economy.").is_audited());
+        assert!(kind("He said the Senate would vote on the bill.").is_audited());
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

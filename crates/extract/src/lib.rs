@@ -85,7 +85,10 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// a value as leaving the value a claim; enumeration labels ("Number one,
 /// ...") are frames and "have got" is possession, not an event; a
 /// future-tense forecast with neither a value nor a name, and a stance verb
-/// before "how"/"what" ("I know how to do that"), are not audited.
+/// before "how"/"what" ("I know how to do that"), are not audited; a
+/// cleft with a definite focus ("It's the private sector that creates
+/// jobs.") is audited; "he said it ..." with nothing named is not; what "he"
+/// or "they" did is audited with one name.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
