@@ -181,6 +181,10 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
     l.iter().map(|e| e.split(' ').collect()).collect()
 }
 
+/// Verbs of the speaker's own experience (`lexicons/experience_verbs.txt`).
+static EXPERIENCE_VERBS: WordList = WordList::new(include_str!("../lexicons/experience_verbs.txt"));
+static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
+
 /// Superlatives (`lexicons/superlatives.txt`).
 static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
 static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
@@ -604,6 +608,11 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         .trim_end()
         .trim_end_matches(|c: char| matches!(c, '"' | '\'' | ')' | '”' | '’') || (!c.is_ascii() && !c.is_alphanumeric()));
     if last.ends_with('?') {
+        // "Do you know that it's tripled in the last five years?": a
+        // rhetorical question that asserts its clause
+        if let Some(rest) = after_rhetorical_question(last) {
+            return classify(rest, &amem_text::cues::detect_cues(rest));
+        }
         return ClaimKind::Question;
     }
     if is_question_without_mark(&body) {
@@ -678,6 +687,18 @@ fn after_discourse_frame(sentence: &str) -> Option<&str> {
         rest = skip(&rest[4..]);
     }
     (rest.split_whitespace().count() >= 3).then_some(rest)
+}
+
+/// The clause a rhetorical question asserts ("Do you know that ...?",
+/// "Did you know that ...?", "Do you realize ...?"), without its question
+/// mark, when at least four words follow the frame.
+fn after_rhetorical_question(sentence: &str) -> Option<&str> {
+    let t = sentence.trim_start();
+    let frames =
+        ["do you know that ", "did you know that ", "do you realize that ", "do you realise that ", "do you realize ", "do you realise "];
+    let frame = frames.iter().find(|f| t.len() > f.len() && t.is_char_boundary(f.len()) && t[..f.len()].eq_ignore_ascii_case(f))?;
+    let rest = t[frame.len()..].trim_end().trim_end_matches('?').trim_end();
+    (rest.split_whitespace().count() >= 4).then_some(rest)
 }
 
 /// `:+1:`, `:smile:` Slack emoji codes removed.
@@ -1181,6 +1202,15 @@ fn is_cleft(after: &[Word<'_>], glued: bool) -> bool {
     definite && after.iter().skip(i + 1).take(6).any(|w| matches!(w.lower.as_ref(), "that" | "who" | "that's" | "who's"))
 }
 
+/// The predicate's lexical verb (after its auxiliaries and "not") is a
+/// verb of the speaker's own experience ("met with", "have seen").
+fn tells_experience(tokens: &[&str]) -> bool {
+    tokens
+        .iter()
+        .find(|t| !AUX_SET.contains(t) && !matches!(**t, "not" | "n't" | "never"))
+        .is_some_and(|t| EXPERIENCE_VERBS_SET.contains(t))
+}
+
 /// First- or second-person words in a predicate ("hurt us", "our
 /// country", "your future").
 fn speaks_of_persons(tokens: &[&str]) -> bool {
@@ -1443,7 +1473,7 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             // taunted") and what "it" or "they" did are checkable with a
             // value, or an event with names in it
             _ if anchor.value => None,
-            (_, Subject::FirstPerson) if event && anchor.name => None,
+            (_, Subject::FirstPerson) if event && anchor.name && !tells_experience(&tokens) => None,
             (_, Subject::Pointing) if event && anchor.name => None,
             _ => Some(ClaimKind::Opinion),
         };
@@ -1665,6 +1695,12 @@ mod tests {
         // a pointer reporting a pointer's words, with nothing named
         assert!(!kind("He said it would hurt the economy.").is_audited());
         assert!(kind("He said the Senate would vote on the bill.").is_audited());
+        // the speaker's encounters are their story; their acts are claims
+        assert!(!kind("I visited a Chrysler dealership in Tokyo.").is_audited());
+        assert!(kind("I vetoed the Kemp-Roth bill in Washington.").is_audited());
+        // a rhetorical question asserts its clause
+        assert!(kind("Do you know that it's tripled in the last five years?").is_audited());
+        assert_eq!(kind("Do you know if the meeting moved?"), ClaimKind::Question);
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

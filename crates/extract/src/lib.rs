@@ -88,7 +88,9 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// before "how"/"what" ("I know how to do that"), are not audited; a
 /// cleft with a definite focus ("It's the private sector that creates
 /// jobs.") is audited; "he said it ..." with nothing named is not; what "he"
-/// or "they" did is audited with one name.
+/// or "they" did is audited with one name; a first-person encounter ("I
+/// met with ...", "I visited ...") is the speaker's story; "Do you know
+/// that ...?" asserts its clause.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
