@@ -1287,6 +1287,14 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             && !is_inside_link(sentence, c)
             && !matches!(c.text.to_lowercase().as_str(), "today" | "tonight" | "this morning" | "this afternoon" | "this evening")
     });
+    // A sentence opening with its condition ("If we invest now in our
+    // young people, that will allow them to ...") states a hypothesis;
+    // with figures in it ("If you make less than $250,000, you will not
+    // see ...") it states a rule a reader can check.
+    let opening = ws.iter().map(|w| w.lower.as_ref()).find(|w| !DISCOURSE_LEADS.contains(w) && !EXTRA_FRAME_LEADS.contains(w));
+    if opening == Some("if") && !ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw)) {
+        return Some(ClaimKind::Opinion);
+    }
     let mut framed = hits.all & P_STANCE != 0;
     // "I think", "we don't know", "I firmly believe" anywhere in the sentence.
     for (i, w) in ws.iter().enumerate() {
@@ -1701,6 +1709,9 @@ mod tests {
         // a rhetorical question asserts its clause
         assert!(kind("Do you know that it's tripled in the last five years?").is_audited());
         assert_eq!(kind("Do you know if the meeting moved?"), ClaimKind::Question);
+        // a condition first is a hypothesis, unless it carries figures
+        assert!(!kind("If the job were finished, I might have thought twice about it.").is_audited());
+        assert!(kind("If you make less than $250,000 a year, you will not see a tax increase.").is_audited());
         // an announcement frame leaves the announced statement
         assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }

@@ -90,7 +90,8 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// jobs.") is audited; "he said it ..." with nothing named is not; what "he"
 /// or "they" did is audited with one name; a first-person encounter ("I
 /// met with ...", "I visited ...") is the speaker's story; "Do you know
-/// that ...?" asserts its clause.
+/// that ...?" asserts its clause; a sentence opening with "if" and no
+/// figures is a hypothesis.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
