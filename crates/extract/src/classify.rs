@@ -1292,7 +1292,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
     // with figures in it ("If you make less than $250,000, you will not
     // see ...") it states a rule a reader can check.
     let opening = ws.iter().map(|w| w.lower.as_ref()).find(|w| !DISCOURSE_LEADS.contains(w) && !EXTRA_FRAME_LEADS.contains(w));
-    if opening == Some("if") && !ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw)) {
+    let figures = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw));
+    if opening == Some("if") && !figures {
+        return Some(ClaimKind::Opinion);
+    }
+    // "Because I was a senator with a Republican president.": a reason
+    // standing alone, the answer to a question, with no main clause
+    if opening == Some("because") && !figures && !sentence.contains(',') {
         return Some(ClaimKind::Opinion);
     }
     let mut framed = hits.all & P_STANCE != 0;
@@ -1449,8 +1455,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // Someone else's statement reported is checkable as such; the
         // speaker reporting what they heard or say ("I heard them ask ...",
         // "I'm saying that ...") is judged as their own story; "you said
-        // that ..." reports the listener's statement.
-        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised {
+        // that ..." reports the listener's statement. A pointer reporting
+        // with nothing named or counted ("He said it would hurt the
+        // economy.") gives a reader nothing to look up, unless the report is
+        // a long "that" clause ("He said that there is no doubt that almost
+        // everyone, from the board of directors on down, knew ...").
+        let long_report = ws.len() > 15 && ws.iter().any(|w| w.lower == "that");
+        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised && !long_report {
             return Some(ClaimKind::Opinion);
         }
         if kind == ClaimKind::Attribution && subject != Subject::FirstPerson {
