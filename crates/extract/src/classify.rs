@@ -185,6 +185,10 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
 static EXPERIENCE_VERBS: WordList = WordList::new(include_str!("../lexicons/experience_verbs.txt"));
 static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
 
+/// Month names (`lexicons/month_names.txt`).
+static MONTH_NAMES: WordList = WordList::new(include_str!("../lexicons/month_names.txt"));
+static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(MONTH_NAMES.iter().copied()));
+
 /// Superlatives (`lexicons/superlatives.txt`).
 static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
 static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
@@ -1166,7 +1170,29 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
                 NUMBER_WORDS_SET.contains(p.lower.as_ref())
                     || matches!(p.lower.as_ref(), "one" | "few" | "several" | "last" | "past" | "next" | "coming" | "previous")
             });
-        a.value |= digit || count || span_of_time;
+        // "by March", "in May": a capitalised month after a preposition of time
+        let month = i > 0
+            && w.raw.chars().next().is_some_and(char::is_uppercase)
+            && MONTH_NAMES_SET.contains(w.lower.as_ref())
+            && matches!(
+                ws[i - 1].lower.as_ref(),
+                "by" | "in"
+                    | "on"
+                    | "until"
+                    | "since"
+                    | "before"
+                    | "after"
+                    | "from"
+                    | "through"
+                    | "during"
+                    | "early"
+                    | "late"
+                    | "mid"
+                    | "last"
+                    | "next"
+                    | "this"
+            );
+        a.value |= digit || count || span_of_time || month;
         if i > 0
             && w.raw.chars().next().is_some_and(char::is_uppercase)
             && w.raw.chars().count() >= 2
@@ -1668,6 +1694,8 @@ mod tests {
         assert_eq!(kind("I think the pipeline is full."), ClaimKind::Fact);
         assert!(kind("I believe the deal closed in May 2001.").is_audited());
         assert!(kind("I believe I discussed this with Pug and that is what we concluded.").is_audited());
+        // a month after a preposition of time dates the clause
+        assert!(kind("I think the pipeline will be full by March.").is_audited());
     }
 
     #[test]
