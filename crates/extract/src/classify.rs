@@ -185,6 +185,10 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
 static EXPERIENCE_VERBS: WordList = WordList::new(include_str!("../lexicons/experience_verbs.txt"));
 static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
 
+/// Month names (`lexicons/month_names.txt`).
+static MONTH_NAMES: WordList = WordList::new(include_str!("../lexicons/month_names.txt"));
+static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(MONTH_NAMES.iter().copied()));
+
 /// Superlatives (`lexicons/superlatives.txt`).
 static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
 static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
@@ -1166,7 +1170,29 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
                 NUMBER_WORDS_SET.contains(p.lower.as_ref())
                     || matches!(p.lower.as_ref(), "one" | "few" | "several" | "last" | "past" | "next" | "coming" | "previous")
             });
-        a.value |= digit || count || span_of_time;
+        // "by March", "in May": a capitalised month after a preposition of time
+        let month = i > 0
+            && w.raw.chars().next().is_some_and(char::is_uppercase)
+            && MONTH_NAMES_SET.contains(w.lower.as_ref())
+            && matches!(
+                ws[i - 1].lower.as_ref(),
+                "by" | "in"
+                    | "on"
+                    | "until"
+                    | "since"
+                    | "before"
+                    | "after"
+                    | "from"
+                    | "through"
+                    | "during"
+                    | "early"
+                    | "late"
+                    | "mid"
+                    | "last"
+                    | "next"
+                    | "this"
+            );
+        a.value |= digit || count || span_of_time || month;
         if i > 0
             && w.raw.chars().next().is_some_and(char::is_uppercase)
             && w.raw.chars().count() >= 2
@@ -1292,7 +1318,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
     // with figures in it ("If you make less than $250,000, you will not
     // see ...") it states a rule a reader can check.
     let opening = ws.iter().map(|w| w.lower.as_ref()).find(|w| !DISCOURSE_LEADS.contains(w) && !EXTRA_FRAME_LEADS.contains(w));
-    if opening == Some("if") && !ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw)) {
+    let figures = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw));
+    if opening == Some("if") && !figures {
+        return Some(ClaimKind::Opinion);
+    }
+    // "Because I was a senator with a Republican president.": a reason
+    // standing alone, the answer to a question, with no main clause
+    if opening == Some("because") && !figures && !sentence.contains(',') {
         return Some(ClaimKind::Opinion);
     }
     let mut framed = hits.all & P_STANCE != 0;
@@ -1449,8 +1481,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         // Someone else's statement reported is checkable as such; the
         // speaker reporting what they heard or say ("I heard them ask ...",
         // "I'm saying that ...") is judged as their own story; "you said
-        // that ..." reports the listener's statement.
-        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised {
+        // that ..." reports the listener's statement. A pointer reporting
+        // with nothing named or counted ("He said it would hurt the
+        // economy.") gives a reader nothing to look up, unless the report is
+        // a long "that" clause ("He said that there is no doubt that almost
+        // everyone, from the board of directors on down, knew ...").
+        let long_report = ws.len() > 15 && ws.iter().any(|w| w.lower == "that");
+        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised && !long_report {
             return Some(ClaimKind::Opinion);
         }
         if kind == ClaimKind::Attribution && subject != Subject::FirstPerson {
@@ -1657,6 +1694,8 @@ mod tests {
         assert_eq!(kind("I think the pipeline is full."), ClaimKind::Fact);
         assert!(kind("I believe the deal closed in May 2001.").is_audited());
         assert!(kind("I believe I discussed this with Pug and that is what we concluded.").is_audited());
+        // a month after a preposition of time dates the clause
+        assert!(kind("I think the pipeline will be full by March.").is_audited());
     }
 
     #[test]
