@@ -230,7 +230,9 @@ pub struct Ceiling {
 /// Claim content words (stems) the evidence lacks.
 fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
     use amem_text::words::{stems_match, words};
-    let content = |w: &amem_text::words::Word| !w.stop && w.lower.chars().any(char::is_alphanumeric) && (w.lower.len() >= 2 || w.lower.chars().all(|c| c.is_ascii_digit()));
+    let content = |w: &amem_text::words::Word| {
+        !w.stop && w.lower.chars().any(char::is_alphanumeric) && (w.lower.len() >= 2 || w.lower.chars().all(|c| c.is_ascii_digit()))
+    };
     let mut have: Vec<String> = evidence.iter().flat_map(|e| words(&e.text)).filter(|w| content(w)).map(|w| w.stem).collect();
     have.sort_unstable();
     have.dedup();
@@ -568,11 +570,14 @@ pub fn render_markdown(scores: &[Scored]) -> String {
         "Lexical ceiling (an oracle right on every gold supported pair whose claim words are all in the evidence and every gold contradicted pair lacking at most one, unverified elsewhere):"
     );
     let _ = writeln!(s);
-    let _ = writeln!(s, "| set | supported reachable | contradicted reachable | ceiling macro-F1 | target (floor + 15) | verifier macro-F1 |");
+    let _ =
+        writeln!(s, "| set | supported reachable | contradicted reachable | ceiling macro-F1 | target (floor + 15) | verifier macro-F1 |");
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
     for x in scores {
         let (sc, c) = (&x.signal, &x.ceiling);
-        let share = |n: usize, g: usize| if sc.gold(g) == 0 { "—".to_string() } else { format!("{n} of {} ({}%)", sc.gold(g), pct(ratio(n, sc.gold(g)))) };
+        let share = |n: usize, g: usize| {
+            if sc.gold(g) == 0 { "—".to_string() } else { format!("{n} of {} ({}%)", sc.gold(g), pct(ratio(n, sc.gold(g)))) }
+        };
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} | {} |",
