@@ -766,6 +766,22 @@ fn scope_difference(
             vec![cite(evidence, s)],
         ));
     }
+    // A dated claim's quantity against the evidence's quantity for another time in its clause
+    // ("the 18 warmest years have occurred since 2000" against "the thirteen warmest years have
+    // all occurred since 1998"): two times, two facts.
+    let claim_dated = |d: &Date| claim.dates.iter().any(|c| date::comparable(c, d) && date::relate(c, d) != DateRelation::Conflicts);
+    if conflict.facet == "number"
+        && !claim.dates.is_empty()
+        && let Some(d) = s.dates().iter().find(|d| same_clause(d) && !claim_dated(d))
+    {
+        return Some(reason(
+            "scope",
+            "scope.time_differs",
+            format!("the evidence states the quantity for {:?}, another time than the claim's", &s.text[d.range.clone()]),
+            None,
+            vec![cite(evidence, s)],
+        ));
+    }
     let ev = &evidence[s.item];
     // A fetched page's retrieval day is when it was read; a note's index time says nothing of
     // when it was written, so a note's relative time is unanchored.
@@ -1075,9 +1091,6 @@ fn value_unstated(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>]
         for (k, p) in m.iter().enumerate() {
             let Some(p) = p.filter(|&p| p != VIA_TITLE) else { continue };
             let r = &s.words()[p].range;
-            if claim.optional[k] {
-                continue;
-            }
             let w = &s.words()[p];
             let counts = |q: &Quantity| {
                 let inside = q.range.start <= r.start && r.end <= q.range.end;
@@ -1418,6 +1431,10 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
     let ci = claim.content[k];
     let w = &claim.words[ci];
     let sw = s.words();
+    // A denied word is its antonym asserted: "not allowed" is "prohibited".
+    if negation_near(&claim.negations, &[ci]) {
+        return None;
+    }
     // The sentence positions of the claim's content words next to the missing one.
     let neighbours: Vec<usize> =
         [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
@@ -1430,7 +1447,9 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         })
     };
     for ant in cues::antonyms_of(&w.stem, &w.lower) {
-        if let Some((_, ew)) = sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j)) {
+        if let Some((_, ew)) =
+            sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
+        {
             let mut e = cite(evidence, s);
             let base = evidence[s.item].span.start + s.range.start;
             e.span = Span::new(base + ew.range.start, base + ew.range.end);

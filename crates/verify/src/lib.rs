@@ -87,7 +87,11 @@ use serde::{Deserialize, Serialize};
 /// or a number the evidence gives a shared word and the claim does not is not entailed, joined
 /// sentences cannot fill a slot the closest one fills otherwise, a two-word claim needs its words in
 /// one statement, two windows of time are two scopes.
-pub const METHOD: &str = "deterministic@8";
+/// `@9`: a denied word is its antonym asserted ("not allowed" is "prohibited"); a dated claim's
+/// quantity against the evidence's quantity for another time in its clause is another fact; a
+/// number the evidence gives a claim's stance word ("next year" against "within 5-20 years") is
+/// not entailed either.
+pub const METHOD: &str = "deterministic@9";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -772,5 +776,20 @@ mod tests {
         let ev = "The company markets its products in over 180 countries.";
         assert_ne!(status("The company markets its products in only one country.", ev), Status::Supported);
         assert_eq!(status("The company markets its products in more than 150 countries.", ev), Status::Supported);
+    }
+
+    #[test]
+    fn a_denied_word_is_its_antonym_asserted() {
+        let ev = "The order keeps a prohibition of alcohol and tobacco for its members.";
+        assert_ne!(status("Tobacco and alcohol are also not allowed.", ev), Status::Contradicted);
+        assert_eq!(status("Tobacco and alcohol are allowed.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_quantity_for_another_time_is_another_fact() {
+        let ev = "As of 2012, the thirteen warmest years have all occurred since 1998.";
+        let v = verify_text("The 18 warmest years have occurred since 2000.", ev);
+        assert_eq!(v.status.group(), Group::Unverified, "{v:?}");
+        assert_eq!(status("The 18 warmest years have occurred since 1998.", ev), Status::Contradicted);
     }
 }
