@@ -1302,7 +1302,18 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     // A name swapped for another in the same slot is read as a conflict only when that name is
     // the one content word the sentence lacks: with more missing, the sentence may well be about
     // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
-    let one_missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count() == 1 && m.len() >= 3;
+    // A name of several words missing whole ("Fort Lauderdale") is one missing unit.
+    let missing_units = (0..m.len())
+        .filter(|&k| m[k].is_none() && !claim.optional[k])
+        .filter(|&k| {
+            let (ci, prev) = (claim.content[k], k.checked_sub(1));
+            let joined = prev.is_some_and(|p| {
+                m[p].is_none() && claim.names.contains(&claim.content[p]) && claim.names.contains(&ci) && claim.content[p] + 1 == ci
+            });
+            !joined
+        })
+        .count();
+    let one_missing = missing_units == 1 && m.len() >= 3;
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
@@ -1539,8 +1550,16 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
         {
             continue;
         }
-        let neighbours = [(ci.checked_sub(1), 1isize), (Some(ci + 1), -1isize)];
-        for (nb, dir) in neighbours {
+        // The slot: next to a word both share, or after the same frame of a word and its function
+        // words ("born in Trieste" / "Born in Naples", "directed by Christopher Nolan").
+        // A list ("Iraq, Libya and Nepal") is no frame: another member is not a substitute.
+        let framed = (ci.saturating_sub(4)..ci)
+            .rev()
+            .find(|&n| !claim.words[n].stop)
+            .filter(|&n| n + 1 < ci && !claim.words[n + 1..ci].iter().any(|w| matches!(w.lower.as_str(), "and" | "or" | "nor")));
+        let frame: Vec<&str> = framed.map(|n| claim.words[n + 1..ci].iter().map(|w| w.lower.as_str()).collect()).unwrap_or_default();
+        let neighbours = [(ci.checked_sub(1), 1isize, 0usize), (Some(ci + 1), -1isize, 0usize), (framed, 1isize, frame.len())];
+        for (nb, dir, gap) in neighbours {
             let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
             if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
                 continue;
@@ -1549,7 +1568,12 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 if sw.stop || !text::stems_match(&sw.stem, &nw.stem) {
                     continue;
                 }
-                let Some(slot) = j.checked_add_signed(dir) else { continue };
+                let same_frame =
+                    s.words().get(j + 1..j + 1 + gap).is_some_and(|f| f.iter().map(|w| w.lower.as_str()).eq(frame.iter().copied()));
+                if gap > 0 && !same_frame {
+                    continue;
+                }
+                let Some(slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
                 if !name_like(slot) {
                     continue;
                 }

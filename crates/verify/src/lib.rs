@@ -91,7 +91,10 @@ use serde::{Deserialize, Serialize};
 /// quantity against the evidence's quantity for another time in its clause is another fact; a
 /// number the evidence gives a claim's stance word ("next year" against "within 5-20 years") is
 /// not entailed either.
-pub const METHOD: &str = "deterministic@9";
+/// `@10`: another name after the same frame of a shared word and its function words ("directed
+/// by Christopher Nolan" for "directed by Radhakrishna Jagarlamudi") is a substitution; a name of
+/// several words missing whole is one missing word.
+pub const METHOD: &str = "deterministic@10";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -791,5 +794,30 @@ mod tests {
         let v = verify_text("The 18 warmest years have occurred since 2000.", ev);
         assert_eq!(v.status.group(), Group::Unverified, "{v:?}");
         assert_eq!(status("The 18 warmest years have occurred since 1998.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn another_name_in_the_same_frame_is_a_substitution() {
+        let v = verify_text(
+            "Vedam was written and directed by Radhakrishna Jagarlamudi.",
+            "Vedam is a 2010 drama film written and directed by Christopher Nolan.",
+        );
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.substituted");
+        assert_eq!(
+            status("Renato Balestra was born in Trieste.", "Born in Naples, Renato Balestra is a fashion designer."),
+            Status::Contradicted
+        );
+        // near misses: the same name, and a frame followed by a function word
+        assert_eq!(status("Anne Rice was born in New Orleans.", "Anne Rice was born in New Orleans, Louisiana."), Status::Supported);
+        assert_ne!(status("Anne Rice was born in Fort Lauderdale.", "Anne Rice was born in the city of Lauderdale."), Status::Contradicted);
+        // a list is no frame: another member is not a substitute
+        assert_ne!(
+            status(
+                "Viber is also popular in Iraq, Libya and Nepal.",
+                "Other markets where Viber is popular include Iraq, Libya and Sri Lanka."
+            ),
+            Status::Contradicted
+        );
     }
 }
