@@ -386,12 +386,13 @@ fn coverage_by(claim: &ClaimView<'_>, matches: &[Option<usize>], values: &[bool]
 /// True when the sentence speaks of the claim's subject: one of its names, or half the weight
 /// of its opening noun phrase. A claim whose subject is a pronoun cannot be checked for it.
 fn addresses_subject(claim: &ClaimView<'_>, matches: &[Option<usize>]) -> bool {
+    let named = claim.content.iter().zip(matches).any(|(ci, m)| m.is_some() && claim.names.contains(ci));
     match &claim.subject {
-        Subject::Deictic(_) => true,
+        // A pronoun subject cannot be checked; the names it is said with still must be there.
+        Subject::Deictic(_) => claim.names.is_empty() || named,
         Subject::Words(ks) if ks.is_empty() => true,
         Subject::Words(ks) => {
             // One of the claim's names, or half the weight of its opening noun phrase.
-            let named = claim.content.iter().zip(matches).any(|(ci, m)| m.is_some() && claim.names.contains(ci));
             let held: f64 = ks.iter().filter(|&&k| matches[k].is_some()).map(|&k| claim.weights[k]).sum();
             let all: f64 = ks.iter().map(|&k| claim.weights[k]).sum();
             named || held * 2.0 >= all
