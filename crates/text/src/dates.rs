@@ -785,5 +785,17 @@ mod tests {
         fn never_panics(s in ".{0,80}") {
             let _ = dates(&s);
         }
+
+        #[test]
+        fn relative_forms_never_panic_and_stay_unread_without_an_anchor(
+            s in "((today|yesterday|last|next|this|on|ago|week|month|year|quarter|Tuesday|Sunday|two|[0-9]{1,3}|Q[1-4]|days) ?){0,8}",
+            y in -9999i16..9999, m in 1i8..=12, d in 1i8..=28,
+        ) {
+            let anchor = jiff::civil::Date::new(y, m, d).ok();
+            let with = dates_at(&s, anchor);
+            let without = dates(&s);
+            prop_assert!(without.iter().all(|d| !d.relative));
+            prop_assert!(with.len() >= without.len());
+        }
     }
 }

@@ -986,5 +986,16 @@ mod tests {
         fn never_panics(s in ".{0,80}") {
             let _ = q(&s);
         }
+
+        #[test]
+        fn the_gate_and_the_verifier_read_the_same_numbers(s in "([0-9]{1,5}|[$€]|,|\\.|%|°C|M|bn|k| |million|km|COVID-|dollars|-|/){0,12}") {
+            // Every number the verifier reads (digits, not a slash date) the gate reads too, with the
+            // same value; a range's first end alone takes the second's scale ("2–3 million"), in the verifier only.
+            let gate = crate::numbers::scan_numbers(crate::lexicon::Lexicon::get(), &s);
+            let read = q(&s);
+            for v in read.iter().filter(|v| v.range_of.is_none() && s[v.range.clone()].chars().any(|c| c.is_ascii_digit())) {
+                prop_assert!(gate.iter().any(|n| n.start == v.range.start && (n.value - v.value).abs() <= 1e-9 * v.value.abs().max(1.0)), "{s:?}: {v:?} / {gate:?}");
+            }
+        }
     }
 }
