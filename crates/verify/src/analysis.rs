@@ -104,7 +104,11 @@ impl EvidenceAnalysis {
                     text::stem_into(lower, &mut stem);
                     let at = all.len();
                     all.push_str(&stem);
-                    index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    // A claim word is a content word, so it never matches a function word of the
+                    // evidence: "cans" is not "can", "wills" is not "will" (their stems meet).
+                    if !text::is_stopword(lower) {
+                        index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    }
                     words.push(Stem { sentence: at_sentence, word: at_word, range: at..all.len() });
                 }
                 SentenceAnalysis {
