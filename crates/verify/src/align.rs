@@ -416,6 +416,15 @@ fn cite(evidence: &[Evidence], s: &Sentence<'_>) -> Evidence {
     e
 }
 
+/// [`cite`], narrowed further to the part `r` of the sentence (a conflicting value or word).
+fn cite_part(evidence: &[Evidence], s: &Sentence<'_>, r: &Range<usize>) -> Evidence {
+    let mut e = cite(evidence, s);
+    let base = evidence[s.item].span.start + s.range.start;
+    e.span = Span::new(base + r.start, base + r.end);
+    e.quote = s.text[r.clone()].to_string();
+    e
+}
+
 fn span(r: &Range<usize>) -> Option<Span> {
     Some(Span::new(r.start, r.end))
 }
@@ -1353,10 +1362,7 @@ fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence])
                 && ranked_word(sw, *j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem))
         });
         if let Some((_, e)) = other {
-            let mut cited = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            cited.span = Span::new(base + e.range.start, base + e.range.end);
-            cited.quote = s.text[e.range.clone()].to_string();
+            let cited = cite_part(evidence, s, &e.range);
             return Some(reason(
                 "entity",
                 "rank.mismatch",
@@ -1386,13 +1392,7 @@ fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
 fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let cited = |r: &Range<usize>| {
-        let mut e = cite(evidence, s);
-        let base = evidence[s.item].span.start + s.range.start;
-        e.span = Span::new(base + r.start, base + r.end);
-        e.quote = s.text[r.clone()].to_string();
-        vec![cite(evidence, s), e]
-    };
+    let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
@@ -1462,10 +1462,7 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         if let Some((_, ew)) =
             sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
         {
-            let mut e = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            e.span = Span::new(base + ew.range.start, base + ew.range.end);
-            e.quote = s.text[ew.range.clone()].to_string();
+            let e = cite_part(evidence, s, &ew.range);
             return Some(reason(
                 "polarity",
                 "polarity.antonym",
@@ -1580,10 +1577,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 }
                 let w = &claim.words[ci];
                 let ev = &s.words()[slot];
-                let mut cited = cite(evidence, s);
-                let base = evidence[s.item].span.start + s.range.start;
-                cited.span = Span::new(base + ev.range.start, base + ev.range.end);
-                cited.quote = s.text[ev.range.clone()].to_string();
+                let cited = cite_part(evidence, s, &ev.range);
                 return Some(reason(
                     "entity",
                     "entity.substituted",
