@@ -1327,6 +1327,9 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
+    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
     // when the sentence lacks at most one claim word in four (one in a short claim) and the
     // negated word's own argument (the content word after it) is shared; an antonym only when
@@ -1497,6 +1500,39 @@ fn vague(text: &str, q: &Quantity) -> bool {
     let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
     let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
     matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
+}
+
+/// True when a capitalised word has the shape of a nationality or a language ("American",
+/// "Italian", "Chinese", "Swedish", "Israeli", "French").
+fn nationality_shaped(surface: &str) -> bool {
+    let lower = surface.to_lowercase();
+    surface.chars().next().is_some_and(char::is_uppercase)
+        && surface.chars().skip(1).all(char::is_lowercase)
+        && lower.len() > 4
+        && (["an", "ese", "ish", "i"].iter().any(|s| lower.ends_with(s))
+            || matches!(lower.as_str(), "french" | "dutch" | "greek" | "swiss" | "czech"))
+}
+
+/// The one claim word the sentence lacks is a nationality and the sentence gives another one
+/// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
+/// Gifted is Swedish" against "an American television series". One thing has one nationality
+/// in the claim's sense; two of them said of it is a conflict.
+fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+    let w = &claim.words[claim.content[k]];
+    if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
+        return None;
+    }
+    let claim_has = |stem: &str| claim.words.iter().any(|c| text::stems_match(&c.stem, stem));
+    let other =
+        s.words().iter().enumerate().find(|(j, e)| *j > 0 && nationality_shaped(&s.text[e.range.clone()]) && !claim_has(&e.stem))?.1;
+    Some(reason(
+        "entity",
+        "entity.nationality_differs",
+        format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[other.range.clone()]),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &other.range)],
+    ))
 }
 
 /// Titles that stand before a name without being one.

@@ -97,7 +97,9 @@ use serde::{Deserialize, Serialize};
 /// `@11`: a personal pronoun opening a claim is its subject whatever names follow (they are its
 /// objects), so it shares no proposition a conflict could rest on; its names must still be in the
 /// evidence for it to be on topic.
-pub const METHOD: &str = "deterministic@11";
+/// `@12`: the one claim word a sentence lacks being a nationality ("German") where the sentence
+/// gives another ("Italian") is a conflict.
+pub const METHOD: &str = "deterministic@12";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -820,6 +822,20 @@ mod tests {
                 "Viber is also popular in Iraq, Libya and Nepal.",
                 "Other markets where Viber is popular include Iraq, Libya and Sri Lanka."
             ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn another_nationality_is_a_conflict() {
+        let ev = "Matteo Renzi is an Italian politician who served as Prime Minister.";
+        let v = verify_text("Matteo Renzi is German.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.nationality_differs");
+        // near misses: the same nationality, and a month (not a nationality) as the missing word
+        assert_eq!(status("Matteo Renzi is an Italian politician.", ev), Status::Supported);
+        assert_ne!(
+            status("The Italian album was released in March.", "The Italian album was released in the American market."),
             Status::Contradicted
         );
     }
