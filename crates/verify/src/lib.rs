@@ -99,7 +99,8 @@ use serde::{Deserialize, Serialize};
 /// evidence for it to be on topic.
 /// `@12`: the one claim word a sentence lacks being a nationality ("German") where the sentence
 /// gives another ("Italian") is a conflict.
-pub const METHOD: &str = "deterministic@12";
+/// `@13`: "has yet to" denies its predicate.
+pub const METHOD: &str = "deterministic@13";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -837,6 +838,16 @@ mod tests {
         assert_ne!(
             status("The Italian album was released in March.", "The Italian album was released in the American market."),
             Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn yet_to_denies_its_predicate() {
+        let ev = "Fabian Nicieza is a comic book writer best known for his work on Marvel titles.";
+        assert_ne!(status("Fabian Nicieza has yet to work on a comic book.", ev), Status::Supported);
+        assert_eq!(
+            status("Fabian Nicieza has yet another work on a comic book.", "Fabian Nicieza has yet another work on a comic book."),
+            Status::Supported
         );
     }
 }
