@@ -170,9 +170,12 @@ pub(crate) fn is_instruction_words(sentence: &str, words: &[Word]) -> bool {
     instruction_pattern().is_match(sentence) || admission::addresses_reader_words(sentence, words)
 }
 
-fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
+fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
+    let rarity = ctx.rarity;
     let words = text::words(text);
-    let dates = date::dates(text);
+    // "yesterday", "last week", "on Tuesday" are dates only against the day the claim was written.
+    let anchor = ctx.sent_on.and_then(|d| d.parse::<jiff::civil::Date>().ok());
+    let dates = date::dates_at(text, anchor);
     let quantities = values_outside_dates(number::quantities(text, &words), &dates);
     let mut seen: Vec<&str> = Vec::new();
     let mut content = Vec::new();
@@ -487,7 +490,7 @@ fn denial_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>
 
 /// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
 pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
-    let claim = read_claim(claim_text, ctx.rarity);
+    let claim = read_claim(claim_text, ctx);
     if claim.content.is_empty() {
         return Outcome {
             status: Status::Ambiguous,
@@ -791,6 +794,11 @@ fn scope_difference(
             None,
             vec![cite(evidence, s)],
         ));
+    }
+    // A relative date of the claim resolved against its writing day ("yesterday" sent on
+    // 8 May is 7 May) is compared as that day: a date conflict with it shares the scope.
+    if conflict.facet == "date" && claim.dates.iter().any(|d| d.relative) {
+        return None;
     }
     let ev = &evidence[s.item];
     // A fetched page's retrieval day is when it was read; a note's index time says nothing of
