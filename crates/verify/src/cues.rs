@@ -145,6 +145,36 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("can", "cannot"),
 ];
 
+/// Ordinal words: a rank is a discriminant bound to the word it ranks ("the first confirmed
+/// case" is not "the second confirmed case"; "second-largest" is not "largest").
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "1st", "2nd", "3rd", "4th", "5th",
+    "6th", "7th", "8th", "9th", "10th",
+];
+
+/// True when the lower-case word is an ordinal ([`ORDINALS`]).
+pub(crate) fn is_ordinal(lower: &str) -> bool {
+    ORDINALS.contains(&lower)
+}
+
+/// True when the lower-case word reads as a superlative ("largest", "most", "least"). Read only
+/// after an ordinal ("second-largest", "third most"), where an "-est" word is one.
+pub(crate) fn is_superlative(lower: &str) -> bool {
+    matches!(lower, "most" | "least" | "best" | "worst") || (lower.len() > 4 && lower.ends_with("est"))
+}
+
+/// Beginnings of the words that give a quantity its direction ("reduced risk", "increased
+/// levels", "higher mortality"): said of a word, they state which way it goes.
+const DIRECTION: &[&str] = &[
+    "increas", "decreas", "reduc", "elevat", "diminish", "improv", "worsen", "impair", "enhanc", "declin", "boost", "lower", "higher",
+    "greater", "lesser",
+];
+
+/// True when the lower-case word states a direction ([`DIRECTION`]).
+pub(crate) fn is_direction(lower: &str) -> bool {
+    DIRECTION.iter().any(|d| lower.starts_with(d))
+}
+
 /// Index of the word a byte offset falls in (or the last word before it).
 fn word_at(words: &[Word], byte: usize) -> usize {
     words.iter().rposition(|w| w.range.start <= byte).unwrap_or(0)
