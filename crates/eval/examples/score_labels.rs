@@ -1,6 +1,7 @@
 //! Score the classifier on a labels file, whole and per half (the stable
 //! split of `amem_eval::claims::Half`), a tuning aid; `--misses` lists the
-//! tuning half's sentences whose audited decision differs from the label:
+//! tuning half's sentences whose audited decision differs from the label,
+//! `--dump` prints every sentence (half, label, decision, kind, text):
 //!
 //! ```text
 //! cargo run -p amem-eval --example score_labels -- ../shared/eval/claimbuster/labels.jsonl [--misses]
@@ -41,6 +42,20 @@ fn main() {
     if args.iter().any(|a| a == "--all") {
         for l in half(&labels, Half::Tune) {
             println!("{}\t{}\t{}", u8::from(l.audited), amem_extract::classify_sentence(&l.text).as_str(), l.text.replace('\n', " "));
+        }
+    }
+    // every sentence of both halves, for diffing two rule sets' decisions
+    if args.iter().any(|a| a == "--dump") {
+        for l in &labels {
+            let got = amem_extract::classify_sentence(&l.text);
+            println!(
+                "{}\t{}\t{}\t{}\t{}",
+                Half::of(l).as_str(),
+                u8::from(l.audited),
+                u8::from(got.is_audited()),
+                got.as_str(),
+                l.text.replace('\n', " ")
+            );
         }
     }
     if args.iter().any(|a| a == "--misses") {

@@ -221,12 +221,21 @@ pub fn score_shuffled(labels: &[Label]) -> ClaimsScore {
     })
 }
 
+/// F1 of the trivial answer "audit every sentence": precision is the base
+/// rate `b`, recall 1, so F1 = 2b / (1 + b).
+pub fn always_audit_f1(labelled_audited: usize, n: usize) -> f64 {
+    let b = ratio(labelled_audited, n);
+    if b == 0.0 { 0.0 } else { 2.0 * b / (1.0 + b) }
+}
+
 /// One table of the audited-claim measure on each label set, whole and per
-/// [`Half`], with the shuffled control and the base rate: the README
-/// `extract:halves` block and `amem eval claims` print it.
+/// [`Half`], with its two controls (the shuffled control, and the trivial
+/// answer "audit every sentence", whose precision is the base rate) and the
+/// margin over the stronger of them: the README `extract:halves` block and
+/// `amem eval claims` print it.
 pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
     let mut out = format!(
-        "| `{}` on | sentences | base rate | audited | precision | recall | F1 | F1, shuffled control | margin |\n|---|---|---|---|---|---|---|---|---|\n",
+        "| `{}` on | sentences | base rate | audited | precision | recall | F1 | F1, shuffled control | F1, always audit | margin over the stronger control |\n|---|---|---|---|---|---|---|---|---|---|\n",
         amem_extract::EXTRACTOR
     );
     for (name, labels) in sets {
@@ -234,8 +243,9 @@ pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
         for (part, ls) in parts {
             let s = score(&ls);
             let c = score_shuffled(&ls);
+            let always = always_audit_f1(s.labelled_audited, s.n);
             out.push_str(&format!(
-                "| {name}, {part} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
+                "| {name}, {part} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
                 s.n,
                 ratio(s.labelled_audited, s.n),
                 ratio(s.true_positives + s.false_positives, s.n),
@@ -243,7 +253,8 @@ pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
                 s.recall,
                 s.f1,
                 c.f1,
-                s.f1 - c.f1
+                always,
+                s.f1 - c.f1.max(always)
             ));
         }
     }
@@ -376,6 +387,14 @@ mod tests {
         let (s, c) = (score(&labels), score_shuffled(&labels));
         assert_eq!(s.true_positives + s.false_positives, c.true_positives + c.false_positives);
         assert!(c.f1 + 0.2 < s.f1, "control {} vs {}", c.f1, s.f1);
+    }
+
+    #[test]
+    fn always_audit_f1_is_the_base_rate_answer() {
+        // base rate 0.25: precision 0.25, recall 1, F1 = 0.5 / 1.25 = 0.4
+        assert!((always_audit_f1(25, 100) - 0.4).abs() < 1e-9);
+        assert_eq!(always_audit_f1(0, 10), 0.0);
+        assert_eq!(always_audit_f1(0, 0), 0.0);
     }
 
     #[test]

@@ -199,13 +199,71 @@ impl SetScore {
 
 /// One set scored twice: each claim against its own evidence (the signal) and, as the
 /// shuffled control, against the evidence of the next claim ([`rotation`]), both scored
-/// against the claim's gold label.
+/// against the claim's gold label; beside them, the set's [`Ceiling`] for a lexical verifier.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Scored {
     /// Each claim against its own evidence.
     pub signal: SetScore,
     /// Each claim against another document's evidence.
     pub shuffled: SetScore,
+    /// How far a verifier that reads only the words could get on the set.
+    pub ceiling: Ceiling,
+}
+
+/// The ceiling of a lexical verifier on a set, measured on the words alone: a rule can find a
+/// gold `supported` pair only when every content word of the claim (past function words; stems
+/// meeting as the verifier's do) is in the evidence, and a gold `contradicted` pair only when at
+/// most one is missing (the word swapped or negated). An oracle right on exactly those pairs and
+/// `unverified` on every other scores [`Ceiling::oracle`]: counted generously (it is never wrong
+/// where words are shared, which no rule is), so a target above its macro-F1 cannot be met
+/// without a model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ceiling {
+    /// Gold supported pairs whose claim words are all in the evidence.
+    pub supported_reachable: usize,
+    /// Gold contradicted pairs that lack at most one claim word.
+    pub contradicted_reachable: usize,
+    /// The oracle's tally.
+    pub oracle: SetScore,
+}
+
+/// Claim content words (stems) the evidence lacks.
+fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
+    use amem_text::words::{stems_match, words};
+    let content = |w: &amem_text::words::Word| {
+        !w.stop && w.lower.chars().any(char::is_alphanumeric) && (w.lower.len() >= 2 || w.lower.chars().all(|c| c.is_ascii_digit()))
+    };
+    let mut have: Vec<String> = evidence.iter().flat_map(|e| words(&e.text)).filter(|w| content(w)).map(|w| w.stem).collect();
+    have.sort_unstable();
+    have.dedup();
+    let mut stems: Vec<String> = words(claim).into_iter().filter(|w| content(w)).map(|w| w.stem).collect();
+    stems.sort_unstable();
+    stems.dedup();
+    stems.iter().filter(|c| have.binary_search(c).is_err() && !have.iter().any(|h| stems_match(c, h))).count()
+}
+
+/// The [`Ceiling`] of a set.
+pub fn lexical_ceiling(name: &str, pairs: &[Pair]) -> Ceiling {
+    let (mut supported_reachable, mut contradicted_reachable) = (0, 0);
+    let oracle = tally(
+        name,
+        pairs,
+        pairs.iter().map(|p| {
+            let missing = missing_words(&p.claim, &p.evidence);
+            match p.label {
+                Group::Supported if missing == 0 => {
+                    supported_reachable += 1;
+                    Status::Supported
+                }
+                Group::Contradicted if missing <= 1 => {
+                    contradicted_reachable += 1;
+                    Status::Contradicted
+                }
+                _ => Status::NotAddressed,
+            }
+        }),
+    );
+    Ceiling { supported_reachable, contradicted_reachable, oracle }
 }
 
 /// The shuffled control's pairing, a fixed rotation: pair `i` is given the evidence of the
@@ -268,7 +326,7 @@ pub fn score_with_control(name: &str, pairs: &[Pair]) -> Scored {
             None => Status::NoEvidence,
         }),
     );
-    Scored { signal, shuffled }
+    Scored { signal, shuffled, ceiling: lexical_ceiling(name, pairs) }
 }
 
 fn read_lines(path: &Path) -> Result<String> {
@@ -456,7 +514,7 @@ pub fn render_markdown(scores: &[Scored]) -> String {
         "| set | pairs | macro-F1 | floor (margin) | accuracy | supported P | supported R | contradicted P | contradicted R | shuffled S+C |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for Scored { signal: sc, shuffled: sh } in scores {
+    for Scored { signal: sc, shuffled: sh, .. } in scores {
         let gold = sc.gold_classes();
         let cell = |g: Group, f: &dyn Fn(&SetScore, Group) -> f64| {
             if gold.contains(&g) { triple(f(sc, g), f(sh, g)) } else { "n/a".to_string() }
@@ -506,6 +564,31 @@ pub fn render_markdown(scores: &[Scored]) -> String {
         "- shuffled control: {decided} of {all} mismatched pairs ({}%) came out supported or contradicted.",
         pct(ratio(decided, all))
     );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Lexical ceiling (an oracle right on every gold supported pair whose claim words are all in the evidence and every gold contradicted pair lacking at most one, unverified elsewhere):"
+    );
+    let _ = writeln!(s);
+    let _ =
+        writeln!(s, "| set | supported reachable | contradicted reachable | ceiling macro-F1 | target (floor + 15) | verifier macro-F1 |");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
+    for x in scores {
+        let (sc, c) = (&x.signal, &x.ceiling);
+        let share = |n: usize, g: usize| {
+            if sc.gold(g) == 0 { "—".to_string() } else { format!("{n} of {} ({}%)", sc.gold(g), pct(ratio(n, sc.gold(g)))) }
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            sc.name,
+            share(c.supported_reachable, 0),
+            share(c.contradicted_reachable, 1),
+            pct(c.oracle.macro_f1()),
+            pct(sc.floor() + 0.15),
+            pct(sc.macro_f1())
+        );
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "Confusion (rows: gold group; columns: predicted group S / C / U) and the statuses given:");
     let _ = writeln!(s);
@@ -564,6 +647,15 @@ pub fn to_json(x: &Scored) -> serde_json::Value {
         o.insert("floor".into(), serde_json::json!(sc.floor()));
         o.insert("shuffled".into(), score_json(sh));
         o.insert("margin".into(), serde_json::Value::Object(margin));
+        o.insert(
+            "lexical_ceiling".into(),
+            serde_json::json!({
+                "supported_reachable": x.ceiling.supported_reachable,
+                "contradicted_reachable": x.ceiling.contradicted_reachable,
+                "macro_f1": x.ceiling.oracle.macro_f1(),
+                "target": sc.floor() + 0.15,
+            }),
+        );
     }
     v
 }
@@ -629,6 +721,33 @@ mod tests {
         let f1u = 2.0 * 0.8 / 1.8;
         assert!((sc.floor() - f1u / 3.0).abs() < 1e-12, "{}", sc.floor());
         assert!((sc.decided() - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_lexical_ceiling_counts_the_pairs_words_can_reach() {
+        let pair = |id: &str, claim: &str, ev: &str, label: Group| Pair {
+            id: id.into(),
+            claim: claim.into(),
+            evidence: vec![EvidenceText::untitled(ev.into())],
+            label,
+            doc: id.into(),
+        };
+        let pairs = [
+            // every claim word in the evidence: reachable
+            pair("a", "The vaccine prevents infection.", "The vaccine prevents infection in adults.", Group::Supported),
+            // a paraphrase ("stops"): no rule on words reaches it
+            pair("b", "The vaccine stops infection.", "The vaccine prevents infection.", Group::Supported),
+            // one word swapped: reachable as a contradiction
+            pair("c", "The vaccine causes infection.", "The vaccine prevents infection.", Group::Contradicted),
+            // two words missing: not
+            pair("d", "The drug causes liver damage.", "The drug prevents kidney damage.", Group::Contradicted),
+            pair("e", "Rates rose.", "Nothing about it.", Group::Unverified),
+        ];
+        let c = lexical_ceiling("t", &pairs);
+        assert_eq!((c.supported_reachable, c.contradicted_reachable), (1, 1));
+        let f1 = 2.0 * 0.5 / 1.5;
+        let f1u = 2.0 * (1.0 / 3.0) / (1.0 / 3.0 + 1.0);
+        assert!((c.oracle.macro_f1() - (f1 + f1 + f1u) / 3.0).abs() < 1e-12, "{}", c.oracle.macro_f1());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The README `extract` section's figures are recomputed here from the
 //! committed labels (no ../shared needed: the labels carry the text). When
-//! the classifier changes, this fails and prints the block to paste.
+//! the classifier changes, this fails and prints the block to paste;
+//! `AMEM_UPDATE_README=1 cargo test -p amem-eval --test claims_readme`
+//! rewrites the blocks instead.
 
 #![allow(clippy::print_stderr)]
 
@@ -27,6 +29,18 @@ fn block<'a>(section: &'a str, name: &str) -> &'a str {
 fn check(name: &str, want: &str) {
     let section = readme_extract_section();
     let got = block(&section, name);
+    if got != want && std::env::var_os("AMEM_UPDATE_README").is_some() {
+        // rewrite the block in place (the markers are unique in the README)
+        let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+        let readme = std::fs::read_to_string(readme_path).expect("README.md");
+        let begin = format!("<!-- extract:{name}:begin -->\n");
+        let end = format!("<!-- extract:{name}:end -->");
+        let (head, rest) = readme.split_once(begin.as_str()).expect("begin marker");
+        let (_, tail) = rest.split_once(end.as_str()).expect("end marker");
+        std::fs::write(readme_path, format!("{head}{begin}{want}{end}{tail}")).expect("README written");
+        eprintln!("README extract block `{name}` rewritten");
+        return;
+    }
     if got != want {
         eprintln!(
             "README extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->"

@@ -51,6 +51,10 @@ static IMPERATIVE_LEADS: WordList = WordList::new(include_str!("../lexicons/impe
 /// Phrases that mark logistics anywhere in the sentence (lower case).
 static LOGISTICS_PHRASES: WordList = WordList::new(include_str!("../lexicons/logistics_phrases.txt"));
 
+/// Phrases of request and advice (`lexicons/request_phrases.txt`): logistics
+/// unless the sentence is long and states a quantity.
+static REQUEST_PHRASES: WordList = WordList::new(include_str!("../lexicons/request_phrases.txt"));
+
 /// The author's own plans and intentions (a sentence starting so is logistics).
 static OWN_PLAN_PREFIXES: WordList = WordList::new(include_str!("../lexicons/own_plan_prefixes.txt"));
 
@@ -164,7 +168,7 @@ static PARTICIPLES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(PARTIC
 /// none of them has no frame to skip.
 static FRAME_OPENERS: LazyLock<WordSet> = LazyLock::new(|| {
     let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS).chain(DISCOURSE_FRAMES.iter());
-    WordSet::new(leads.filter_map(|p| p.split([' ', '\'']).next()))
+    WordSet::new(leads.filter_map(|p| p.split([' ', '\'', ',']).next()))
 });
 /// Lexicon entries split into words once (multi-word modals and
 /// predicates are compared word by word with a clause's tokens).
@@ -175,6 +179,57 @@ static EMPTY_PREDICATE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|
 
 fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
     l.iter().map(|e| e.split(' ').collect()).collect()
+}
+
+/// Verbs of the speaker's own experience (`lexicons/experience_verbs.txt`).
+static EXPERIENCE_VERBS: WordList = WordList::new(include_str!("../lexicons/experience_verbs.txt"));
+static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
+
+/// Month names (`lexicons/month_names.txt`).
+static MONTH_NAMES: WordList = WordList::new(include_str!("../lexicons/month_names.txt"));
+static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(MONTH_NAMES.iter().copied()));
+
+/// Superlatives (`lexicons/superlatives.txt`).
+static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
+static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
+/// The sets a superlative ranks over (`lexicons/ranking_scopes.txt`), split into words.
+static RANKING_SCOPES: WordList = WordList::new(include_str!("../lexicons/ranking_scopes.txt"));
+static RANKING_SCOPE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&RANKING_SCOPES));
+
+/// A ranking over a named set: a superlative within three words after
+/// "the" or a possessive, then a scope ("the largest manufacturer in the
+/// world", "the biggest turnaround in the history of the country"), or a
+/// comparison against the whole set ("more troops than any president").
+/// A reader can check it as they check a number.
+fn has_ranking(ws: &[Word<'_>]) -> bool {
+    let mut superlative_at = None;
+    let mut than = false;
+    for (i, w) in ws.iter().enumerate() {
+        let l = w.lower.as_ref();
+        if l == "than" {
+            than = true;
+        } else if superlative_at.is_none()
+            && SUPERLATIVES_SET.contains(l)
+            // "the most important issue": a ranking of a judgement
+            && !ws.get(i + 1).is_some_and(|n| EVALUATIVE_SET.contains(n.lower.as_ref()))
+            && ws[i.saturating_sub(3)..i]
+                .iter()
+                .any(|p| matches!(p.lower.as_ref(), "the" | "its" | "our" | "their" | "his" | "her" | "my" | "your") || p.lower.ends_with("'s"))
+        {
+            superlative_at = Some(i);
+        }
+    }
+    if superlative_at.is_none() && !than {
+        return false;
+    }
+    let tokens: Vec<&str> = ws.iter().map(|w| w.lower.as_ref()).collect();
+    (0..tokens.len()).any(|j| {
+        let t = &tokens[j..];
+        let whole_set = t.len() >= 2 && t[0] == "than" && matches!(t[1], "any" | "ever");
+        // "the closest I have ever come": the speaker's own experience, not a set
+        let own_ever = t[0] == "ever" && tokens[j.saturating_sub(2)..j].iter().any(|p| FIRST_PERSON_SET.contains(p));
+        whole_set || (superlative_at.is_some_and(|i| j > i) && !own_ever && phrase_len(t, &RANKING_SCOPE_WORDS).is_some())
+    })
 }
 
 static TIME_UNITS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(TIME_UNITS.iter().copied()));
@@ -421,6 +476,7 @@ const P_COMPARISON: u8 = 4;
 const P_FUTURE: u8 = 8;
 const P_JOKE: u8 = 16;
 const P_STANCE: u8 = 32;
+const P_REQUEST: u8 = 64;
 
 /// The phrase lists (logistics, causal, comparison, future, joke marks)
 /// in one aho-corasick automaton, so a sentence is scanned once for all of
@@ -436,8 +492,9 @@ struct Phrases {
 
 static PHRASES: LazyLock<Option<Phrases>> = LazyLock::new(|| {
     let mut patterns: Vec<(&'static str, u8, bool)> = Vec::new();
-    let lists: [(&'static WordList, u8); 6] = [
+    let lists: [(&'static WordList, u8); 7] = [
         (&LOGISTICS_PHRASES, P_LOGISTICS),
+        (&REQUEST_PHRASES, P_REQUEST),
         (&CAUSAL, P_CAUSAL),
         (&COMPARISON, P_COMPARISON),
         (&FUTURE, P_FUTURE),
@@ -502,7 +559,13 @@ fn phrase_hits(body: &str, lead: usize) -> PhraseHits {
         }
         None => {
             let cut = &body[lead..];
-            for (list, bit) in [(&LOGISTICS_PHRASES, P_LOGISTICS), (&CAUSAL, P_CAUSAL), (&COMPARISON, P_COMPARISON), (&FUTURE, P_FUTURE)] {
+            for (list, bit) in [
+                (&LOGISTICS_PHRASES, P_LOGISTICS),
+                (&REQUEST_PHRASES, P_REQUEST),
+                (&CAUSAL, P_CAUSAL),
+                (&COMPARISON, P_COMPARISON),
+                (&FUTURE, P_FUTURE),
+            ] {
                 if list.iter().any(|p| contains_phrase(body, p)) {
                     h.all |= bit;
                 }
@@ -549,6 +612,11 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         .trim_end()
         .trim_end_matches(|c: char| matches!(c, '"' | '\'' | ')' | '”' | '’') || (!c.is_ascii() && !c.is_alphanumeric()));
     if last.ends_with('?') {
+        // "Do you know that it's tripled in the last five years?": a
+        // rhetorical question that asserts its clause
+        if let Some(rest) = after_rhetorical_question(last) {
+            return classify(rest, &amem_text::cues::detect_cues(rest));
+        }
         return ClaimKind::Question;
     }
     if is_question_without_mark(&body) {
@@ -623,6 +691,18 @@ fn after_discourse_frame(sentence: &str) -> Option<&str> {
         rest = skip(&rest[4..]);
     }
     (rest.split_whitespace().count() >= 3).then_some(rest)
+}
+
+/// The clause a rhetorical question asserts ("Do you know that ...?",
+/// "Did you know that ...?", "Do you realize ...?"), without its question
+/// mark, when at least four words follow the frame.
+fn after_rhetorical_question(sentence: &str) -> Option<&str> {
+    let t = sentence.trim_start();
+    let frames =
+        ["do you know that ", "did you know that ", "do you realize that ", "do you realise that ", "do you realize ", "do you realise "];
+    let frame = frames.iter().find(|f| t.len() > f.len() && t.is_char_boundary(f.len()) && t[..f.len()].eq_ignore_ascii_case(f))?;
+    let rest = t[frame.len()..].trim_end().trim_end_matches('?').trim_end();
+    (rest.split_whitespace().count() >= 4).then_some(rest)
 }
 
 /// `:+1:`, `:smile:` Slack emoji codes removed.
@@ -720,6 +800,12 @@ fn is_logistics(body: &str, ws: &[Word<'_>], hits: PhraseHits) -> bool {
     if hits.after_lead & P_LOGISTICS != 0 {
         return true;
     }
+    // A request phrase inside a long sentence that states a value ("I
+    // think we need to be more even-handed, as evidently 99 senators
+    // supported that position") does not make the value a request.
+    if hits.after_lead & P_REQUEST != 0 && !(ws.len() >= 12 && has_quantity(ws, &[])) {
+        return true;
+    }
     if OWN_PLAN_PREFIXES.iter().any(|p| starts_with_phrase(body, p)) {
         return true;
     }
@@ -776,7 +862,7 @@ fn is_opinion(sentence: &str, body: &str, ws: &[Word<'_>], cues: &[Cue], hits: P
             || NUMBER_WORDS_SET.contains(w.lower.as_ref())
             || w.lower == "percent"
     });
-    !has_digit && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
+    !has_digit && !has_ranking(ws) && !cues.iter().any(|c| c.class == CueClass::Attribution && is_reported_speech(sentence, c))
 }
 
 /// True when the word is a finite verb form. `strict` leaves out the
@@ -1066,11 +1152,14 @@ struct Anchors {
     name: bool,
     /// Two names or more.
     names: bool,
+    /// A capitalised word inside the sentence (`name` also holds for
+    /// every attribution, whose source counts as named).
+    capitalised: bool,
 }
 
 fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
-    let mut a =
-        Anchors { value: matches!(kind, ClaimKind::Quantity | ClaimKind::Date), name: kind == ClaimKind::Attribution, names: false };
+    // (a date is added by the caller: "today" and "tonight" date no claim)
+    let mut a = Anchors { value: kind == ClaimKind::Quantity, name: kind == ClaimKind::Attribution, names: false, capitalised: false };
     let mut named = 0;
     for (i, w) in ws.iter().enumerate() {
         let digit = w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw) && !w.raw.starts_with('@');
@@ -1081,7 +1170,29 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
                 NUMBER_WORDS_SET.contains(p.lower.as_ref())
                     || matches!(p.lower.as_ref(), "one" | "few" | "several" | "last" | "past" | "next" | "coming" | "previous")
             });
-        a.value |= digit || count || span_of_time;
+        // "by March", "in May": a capitalised month after a preposition of time
+        let month = i > 0
+            && w.raw.chars().next().is_some_and(char::is_uppercase)
+            && MONTH_NAMES_SET.contains(w.lower.as_ref())
+            && matches!(
+                ws[i - 1].lower.as_ref(),
+                "by" | "in"
+                    | "on"
+                    | "until"
+                    | "since"
+                    | "before"
+                    | "after"
+                    | "from"
+                    | "through"
+                    | "during"
+                    | "early"
+                    | "late"
+                    | "mid"
+                    | "last"
+                    | "next"
+                    | "this"
+            );
+        a.value |= digit || count || span_of_time || month;
         if i > 0
             && w.raw.chars().next().is_some_and(char::is_uppercase)
             && w.raw.chars().count() >= 2
@@ -1092,7 +1203,57 @@ fn anchors(ws: &[Word<'_>], kind: ClaimKind) -> Anchors {
     }
     a.name |= named > 0;
     a.names = named > 1;
+    a.capitalised = named > 0;
+    a.value |= has_ranking(ws);
     a
+}
+
+/// The words after "it" of a cleft: a copula (glued in "it's" when
+/// `glued`), "not" at most, a focus opened by "the", a possessive or a
+/// name, then "that" or "who" within six words.
+fn is_cleft(after: &[Word<'_>], glued: bool) -> bool {
+    let mut i = 0;
+    if !glued {
+        if !after.first().is_some_and(|w| matches!(w.lower.as_ref(), "is" | "was")) {
+            return false;
+        }
+        i = 1;
+    }
+    if after.get(i).is_some_and(|w| w.lower == "not") {
+        i += 1;
+    }
+    let Some(focus) = after.get(i) else { return false };
+    let definite = matches!(focus.lower.as_ref(), "the" | "my" | "our" | "his" | "her" | "their" | "your")
+        || focus.raw.chars().next().is_some_and(char::is_uppercase);
+    definite && after.iter().skip(i + 1).take(6).any(|w| matches!(w.lower.as_ref(), "that" | "who" | "that's" | "who's"))
+}
+
+/// The predicate's lexical verb (after its auxiliaries and "not") is a
+/// verb of the speaker's own experience ("met with", "have seen").
+fn tells_experience(tokens: &[&str]) -> bool {
+    tokens
+        .iter()
+        .find(|t| !AUX_SET.contains(t) && !matches!(**t, "not" | "n't" | "never"))
+        .is_some_and(|t| EXPERIENCE_VERBS_SET.contains(t))
+}
+
+/// First- or second-person words in a predicate ("hurt us", "our
+/// country", "your future").
+fn speaks_of_persons(tokens: &[&str]) -> bool {
+    tokens.iter().any(|t| {
+        FIRST_PERSON_SET.contains(t)
+            || SECOND_PERSON_SET.contains(t)
+            || matches!(*t, "me" | "my" | "us" | "our" | "your" | "myself" | "ourselves" | "yourself")
+    })
+}
+
+/// A subject noun phrase opened by "my" ("my plan", "well, my last
+/// word"), after at most one discourse word.
+fn owned_subject(np: &[Word<'_>]) -> bool {
+    let mut it = np.iter().map(|w| w.lower.as_ref());
+    let first = it.next();
+    let owned = |w: Option<&str>| w == Some("my");
+    owned(first) || (first.is_some_and(|w| DISCOURSE_LEADS.contains(&w) || matches!(w, "now" | "well")) && owned(it.next()))
 }
 
 /// Does the predicate report an event: a past tense ("cut", "opposed",
@@ -1106,8 +1267,9 @@ fn reports_event(tokens: &[&str]) -> bool {
     if matches!(first, "was" | "were" | "did" | "didn't" | "wasn't" | "weren't" | "had" | "hadn't" | "'d") || past_form(first) {
         return true;
     }
+    // "have got" is possession ("we've got a plan"), not an event
     matches!(first, "has" | "have" | "'ve" | "'s" | "hasn't" | "haven't")
-        && t.next().is_some_and(|n| past_form(n) || PARTICIPLES_SET.contains(n))
+        && t.next().is_some_and(|n| n != "got" && (past_form(n) || PARTICIPLES_SET.contains(n)))
 }
 
 /// A copula followed by a noun phrase ("is the most important criterion",
@@ -1143,7 +1305,28 @@ fn is_classification(tokens: &[&str]) -> bool {
 /// event or two names.
 fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHits, kind: ClaimKind) -> Option<ClaimKind> {
     let mut anchor = anchors(ws, kind);
-    anchor.value |= cues.iter().any(|c| c.class == CueClass::Temporal && is_calendar_cue(c) && !is_inside_link(sentence, c));
+    // "today", "tonight": the day of speaking, which places nothing in
+    // time a reader could check ("I appreciate your listening tonight")
+    anchor.value |= cues.iter().any(|c| {
+        c.class == CueClass::Temporal
+            && is_calendar_cue(c)
+            && !is_inside_link(sentence, c)
+            && !matches!(c.text.to_lowercase().as_str(), "today" | "tonight" | "this morning" | "this afternoon" | "this evening")
+    });
+    // A sentence opening with its condition ("If we invest now in our
+    // young people, that will allow them to ...") states a hypothesis;
+    // with figures in it ("If you make less than $250,000, you will not
+    // see ...") it states a rule a reader can check.
+    let opening = ws.iter().map(|w| w.lower.as_ref()).find(|w| !DISCOURSE_LEADS.contains(w) && !EXTRA_FRAME_LEADS.contains(w));
+    let figures = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw));
+    if opening == Some("if") && !figures {
+        return Some(ClaimKind::Opinion);
+    }
+    // "Because I was a senator with a Republican president.": a reason
+    // standing alone, the answer to a question, with no main clause
+    if opening == Some("because") && !figures && !sentence.contains(',') {
+        return Some(ClaimKind::Opinion);
+    }
     let mut framed = hits.all & P_STANCE != 0;
     // "I think", "we don't know", "I firmly believe" anywhere in the sentence.
     for (i, w) in ws.iter().enumerate() {
@@ -1164,7 +1347,12 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
     // At most two stance frames at the clause's head ("I think I know ..."), then the clause.
     for _ in 0..3 {
         let clause = &ws[start..];
-        let fi = finite_index(clause)?;
+        // A stance verb with a plain object and no clause after it ("I
+        // remember the world with NATO", "I know something about
+        // prosecuting") is the speaker's own memory or knowledge.
+        let Some(fi) = finite_index(clause) else {
+            return (start > 0 && !anchor.value).then_some(ClaimKind::Opinion);
+        };
         let at = clause[fi].lower.as_ref();
         let pronoun_here = FIRST_PERSON_SET.contains(at)
             || SECOND_PERSON_SET.contains(at)
@@ -1200,18 +1388,32 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             Some(w) if FIRST_PERSON_SET.contains(w) => Subject::FirstPerson,
             Some(w) if SECOND_PERSON_SET.contains(w) => Subject::SecondPerson,
             Some(w) if VAGUE_SUBJECTS_SET.contains(w) => Subject::Pointing,
+            // "My priority is ...", "My friend is here": a noun phrase the
+            // speaker owns is the speaker's own story ("our" is left out:
+            // "our military", "our country" name the nation)
+            _ if !pronoun_here && !relative && owned_subject(&clause[..fi]) => Subject::FirstPerson,
             _ => Subject::Named,
         };
         let tokens = predicate_tokens(clause, verb, glued);
         // A stance frame at the head: "I think ...", "we don't know ...".
         if subject == Subject::FirstPerson {
             let mut k = 0;
+            let mut negated = false;
             while tokens.get(k).is_some_and(|t| matches!(*t, "do" | "don't" | "did" | "didn't" | "not" | "'m" | "am" | "'d" | "would")) {
+                negated |= matches!(tokens[k], "don't" | "didn't" | "not");
                 k += 1;
             }
             if tokens.get(k).is_some_and(|t| STANCE_VERBS_SET.contains(t)) {
                 let rest: Vec<&str> = tokens[k + 1..].iter().copied().filter(|t| *t != "that").collect();
-                if rest.is_empty() || matches!(rest.as_slice(), ["so"] | ["it"] | ["this"] | ["about", ..] | ["with", ..]) {
+                // "I believe in ...", "I think of ...": a creed or a
+                // thought, no clause; "I don't think ...": a denial of
+                // belief, which states nothing checkable without a value.
+                if rest.is_empty()
+                    || matches!(rest.as_slice(), ["so"] | ["it"] | ["this"] | ["about", ..] | ["with", ..] | ["in", ..] | ["of", ..])
+                    // "I know how to do that", "I know what many of them say"
+                    || (!anchor.value && matches!(rest.first(), Some(&("how" | "what" | "why" | "where" | "whether"))))
+                    || (negated && !anchor.value)
+                {
                     return Some(ClaimKind::Opinion);
                 }
                 // judge the clause after the frame
@@ -1223,6 +1425,13 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
                 continue;
             }
         }
+        // A cleft ("It's the private sector that creates jobs.", "It was
+        // not my administration that put the sanctions on Iran."): the
+        // focus is a definite noun phrase or a name, and the clause after
+        // "that" or "who" says what it did.
+        if subject_word.is_some_and(|w| matches!(w, "it" | "it's")) && is_cleft(&clause[verb..], glued.is_some()) {
+            return None;
+        }
         let modal = |list: &[Vec<&'static str>]| phrase_len(&tokens, list);
         let (modality, n) = if let Some(n) = modal(&DEONTIC_WORDS) {
             (Modality::Deontic, n)
@@ -1233,26 +1442,58 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
         } else {
             (Modality::Plain, 0)
         };
+        // "Governor Thompson of Illinois did.", "Mr. Bush and Mr. Quayle do
+        // not.": an auxiliary standing for a predicate said before; alone
+        // it states nothing
+        if !tokens.is_empty() && tokens.iter().all(|t| AUX_SET.contains(t) || matches!(*t, "not" | "n't" | "too" | "either" | "so")) {
+            return Some(ClaimKind::Opinion);
+        }
         if modality != Modality::Plain {
             let rest = &tokens[n.min(tokens.len())..];
             if !rest.is_empty() && phrase_len(rest, &EMPTY_PREDICATE_WORDS) == Some(rest.len()) {
                 return Some(ClaimKind::Opinion);
             }
         }
-        // "I think the pipeline is full" is a hedged claim about the
-        // pipeline: a frame at the head of a clause that names its subject
-        // leaves the clause to be judged on its own.
-        let head_framed_named = start > 0 && subject == Subject::Named;
-        // A frame after the clause's start that names someone keeps it audited too.
-        let named_after_frame = start > 0 && anchor.name;
+        // "I think the pipeline is full" and "I think the build broke
+        // because of the new flag" are hedged claims: a frame at the head
+        // of a clause that names its subject leaves the clause to be judged
+        // on its own when the clause reports an event or is a short report
+        // of a state. A long framed clause with neither ("I think these
+        // questions are inherently personal and moral, and ...") argues.
+        let event = modality == Modality::Plain && reports_event(&tokens);
+        let head_framed_named = start > 0 && subject == Subject::Named && (event || clause.len() <= 6);
+        // A frame heading a clause that reports an event with a name in it
+        // keeps it audited too ("I believe I discussed this with Pug").
+        let named_after_frame = start > 0 && anchor.name && event;
         if framed && !head_framed_named && !anchor.value && !named_after_frame {
             return Some(ClaimKind::Opinion);
         }
-        if kind == ClaimKind::Attribution {
+        // A forecast in the future tense with neither a value nor a name
+        // ("A promise made will be a promise kept.", "Prosperity is not
+        // just going to trickle down.") foretells nothing a reader could
+        // later check; a reported expectation ("Many creditors are
+        // expecting to recoup little of the money") is a present state.
+        let future_tense = ws.iter().any(|w| matches!(w.lower.as_ref(), "will" | "won't" | "gonna") || w.lower.ends_with("'ll"))
+            || ws.windows(2).any(|p| p[0].lower == "going" && p[1].lower == "to");
+        if kind == ClaimKind::Prediction && future_tense && !anchor.value && !anchor.name {
+            return Some(ClaimKind::Opinion);
+        }
+        // Someone else's statement reported is checkable as such; the
+        // speaker reporting what they heard or say ("I heard them ask ...",
+        // "I'm saying that ...") is judged as their own story; "you said
+        // that ..." reports the listener's statement. A pointer reporting
+        // with nothing named or counted ("He said it would hurt the
+        // economy.") gives a reader nothing to look up, unless the report is
+        // a long "that" clause ("He said that there is no doubt that almost
+        // everyone, from the board of directors on down, knew ...").
+        let long_report = ws.len() > 15 && ws.iter().any(|w| w.lower == "that");
+        if kind == ClaimKind::Attribution && subject == Subject::Pointing && !anchor.value && !anchor.capitalised && !long_report {
+            return Some(ClaimKind::Opinion);
+        }
+        if kind == ClaimKind::Attribution && subject != Subject::FirstPerson {
             return None;
         }
         let valued = ws.iter().any(|w| w.raw.bytes().any(|c| c.is_ascii_digit()) && !is_url_like(w.raw));
-        let event = modality == Modality::Plain && reports_event(&tokens);
         return match (modality, subject) {
             (Modality::Deontic, Subject::Named) if anchor.value => None,
             (Modality::Deontic, _) => Some(ClaimKind::Opinion),
@@ -1267,13 +1508,18 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
                 Some(ClaimKind::Opinion)
             }
+            // "These kinds of things have hurt us very much", "Race
+            // remains a challenge in our country": a present state that
+            // the speaker or the listener is part of, with nothing to check
+            // it against, is the speaker's view of their own situation
+            (_, Subject::Named) if !anchor.value && !anchor.name && !event && speaks_of_persons(&tokens) => Some(ClaimKind::Opinion),
             (_, Subject::Named) => None,
             // the speaker's own story ("I was an altar boy.", "we were
             // taunted") and what "it" or "they" did are checkable with a
             // value, or an event with names in it
             _ if anchor.value => None,
-            (_, Subject::FirstPerson) if event && anchor.name => None,
-            (_, Subject::Pointing) if event && anchor.names => None,
+            (_, Subject::FirstPerson) if event && anchor.name && !tells_experience(&tokens) => None,
+            (_, Subject::Pointing) if event && anchor.name => None,
             _ => Some(ClaimKind::Opinion),
         };
     }
@@ -1447,6 +1693,66 @@ mod tests {
     fn hedged_claim_is_not_an_opinion() {
         assert_eq!(kind("I think the pipeline is full."), ClaimKind::Fact);
         assert!(kind("I believe the deal closed in May 2001.").is_audited());
+        assert!(kind("I believe I discussed this with Pug and that is what we concluded.").is_audited());
+        // a month after a preposition of time dates the clause
+        assert!(kind("I think the pipeline will be full by March.").is_audited());
+    }
+
+    #[test]
+    fn stances_creeds_and_own_story() {
+        for s in [
+            "I believe in the sanctity of marriage.",
+            "I don't think the government ought to do anything about it.",
+            "I think these questions are inherently personal and moral, and every individual instance is different.",
+            "My priority is putting people back to work.",
+            "I'm saying that those of us who are elected to positions of leadership have a special responsibility.",
+            "But let's look at the performance.",
+        ] {
+            assert!(!kind(s).is_audited(), "{s}: {:?}", kind(s));
+        }
+        // a ranking over a named set is checkable like a number
+        assert!(kind("China is now the largest manufacturer in the world.").is_audited());
+        assert!(kind("He has deployed more troops than any president in history.").is_audited());
+        assert!(!kind("That is the closest I have ever come to it.").is_audited());
+        // an elliptical predicate, and a present state the speaker or the
+        // listener is part of, state nothing checkable
+        assert!(!kind("Governor Thompson of Illinois did.").is_audited());
+        assert!(!kind("These kinds of things have hurt us very much.").is_audited());
+        assert!(kind("The company also provides online business services.").is_audited());
+        // a stance verb with a plain object is the speaker's memory
+        assert!(!kind("I remember the world with NATO, and the world of the Marshall Plan.").is_audited());
+        // the day of speaking dates nothing
+        assert!(!kind("I appreciate your listening tonight.").is_audited());
+        assert!(kind("I met with the board in Houston on Monday.").is_audited());
+        // a request phrase inside a long statement of a value
+        assert!(kind("I think we need to be more even-handed, as evidently 99 senators supported that position.").is_audited());
+        assert_eq!(kind("I'd like to get the numbers from you."), ClaimKind::Logistics);
+        // an enumeration label counts nothing; "have got" is possession
+        assert_eq!(kind("Number one, add another million children to the insured ranks."), ClaimKind::Logistics);
+        assert!(!kind("Again, we've got plans lying all over the place in Washington.").is_audited());
+        // a future-tense forecast needs a value or a name; a reported
+        // expectation is a present state
+        assert!(!kind("Prosperity is not just going to trickle down.").is_audited());
+        assert!(kind("The budget will be released to Congress in February.").is_audited());
+        assert!(kind("Many creditors are expecting to recoup little or none of the money owed to them.").is_audited());
+        assert!(!kind("I know how to do that.").is_audited());
+        // a cleft with a definite focus says what the focus did
+        assert!(kind("It's the private sector that creates jobs.").is_audited());
+        assert!(!kind("It's a culture that we have begun to disrespect.").is_audited());
+        // a pointer reporting a pointer's words, with nothing named
+        assert!(!kind("He said it would hurt the economy.").is_audited());
+        assert!(kind("He said the Senate would vote on the bill.").is_audited());
+        // the speaker's encounters are their story; their acts are claims
+        assert!(!kind("I visited a Chrysler dealership in Tokyo.").is_audited());
+        assert!(kind("I vetoed the Kemp-Roth bill in Washington.").is_audited());
+        // a rhetorical question asserts its clause
+        assert!(kind("Do you know that it's tripled in the last five years?").is_audited());
+        assert_eq!(kind("Do you know if the meeting moved?"), ClaimKind::Question);
+        // a condition first is a hypothesis, unless it carries figures
+        assert!(!kind("If the job were finished, I might have thought twice about it.").is_audited());
+        assert!(kind("If you make less than $250,000 a year, you will not see a tax increase.").is_audited());
+        // an announcement frame leaves the announced statement
+        assert!(kind("We are proud to announce that VillageEdocs has started trading under the symbol VEDO.").is_audited());
     }
 
     #[test]
@@ -1590,7 +1896,13 @@ mod tests {
         let after_lead = without_discourse_lead(&lower);
         let lead = lower.len() - after_lead.len();
         let h = phrase_hits(&lower, lead);
-        for (list, bit) in [(&LOGISTICS_PHRASES, P_LOGISTICS), (&CAUSAL, P_CAUSAL), (&COMPARISON, P_COMPARISON), (&FUTURE, P_FUTURE)] {
+        for (list, bit) in [
+            (&LOGISTICS_PHRASES, P_LOGISTICS),
+            (&REQUEST_PHRASES, P_REQUEST),
+            (&CAUSAL, P_CAUSAL),
+            (&COMPARISON, P_COMPARISON),
+            (&FUTURE, P_FUTURE),
+        ] {
             assert_eq!(h.all & bit != 0, list_hits_reference(&lower, list), "{bit} in {lower:?}");
             assert_eq!(h.after_lead & bit != 0, list_hits_reference(after_lead, list), "{bit} after lead in {lower:?}");
         }

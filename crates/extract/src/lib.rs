@@ -69,8 +69,30 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
 /// `rules@4` (commit 8fc7ede) added the copula-classification rule and let
 /// counts block the opinion rule; `rules@5` reads a clause of prose with a
-/// value as a quantity when its verb is not in the lists.
-pub const EXTRACTOR: &str = "rules@5";
+/// value as a quantity when its verb is not in the lists; `rules@6` reads
+/// creeds and denials of belief ("I believe in ...", "I don't think ...")
+/// as stances, a ranking over a named set ("the largest manufacturer in the
+/// world") as a value, "but"/"well" before an imperative, announcements
+/// ("We are proud to announce that ...") as frames, a stance frame heading
+/// a long clause with no event and no name as a stance, the speaker
+/// reporting what they heard or say, and a subject opened by "my", as the
+/// speaker's own story, a predicate that is only an auxiliary ("Governor
+/// Thompson did.") as saying nothing, and a present state of a named
+/// subject the speaker or listener is part of ("... have hurt us") as a view,
+/// a stance verb with a plain object ("I remember the world with NATO") as
+/// the speaker's memory, "today" and "tonight" as dating nothing, and a
+/// request phrase ("we need to", "I'd like to") inside a long statement of
+/// a value as leaving the value a claim; enumeration labels ("Number one,
+/// ...") are frames and "have got" is possession, not an event; a
+/// future-tense forecast with neither a value nor a name, and a stance verb
+/// before "how"/"what" ("I know how to do that"), are not audited; a
+/// cleft with a definite focus ("It's the private sector that creates
+/// jobs.") is audited; "he said it ..." with nothing named is not; what "he"
+/// or "they" did is audited with one name; a first-person encounter ("I
+/// met with ...", "I visited ...") is the speaker's story; "Do you know
+/// that ...?" asserts its clause; a sentence opening with "if" and no
+/// figures is a hypothesis, as is a lone "Because ..." with no main clause.
+pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts
 /// of the text set aside (signature, code, separators, stray quotes).

@@ -85,3 +85,65 @@ fn baseline(bencher: divan::Bencher) {
         n
     });
 }
+
+// The gate's parts on the same texts (source and memory of every pair), to
+// tell which one a change of the whole moves. The script reads only `gate`
+// and `baseline`.
+
+/// The lexicon's one automaton pass.
+#[divan::bench]
+fn part_scan(bencher: divan::Bencher) {
+    let p = pairs();
+    let lex = amem_text::lexicon::Lexicon::get();
+    bencher.bench(|| {
+        let mut n = 0usize;
+        for (s, m) in &p.pairs {
+            n += lex.scan(divan::black_box(s)).len() + lex.scan(divan::black_box(m)).len();
+        }
+        n
+    });
+}
+
+/// The number scanner.
+#[divan::bench]
+fn part_numbers(bencher: divan::Bencher) {
+    let p = pairs();
+    let lex = amem_text::lexicon::Lexicon::get();
+    bencher.bench(|| {
+        let mut n = 0usize;
+        for (s, m) in &p.pairs {
+            n += amem_text::numbers::scan_numbers(lex, divan::black_box(s)).len()
+                + amem_text::numbers::scan_numbers(lex, divan::black_box(m)).len();
+        }
+        n
+    });
+}
+
+/// The sentence splitter (line layout, as the gate splits).
+#[divan::bench]
+fn part_sentences(bencher: divan::Bencher) {
+    let p = pairs();
+    bencher.bench(|| {
+        let mut n = 0usize;
+        for (s, m) in &p.pairs {
+            n += amem_text::sentence::sentences(divan::black_box(s), amem_text::sentence::Layout::Lines).len()
+                + amem_text::sentence::sentences(divan::black_box(m), amem_text::sentence::Layout::Lines).len();
+        }
+        n
+    });
+}
+
+/// Content words (stopwords dropped, stemmed, hashed), no cue spans left out.
+#[divan::bench]
+fn part_words(bencher: divan::Bencher) {
+    let p = pairs();
+    let lex = amem_text::lexicon::Lexicon::get();
+    bencher.bench(|| {
+        let mut n = 0usize;
+        for (s, m) in &p.pairs {
+            n += amem_text::words::content_words(lex, divan::black_box(s), 0, s.len(), &[]).len()
+                + amem_text::words::content_words(lex, divan::black_box(m), 0, m.len(), &[]).len();
+        }
+        n
+    });
+}

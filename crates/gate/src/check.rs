@@ -8,7 +8,6 @@ use amem_text::lexicon::{Hit, Kind, Lexicon};
 use amem_text::numbers::{Number, same_value, scan_numbers};
 use amem_text::sentence::{Layout, Sentence, sentences};
 use amem_text::words::{WordAt, WordHash as Word, clauses, content_words, word_set};
-use std::collections::BTreeMap;
 
 /// Alignment threshold: a memory sentence is checkable when at least a
 /// quarter of the content words of the smaller of the two sentences are
@@ -43,10 +42,7 @@ impl<'a> Scanned<'a> {
         let numbers = scan_numbers(lex, text);
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text, Layout::Lines);
-        let span_of = |c: &CueAt<'_>| (c.span.start, c.span.end);
-        let covered: Vec<(usize, usize)> = cues.iter().filter(|c| c.class != CueClass::Temporal).map(span_of).collect();
-        let temporal: Vec<(usize, usize)> = cues.iter().filter(|c| c.class == CueClass::Temporal).map(span_of).collect();
-        let tokens = content_words(lex, text, 0, text.len(), &covered, &temporal);
+        let tokens = content_words(lex, text, 0, text.len(), &cues);
         let mut tok_ranges = Vec::with_capacity(sentences.len());
         let mut words = Vec::with_capacity(tokens.len());
         let mut word_ranges = Vec::with_capacity(sentences.len());
@@ -168,14 +164,28 @@ pub fn check(source: &str, memory: &str) -> GateReport {
 
     // Memory sentences grouped by the source sentence they align to: a
     // memory that splits one source sentence in two is checked as one.
-    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for a in alignment.iter().filter(|a| a.aligned) {
-        if let Some(si) = a.source_index {
-            groups.entry(si).or_default().push(a.memory_index);
-        }
-    }
-    for (&si, ms) in &groups {
-        let g = Group { src: &src, mem: &mem, si, ms, aligned_sources: &groups, clauses: std::cell::OnceCell::new() };
+    // (source, memory) pairs sorted by source, then memory order; a group is
+    // a run of one source. Two flat lists, not a map of lists.
+    let mut pairs: Vec<(usize, usize)> =
+        alignment.iter().filter(|a| a.aligned).filter_map(|a| a.source_index.map(|si| (si, a.memory_index))).collect();
+    pairs.sort_unstable();
+    let members: Vec<usize> = pairs.iter().map(|&(_, mi)| mi).collect();
+    let mut sources: Vec<usize> = pairs.iter().map(|&(si, _)| si).collect();
+    sources.dedup();
+    let mut from = 0;
+    for &si in &sources {
+        let to = from + pairs[from..].iter().take_while(|&&(s, _)| s == si).count();
+        let ms = &members[from..to];
+        from = to;
+        let g = Group {
+            src: &src,
+            mem: &mem,
+            si,
+            ms,
+            aligned_sources: &sources,
+            clauses: std::cell::OnceCell::new(),
+            mem_words: std::cell::OnceCell::new(),
+        };
         g.polarity(&mut flags);
         g.stance(CueClass::Condition, Check::Condition, &mut flags);
         g.stance(CueClass::Hedge, Check::Hedge, &mut flags);
@@ -211,9 +221,13 @@ struct Group<'r, 'a> {
     mem: &'r Scanned<'a>,
     si: usize,
     ms: &'r [usize],
-    aligned_sources: &'r BTreeMap<usize, Vec<usize>>,
+    /// Every source sentence some memory sentence aligned to, sorted.
+    aligned_sources: &'r [usize],
     /// Clauses of the source sentence, computed on first use.
     clauses: std::cell::OnceCell<Vec<(usize, usize)>>,
+    /// Content words of the memory sentences, computed on first use (the
+    /// polarity and the temporal check both read them).
+    mem_words: std::cell::OnceCell<Vec<Word>>,
 }
 
 impl Group<'_, '_> {
@@ -258,23 +272,17 @@ impl Group<'_, '_> {
         // Source window: the matched sentence; for hedges also the
         // neighbours no other memory sentence aligned to (DESIGN.md: hedge
         // reads "matched sentence and neighbours").
-        let mut window = vec![self.si];
-        if hedge {
-            let n = self.src.sentences.len();
-            for k in [self.si.wrapping_sub(1), self.si + 1] {
-                if k < n && !self.aligned_sources.contains_key(&k) {
-                    window.push(k);
-                }
-            }
-        }
+        let n = self.src.sentences.len();
+        let neighbour = |k: usize| (hedge && k < n && self.aligned_sources.binary_search(&k).is_err()).then_some(k);
+        let window = [Some(self.si), neighbour(self.si.wrapping_sub(1)), neighbour(self.si + 1)];
         // Temporal scope, like negation, belongs to its clause: a date in a
         // clause the memory dropped entirely is not a lost scope.
-        let mem_words = if class == CueClass::Temporal { self.mem_words() } else { Vec::new() };
+        let mem_words: &[Word] = if class == CueClass::Temporal { self.mem_words() } else { &[] };
         let mut found: Option<(usize, &CueAt<'_>)> = None;
-        for &k in &window {
+        for k in window.into_iter().flatten() {
             let s = &self.src.sentences[k];
             if let Some(c) =
-                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, &mem_words, false))
+                self.src.cues_in(s.start, s.end, class).find(|c| class != CueClass::Temporal || self.clause_kept(c, mem_words, false))
             {
                 found = Some((k, c));
                 break;
@@ -296,8 +304,8 @@ impl Group<'_, '_> {
     }
 
     /// Content words of all memory sentences of the group, sorted.
-    fn mem_words(&self) -> Vec<Word> {
-        word_set(self.ms.iter().flat_map(|&mi| self.mem.sent_words(mi).iter().copied()))
+    fn mem_words(&self) -> &[Word] {
+        self.mem_words.get_or_init(|| word_set(self.ms.iter().flat_map(|&mi| self.mem.sent_words(mi).iter().copied())))
     }
 
     /// Is the clause holding `cue` kept in the memory? A clause is kept
@@ -332,7 +340,7 @@ impl Group<'_, '_> {
         let s = self.src_sentence();
         let mem_words = self.mem_words();
         let all_neg: Vec<&CueAt<'_>> = self.src.cues_in(s.start, s.end, CueClass::Negation).collect();
-        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, &mem_words, true));
+        let kept_neg = all_neg.iter().find(|c| self.clause_kept(c, mem_words, true));
         let mem_neg: Option<&CueAt<'_>> = self.ms.iter().find_map(|&mi| {
             let m = &self.mem.sentences[mi];
             self.mem.cues_in(m.start, m.end, CueClass::Negation).next()

@@ -216,22 +216,20 @@ fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
 /// "asked him if") is an embedded question ("whether"), not a condition.
 fn if_means_whether(lex: &Lexicon, text: &str, if_start: usize) -> bool {
     const PRONOUNS: &[&str] = &["me", "him", "her", "us", "them", "you", "it"];
-    let words: Vec<String> = text[..if_start]
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .rev()
-        .take(3)
-        .map(str::to_lowercase)
-        .collect();
-    let Some(w0) = words.first() else { return false };
-    if lex.if_whether.contains(w0) {
+    // the two words before "if", lower-cased (borrowed when they already are)
+    fn as_lower(w: &str) -> std::borrow::Cow<'_, str> {
+        if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'\'') { w.into() } else { w.to_lowercase().into() }
+    }
+    let mut before = text[..if_start].split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).rev();
+    let Some(w0) = before.next().map(as_lower) else { return false };
+    if lex.if_whether.contains(w0.as_ref()) {
         return true;
     }
-    if let Some(w1) = words.get(1) {
+    if let Some(w1) = before.next().map(as_lower) {
         if lex.if_whether.contains(&format!("{w1} {w0}")) {
             return true;
         }
-        if PRONOUNS.contains(&w0.as_str()) && lex.if_whether.contains(w1) {
+        if PRONOUNS.contains(&w0.as_ref()) && lex.if_whether.contains(w1.as_ref()) {
             return true;
         }
     }

@@ -2,7 +2,9 @@
 //! content words and clauses. The gate, the verifier and recall's cited span
 //! read words through these functions.
 
+use crate::cues::CueAt;
 use crate::lexicon::Lexicon;
+use amem_model::CueClass;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
@@ -35,6 +37,27 @@ pub fn word_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// [`word_hash`] of the ASCII lower-case form of a word made of ASCII
+/// letters, digits and apostrophes, without copying it: bit 0x20 turns
+/// `A-Z` into `a-z` and leaves digits and `'` as they are.
+fn word_hash_ascii_lower(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    const LOWER: u64 = 0x2020_2020_2020_2020;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ (u64::from_le_bytes(w) | LOWER)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let v = rest.iter().enumerate().fold(0u64, |v, (k, b)| v | (u64::from(*b | 0x20) << (8 * k)));
+        h = (h.rotate_left(5) ^ v).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
 /// A content word of a sentence: where it starts (bytes of the text), its
 /// hash, and whether it lies inside a temporal cue ("Monday").
 #[derive(Clone, Copy, Debug)]
@@ -49,72 +72,126 @@ pub struct WordAt {
 
 /// Content words of `text[start..end]` in text order: alphanumeric runs
 /// (inner apostrophes kept) that are not stopwords and not covered by a
-/// non-temporal cue span (`covered`, bytes of `text`), stemmed and hashed;
-/// those inside a `temporal` span are kept and marked.
-pub fn content_words(
-    lex: &Lexicon,
-    text: &str,
-    start: usize,
-    end: usize,
-    covered: &[(usize, usize)],
-    temporal: &[(usize, usize)],
-) -> Vec<WordAt> {
+/// non-temporal cue of `cues` (sorted by span, spans in bytes of `text`),
+/// stemmed and hashed; those inside a temporal cue are kept and marked.
+pub fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
+    // one borrow of this thread's stem cache for the whole text, not one per word
+    STEMS
+        .try_with(|c| content_words_with(&mut c.borrow_mut(), lex, text, start, end, cues))
+        .unwrap_or_else(|_| content_words_with(&mut StemCache::default(), lex, text, start, end, cues))
+}
+
+/// [`content_words`] with the stem cache to use.
+fn content_words_with(cache: &mut StemCache, lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
     let piece = &text[start..end];
     let mut out = Vec::with_capacity(piece.len() / 6 + 1);
     let (mut lower, mut stemmed) = (String::new(), String::new());
-    let bytes = piece.as_bytes();
     // Spans are sorted and do not overlap, and tokens come in text order:
     // one cursor per span list moves forward only.
-    let (mut ci, mut ti) = (covered.partition_point(|&(_, ce)| ce <= start), temporal.partition_point(|&(_, ce)| ce <= start));
-    let mut emit = |s: usize, e: usize, lower: &mut String| {
+    // two cursors over the one cue list: one over the covering
+    // (non-temporal) cues, one over the temporal ones
+    let covers = |c: &CueAt<'_>| c.class != CueClass::Temporal;
+    let (mut ci, mut ti) = (0usize, 0usize);
+    let mut emit = |s: usize, e: usize, ascii: bool, lower: &mut String| {
         let (as_, ae) = (s + start, e + start);
-        while covered.get(ci).is_some_and(|&(_, ce)| ce <= as_) {
+        while cues.get(ci).is_some_and(|c| !covers(c) || c.span.end <= as_) {
             ci += 1;
         }
-        if covered.get(ci).is_some_and(|&(cs, _)| cs < ae) {
+        if cues.get(ci).is_some_and(|c| c.span.start < ae) {
             return;
         }
         let w = &piece[s..e];
-        lower_into(w, lower);
-        if lex.is_stopword(word_hash(lower.as_bytes())) {
-            return;
-        }
-        stem_into(lower, &mut stemmed);
-        let word = word_hash(stemmed.as_bytes());
-        while temporal.get(ti).is_some_and(|&(_, ce)| ce <= as_) {
+        let word = if ascii {
+            // ASCII word characters (letters, digits, apostrophe) lower-case
+            // by setting bit 0x20, so the hash and the cache probe read the
+            // text in place; the lower-cased copy is made only to stem a word
+            // the cache does not hold
+            let lower_hash = word_hash_ascii_lower(w.as_bytes());
+            if lex.is_stopword(lower_hash) {
+                return;
+            }
+            match cache.get_ascii_any_case(w, lower_hash) {
+                Some(e) => e.stem_hash,
+                None => {
+                    lower_into(w, lower);
+                    cache.stem_hash(lower, lower_hash, &mut stemmed)
+                }
+            }
+        } else {
+            lower_into(w, lower);
+            let lower_hash = word_hash(lower.as_bytes());
+            if lex.is_stopword(lower_hash) {
+                return;
+            }
+            cache.stem_hash(lower, lower_hash, &mut stemmed)
+        };
+        while cues.get(ti).is_some_and(|c| covers(c) || c.span.end <= as_) {
             ti += 1;
         }
-        let in_temporal = temporal.get(ti).is_some_and(|&(cs, _)| cs < ae);
+        let in_temporal = cues.get(ti).is_some_and(|c| c.span.start < ae);
         out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
-    // Word characters: ASCII alphanumerics fast, other chars decoded; an
-    // apostrophe between two word characters stays inside the word.
-    let mut cur: Option<usize> = None;
     let mut i = 0usize;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (is_word, len) = if b.is_ascii() {
-            let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
-            (b.is_ascii_alphanumeric() || inner_apos, 1)
-        } else {
-            let c = piece[i..].chars().next().unwrap_or(' ');
-            let l = c.len_utf8();
-            let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
-            (c.is_alphanumeric() || inner_apos, l)
-        };
-        if is_word {
-            if cur.is_none() {
-                cur = Some(i);
-            }
-        } else if let Some(s) = cur.take() {
-            emit(s, i, &mut lower);
-        }
-        i += len;
-    }
-    if let Some(s) = cur {
-        emit(s, piece.len(), &mut lower);
+    while let Some((s, e, ascii)) = next_word(piece, i) {
+        emit(s, e, ascii, &mut lower);
+        i = e;
     }
     out
+}
+
+/// The next word of `piece` at or after byte `from`: `(start, end, ascii)`.
+/// A word is a run of alphanumeric characters; an apostrophe (`'` before an
+/// ASCII letter or digit, `’` before any alphanumeric) between two word
+/// characters stays inside it. `ascii` when the word is all ASCII.
+///
+/// ASCII bytes are classed by one table look-up and a word's bytes are run
+/// over in a tight loop; a non-ASCII character is decoded where it is met.
+fn next_word(piece: &str, from: usize) -> Option<(usize, usize, bool)> {
+    let bytes = piece.as_bytes();
+    let n = bytes.len();
+    let mut i = from;
+    // the start: the first alphanumeric character
+    let start = loop {
+        let &b = bytes.get(i)?;
+        if b.is_ascii() {
+            if b.is_ascii_alphanumeric() {
+                break i;
+            }
+            i += 1;
+        } else {
+            let c = piece[i..].chars().next()?;
+            if c.is_alphanumeric() {
+                break i;
+            }
+            i += c.len_utf8();
+        }
+    };
+    let mut ascii = true;
+    loop {
+        while i < n && bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        if b == b'\'' {
+            if bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if b.is_ascii() {
+            break;
+        }
+        let Some(c) = piece[i..].chars().next() else { break };
+        let l = c.len_utf8();
+        if c.is_alphanumeric() || (c == '’' && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric)) {
+            ascii = false;
+            i += l;
+            continue;
+        }
+        break;
+    }
+    Some((start, i, ascii))
 }
 
 /// The sorted, deduplicated word set of some content words.
@@ -132,28 +209,37 @@ pub fn word_set(words: impl Iterator<Item = WordHash>) -> Vec<WordHash> {
 pub fn clauses(sentence: &str) -> Vec<(usize, usize)> {
     const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
     let bytes = sentence.as_bytes();
-    let mut cuts = vec![0usize];
+    let mut out = Vec::new();
+    // Cuts come in increasing order (a cut at byte i is at i + 1 or, after a
+    // dash, i + 3, and the dash's other bytes cut nothing): each new cut
+    // closes the clause since the last one.
+    let mut last = 0usize;
+    let mut cut = |at: usize, out: &mut Vec<(usize, usize)>| {
+        if at > last {
+            if !sentence[last..at].trim().is_empty() {
+                out.push((last, at));
+            }
+            last = at;
+        }
+    };
     for (i, &c) in bytes.iter().enumerate() {
         match c {
-            b',' | b';' | b':' => cuts.push(i + 1),
+            b',' | b';' | b':' => cut(i + 1, &mut out),
             // em dash and en dash (U+2014, U+2013)
-            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
-            b' ' => {
-                // " but " and the like: cut before the coordinator
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cut(i + 3, &mut out),
+            // " but " and the like: cut before the coordinator (most words
+            // start with another letter: one test rules them out)
+            b' ' if bytes.get(i + 1).is_some_and(|b| matches!(b.to_ascii_lowercase(), b'b' | b'w' | b'a')) => {
                 let rest = &bytes[i + 1..];
-                for w in COORDINATORS {
-                    if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
-                        cuts.push(i + 1);
-                    }
+                if COORDINATORS.iter().any(|w| rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ') {
+                    cut(i + 1, &mut out);
                 }
             }
             _ => {}
         }
     }
-    cuts.push(sentence.len());
-    cuts.sort_unstable();
-    cuts.dedup();
-    cuts.windows(2).map(|w| (w[0], w[1])).filter(|&(a, b)| a < b && !sentence[a..b].trim().is_empty()).collect()
+    cut(sentence.len(), &mut out);
+    out
 }
 
 /// One word of a text, as the verifier aligns it.
@@ -298,6 +384,126 @@ pub fn stem(lower: &str) -> String {
 
 /// [`stem`] written into `w` (cleared first), so a caller can reuse one buffer.
 pub fn stem_into(lower: &str, w: &mut String) {
+    let hit = STEMS
+        .try_with(|c| {
+            c.borrow().get(lower, word_hash(lower.as_bytes())).map(|e| {
+                w.clear();
+                w.push_str(e.stem());
+            })
+        })
+        .ok()
+        .flatten();
+    if hit.is_none() {
+        stem_uncached(lower, w);
+        let _ = STEMS.try_with(|c| c.borrow_mut().put(lower, word_hash(lower.as_bytes()), w));
+    }
+}
+
+thread_local! {
+    /// This thread's [`StemCache`] (a thread of its own each: no lock on the hot path).
+    static STEMS: std::cell::RefCell<StemCache> = std::cell::RefCell::new(StemCache::default());
+}
+
+/// Longest word (and stem), in bytes, the stem cache holds; longer words are
+/// stemmed every time.
+const CACHED_LEN: usize = 22;
+
+/// Slots of the stem cache (a power of two), in sets of two.
+const CACHE_SLOTS: usize = 4096;
+
+/// A two-way set-associative cache of [`stem`] by lower-cased word. Snowball walks its
+/// suffix tables for every word it is given and was most of the gate's time
+/// (`perf`: `find_among_b` and friends, 35% of a gate run), while text
+/// repeats its words: the gate stems the same words for the source and the
+/// memory, the verifier every evidence sentence of a claim. A slot keeps the
+/// word itself and is used only on an exact match, so a cached stem is the
+/// stem: the cache changes speed, never an answer.
+#[derive(Default)]
+struct StemCache {
+    /// Empty until the first `put` (a thread that never stems allocates nothing).
+    slots: Vec<CachedStem>,
+}
+
+#[derive(Clone, Copy)]
+struct CachedStem {
+    /// Length of `word`; 0 marks an empty slot (the empty word is never cached).
+    word_len: u8,
+    stem_len: u8,
+    word: [u8; CACHED_LEN],
+    stem: [u8; CACHED_LEN],
+    /// [`word_hash`] of the stem.
+    stem_hash: u64,
+}
+
+impl CachedStem {
+    const EMPTY: CachedStem = CachedStem { word_len: 0, stem_len: 0, word: [0; CACHED_LEN], stem: [0; CACHED_LEN], stem_hash: 0 };
+
+    fn stem(&self) -> &str {
+        // only ever filled from a `&str` of exactly these bytes (see `put`)
+        std::str::from_utf8(&self.stem[..usize::from(self.stem_len)]).unwrap_or("")
+    }
+}
+
+impl StemCache {
+    /// The first of the two slots (a set) where a word with this hash may sit.
+    fn set(hash: u64) -> usize {
+        // the high bits of a Fibonacci multiply: the word hash's low bits
+        // alone mix less
+        let sets = CACHE_SLOTS / 2;
+        2 * (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - sets.trailing_zeros())) as usize
+    }
+
+    /// The slot of `hash`'s set whose word `same` accepts.
+    fn find(&self, hash: u64, len: usize, same: impl Fn(&[u8]) -> bool) -> Option<&CachedStem> {
+        let set = self.slots.get(Self::set(hash)..Self::set(hash) + 2)?;
+        set.iter().find(|e| usize::from(e.word_len) == len && len > 0 && same(&e.word[..len]))
+    }
+
+    fn get(&self, word: &str, hash: u64) -> Option<&CachedStem> {
+        self.find(hash, word.len(), |w| w == word.as_bytes())
+    }
+
+    /// [`StemCache::get`] for an ASCII word in any case: the slot's word is
+    /// lower-case, so an ASCII case-insensitive match is the lower-cased word.
+    fn get_ascii_any_case(&self, word: &str, lower_hash: u64) -> Option<&CachedStem> {
+        self.find(lower_hash, word.len(), |w| w.eq_ignore_ascii_case(word.as_bytes()))
+    }
+
+    /// [`word_hash`] of [`stem`]`(lower)`, where `lower_hash` is [`word_hash`]
+    /// of `lower` (the gate's content words have it already, for the
+    /// stopword probe); `scratch` holds the stem when it has to be computed.
+    fn stem_hash(&mut self, lower: &str, lower_hash: u64, scratch: &mut String) -> WordHash {
+        if let Some(e) = self.get(lower, lower_hash) {
+            return e.stem_hash;
+        }
+        stem_uncached(lower, scratch);
+        self.put(lower, lower_hash, scratch);
+        word_hash(scratch.as_bytes())
+    }
+
+    fn put(&mut self, word: &str, hash: u64, stem: &str) {
+        if word.is_empty() || word.len() > CACHED_LEN || stem.len() > CACHED_LEN {
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![CachedStem::EMPTY; CACHE_SLOTS];
+        }
+        let mut e = CachedStem::EMPTY;
+        e.word_len = word.len() as u8;
+        e.word[..word.len()].copy_from_slice(word.as_bytes());
+        e.stem_len = stem.len() as u8;
+        e.stem[..stem.len()].copy_from_slice(stem.as_bytes());
+        e.stem_hash = word_hash(stem.as_bytes());
+        // two ways a set: the newest word first, the one it displaces second
+        // (two words of one text that share a set no longer evict each other)
+        let set = Self::set(hash);
+        self.slots[set + 1] = self.slots[set];
+        self.slots[set] = e;
+    }
+}
+
+/// [`stem_into`] without the cache.
+fn stem_uncached(lower: &str, w: &mut String) {
     w.clear();
     // a possessive is its noun ("alice's" = "alice"); the word iterator of
     // the verifier splits at apostrophes and never hands one in
@@ -306,7 +512,11 @@ pub fn stem_into(lower: &str, w: &mut String) {
         w.push_str(lemma);
         return;
     }
-    if !lower.is_ascii() {
+    // Non-ASCII words are kept whole; Snowball leaves words of one or two
+    // letters and numbers as they are (its rules need three letters and
+    // letter suffixes; the test `snowball_leaves_short_words_and_numbers`
+    // pins it), so they skip the stemmer's tables.
+    if !lower.is_ascii() || lower.len() <= 2 || lower.bytes().all(|b| b.is_ascii_digit()) {
         w.push_str(lower);
         return;
     }
@@ -429,6 +639,98 @@ pub fn stems_match(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// [`clauses`] as it was written with a sorted list of cuts; the
+    /// property test below holds the streaming version to it.
+    fn clauses_by_sorted_cuts(sentence: &str) -> Vec<(usize, usize)> {
+        const COORDINATORS: &[&[u8]] = &[b"but", b"while", b"whereas", b"although", b"and"];
+        let bytes = sentence.as_bytes();
+        let mut cuts = vec![0usize];
+        for (i, &c) in bytes.iter().enumerate() {
+            match c {
+                b',' | b';' | b':' => cuts.push(i + 1),
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0x93 | 0x94)) => cuts.push(i + 3),
+                b' ' => {
+                    let rest = &bytes[i + 1..];
+                    for w in COORDINATORS {
+                        if rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && rest[w.len()] == b' ' {
+                            cuts.push(i + 1);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        cuts.push(sentence.len());
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts.windows(2).map(|w| (w[0], w[1])).filter(|&(a, b)| a < b && !sentence[a..b].trim().is_empty()).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn clauses_cut_as_the_sorted_cuts_did(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Bob", " ", ",", ";", ":", "\u{2014}", "\u{2013}", " but ", " And ", " while ", " whereas ", " although ", "but", "\u{e9}",
+            ]), 0..20)
+        ) {
+            let t: String = parts.concat();
+            proptest::prop_assert_eq!(clauses(&t), clauses_by_sorted_cuts(&t), "{:?}", t);
+        }
+    }
+
+    /// The word loop as it was written before [`next_word`]: byte by byte,
+    /// a word open or not. The property test below holds the two to the same words.
+    fn word_spans_byte_by_byte(piece: &str) -> Vec<(usize, usize)> {
+        let bytes = piece.as_bytes();
+        let mut out = Vec::new();
+        let mut cur: Option<usize> = None;
+        let mut i = 0usize;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (is_word, len) = if b.is_ascii() {
+                let inner_apos = b == b'\'' && cur.is_some() && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+                (b.is_ascii_alphanumeric() || inner_apos, 1)
+            } else {
+                let c = piece[i..].chars().next().unwrap_or(' ');
+                let l = c.len_utf8();
+                let inner_apos = c == '’' && cur.is_some() && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric);
+                (c.is_alphanumeric() || inner_apos, l)
+            };
+            if is_word {
+                if cur.is_none() {
+                    cur = Some(i);
+                }
+            } else if let Some(s) = cur.take() {
+                out.push((s, i));
+            }
+            i += len;
+        }
+        if let Some(s) = cur {
+            out.push((s, piece.len()));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn next_word_reads_the_words_of_the_byte_loop(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Bob", "it", "5", "'", "\u{2019}", " ", ".", ",", "-", "\u{e9}", "\u{c9}", "\u{1f389}", "\u{a0}", "\u{4e2d}",
+                "\u{661}", "\u{2019}s", "n't", "_", "\t",
+            ]), 0..24)
+        ) {
+            let t: String = parts.concat();
+            let mut got = Vec::new();
+            let mut i = 0;
+            while let Some((s, e, ascii)) = next_word(&t, i) {
+                proptest::prop_assert_eq!(ascii, t[s..e].is_ascii());
+                got.push((s, e));
+                i = e;
+            }
+            proptest::prop_assert_eq!(got, word_spans_byte_by_byte(&t), "{:?}", t);
+        }
+    }
+
     #[test]
     fn stems_meet() {
         assert_eq!(stem("infected"), stem("infects"));
@@ -453,6 +755,68 @@ mod tests {
         assert_eq!(stem("promoted"), stem("promotes"));
         assert_eq!(stem("servers"), "server");
         assert_eq!(stem("access"), "access");
+    }
+
+    #[test]
+    fn snowball_leaves_short_words_and_numbers() {
+        let snowball = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+        let chars: Vec<char> = ('a'..='z').chain('0'..='9').chain(['\'']).collect();
+        for &a in &chars {
+            assert_eq!(snowball.stem(&a.to_string()), a.to_string());
+            for &b in &chars {
+                let w: String = [a, b].iter().collect();
+                assert_eq!(snowball.stem(&w), w);
+            }
+        }
+        for n in (0..100_000u64).chain([1_000_000, 20_260_803, 4_155_550_123]) {
+            for w in [n.to_string(), format!("{n:07}")] {
+                assert_eq!(snowball.stem(&w), w);
+            }
+        }
+    }
+
+    #[test]
+    fn the_stem_cache_changes_no_stem() {
+        let words = [
+            "running",
+            "Running",
+            "RUNNING",
+            "alice's",
+            "said",
+            "vaccination",
+            "studies",
+            "internationalisation",
+            "café",
+            "naïve's",
+            "antidisestablishmentarianism",
+            "2026",
+            "a",
+            "it's",
+            "o'neill",
+        ];
+        let lex = Lexicon::get();
+        for _ in 0..2 {
+            // the second round reads every stem back from the cache
+            for w in words {
+                let lower = w.to_lowercase();
+                let mut uncached = String::new();
+                stem_uncached(&lower, &mut uncached);
+                assert_eq!(stem(&lower), uncached, "{w}");
+                let got = content_words(lex, w, 0, w.len(), &[]);
+                if !lex.is_stopword(word_hash(lower.as_bytes())) {
+                    assert_eq!(got.len(), 1, "{w}");
+                    assert_eq!(got[0].word, word_hash(uncached.as_bytes()), "{w}");
+                }
+            }
+        }
+        // words given one hash share a slot: they evict each other and still stem right
+        let mut cache = StemCache::default();
+        let mut scratch = String::new();
+        for w in ["promoted", "promotes", "servers"] {
+            for _ in 0..2 {
+                assert_eq!(cache.stem_hash(w, 42, &mut scratch), word_hash(stem(w).as_bytes()));
+            }
+        }
     }
 
     #[test]

@@ -178,19 +178,28 @@ fn speaks_of_now(words: &[Word], relative_time: bool) -> bool {
 
 /// True when the verdict on `claim` against `evidence` can depend on the day the claim was
 /// written: the claim names a time relative to its writing or speaks of its present (both
-/// compared with that day), or an evidence item is a fetched page with a retrieval day (a
-/// relative time in it is compared with the claim's day).
+/// compared with that day), holds a relative date that day resolves ("last week", "two days
+/// ago": [`read_claim`] reads them against it), or an evidence item is a fetched page with a
+/// retrieval day (a relative time in it is compared with the claim's day).
 pub(crate) fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
     if evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
         return true;
     }
     let words = text::words(claim);
-    speaks_of_now(&words, scope::relative_time(&words).is_some())
+    if speaks_of_now(&words, scope::relative_time(&words).is_some()) {
+        return true;
+    }
+    // Any day would do: a relative form is read only when there is one.
+    let ranges = |ds: Vec<Date>| ds.into_iter().map(|d| d.range).collect::<Vec<_>>();
+    ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
 }
 
-fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
+fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
+    let rarity = ctx.rarity;
     let words = text::words(text);
-    let dates = date::dates(text);
+    // "yesterday", "last week", "on Tuesday" are dates only against the day the claim was written.
+    let anchor = ctx.sent_on.and_then(|d| d.parse::<jiff::civil::Date>().ok());
+    let dates = date::dates_at(text, anchor);
     let quantities = values_outside_dates(number::quantities(text, &words), &dates);
     let mut seen: Vec<&str> = Vec::new();
     let mut content = Vec::new();
@@ -403,12 +412,13 @@ fn coverage_by(claim: &ClaimView<'_>, matches: &[Option<usize>], values: &[bool]
 /// True when the sentence speaks of the claim's subject: one of its names, or half the weight
 /// of its opening noun phrase. A claim whose subject is a pronoun cannot be checked for it.
 fn addresses_subject(claim: &ClaimView<'_>, matches: &[Option<usize>]) -> bool {
+    let named = claim.content.iter().zip(matches).any(|(ci, m)| m.is_some() && claim.names.contains(ci));
     match &claim.subject {
-        Subject::Deictic(_) => true,
+        // A pronoun subject cannot be checked; the names it is said with still must be there.
+        Subject::Deictic(_) => claim.names.is_empty() || named,
         Subject::Words(ks) if ks.is_empty() => true,
         Subject::Words(ks) => {
             // One of the claim's names, or half the weight of its opening noun phrase.
-            let named = claim.content.iter().zip(matches).any(|(ci, m)| m.is_some() && claim.names.contains(ci));
             let held: f64 = ks.iter().filter(|&&k| matches[k].is_some()).map(|&k| claim.weights[k]).sum();
             let all: f64 = ks.iter().map(|&k| claim.weights[k]).sum();
             named || held * 2.0 >= all
@@ -432,6 +442,15 @@ fn cite(evidence: &[Evidence], s: &Sentence<'_>) -> Evidence {
     e
 }
 
+/// [`cite`], narrowed further to the part `r` of the sentence (a conflicting value or word).
+fn cite_part(evidence: &[Evidence], s: &Sentence<'_>, r: &Range<usize>) -> Evidence {
+    let mut e = cite(evidence, s);
+    let base = evidence[s.item].span.start + s.range.start;
+    e.span = Span::new(base + r.start, base + r.end);
+    e.quote = s.text[r.clone()].to_string();
+    e
+}
+
 fn span(r: &Range<usize>) -> Option<Span> {
     Some(Span::new(r.start, r.end))
 }
@@ -452,21 +471,49 @@ fn negation_near(cues: &[Cue], targets: &[usize]) -> bool {
 /// ("does not cause" denies "cause"; "no evidence that X" denies "evidence", not X), so
 /// a negated word the other text does not share never flips polarity.
 fn negates_any(cues: &[Cue], words: &[Word], targets: &[usize]) -> Option<usize> {
-    cues.iter().position(|c| {
-        let head = words
+    cues.iter().position(|c| negated_head(c, words).is_some_and(|h| targets.contains(&h)))
+}
+
+/// The word a negation cue denies: the first content word after it, within [`NEGATION_WINDOW`].
+fn negated_head(c: &Cue, words: &[Word]) -> Option<usize> {
+    words
+        .iter()
+        .enumerate()
+        .skip(c.word + 1)
+        .take(NEGATION_WINDOW)
+        .find(|(_, w)| !w.stop && w.lower.chars().any(char::is_alphabetic))
+        .map(|(i, _)| i)
+}
+
+/// True when a word one side denies is not denied where the other side has it: "cannot be
+/// modified by dexamethasone" against "did not demonstrate cytokine storm but ... predicted to be
+/// modified by dexamethasone", where the evidence's negation governs another shared word. The
+/// claim's denial is shared when the evidence denies any shared word within its reach ("is not an
+/// album by Linkin Park" against "an album by Metallica, not Linkin Park").
+fn denial_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])]) -> bool {
+    let claim_side = claim.negations.iter().any(|c| {
+        let Some(h) = negated_head(c, &claim.words) else { return false };
+        if !claim.content.contains(&h) {
+            return false;
+        }
+        let reach: Vec<usize> =
+            (0..claim.content.len()).filter(|&k| claim.content[k] > c.word && claim.content[k] <= c.word + NEGATION_WINDOW).collect();
+        let held: Vec<(&Sentence<'_>, usize)> =
+            per.iter().flat_map(|(s, m)| reach.iter().filter_map(move |&k| m[k].filter(|&p| p != VIA_TITLE).map(|p| (*s, p)))).collect();
+        !held.is_empty() && !held.iter().any(|(s, p)| negation_near(s.negations(), &[*p]))
+    });
+    let evidence_side = per.iter().any(|(s, m)| {
+        s.negations()
             .iter()
-            .enumerate()
-            .skip(c.word + 1)
-            .take(NEGATION_WINDOW)
-            .find(|(_, w)| !w.stop && w.lower.chars().any(char::is_alphabetic))
-            .map(|(i, _)| i);
-        head.is_some_and(|h| targets.contains(&h))
-    })
+            .filter_map(|c| negated_head(c, s.words()))
+            .any(|h| m.iter().position(|&p| p == Some(h)).is_some_and(|k| !negation_near(&claim.negations, &[claim.content[k]])))
+    });
+    claim_side || evidence_side
 }
 
 /// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
 pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
-    let claim = read_claim(claim_text, ctx.rarity);
+    let claim = read_claim(claim_text, ctx);
     if claim.content.is_empty() {
         return Outcome {
             status: Status::Ambiguous,
@@ -594,6 +641,15 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         let joint: Vec<Option<usize>> = (0..claim.content.len()).map(|k| cand.iter().find_map(|&i| matches[i][k])).collect();
         let joint_values: Vec<bool> = (0..values[best].len()).map(|k| cand.iter().any(|&i| values[i][k])).collect();
         let c = coverage(&claim, &joint, &joint_values);
+        if fills_a_hole(&claim, &sentences, &matches, cand) {
+            if best_partial.as_ref().is_none_or(|(bc, _)| c > *bc) {
+                let detail =
+                    "another sentence supplies a claim word where the closest sentence has a word of its own: it says something else there"
+                        .to_string();
+                best_partial = Some((c, vec![reason("topic", "align.hole_filled", detail, None, vec![])]));
+            }
+            continue;
+        }
         let check = facets(&claim, cand.iter().map(|&i| (&sentences[i], matches[i].as_slice())).collect(), &joint, c, evidence);
         match check {
             Facets::Entails { lowered } => {
@@ -693,6 +749,29 @@ fn scope_difference(
             vec![cite(evidence, s)],
         ));
     }
+    // Two windows of time ("over the past 30 years" against "within the past 50 years") are two
+    // scopes of the proposition, not two values of it.
+    if conflict.facet == "number" {
+        let claim_window = conflict
+            .claim_span
+            .and_then(|c| claim.quantities.iter().find(|q| q.range.start == c.start))
+            .is_some_and(|q| scope::time_window(claim.text, q));
+        let base = evidence[s.item].span.start + s.range.start;
+        let ev_window = conflict
+            .evidence
+            .get(1)
+            .and_then(|e| s.quantities().iter().find(|q| q.range.start + base == e.span.start))
+            .is_some_and(|q| scope::time_window(s.text, q));
+        if claim_window || ev_window {
+            return Some(reason(
+                "scope",
+                "scope.period_differs",
+                "the claim and the evidence state the proposition over different windows of time".into(),
+                None,
+                vec![cite(evidence, s)],
+            ));
+        }
+    }
     // A quantity changes over time: the evidence's figure for a period stated in its clause
     // ("revenue was up 12% from Q4 2024") is not the undated claim's ("revenues were only up
     // 9%"); a date in another clause ("$1.2 million, approved in January 2025") dates something else.
@@ -722,6 +801,27 @@ fn scope_difference(
             None,
             vec![cite(evidence, s)],
         ));
+    }
+    // A dated claim's quantity against the evidence's quantity for another time in its clause
+    // ("the 18 warmest years have occurred since 2000" against "the thirteen warmest years have
+    // all occurred since 1998"): two times, two facts.
+    let claim_dated = |d: &Date| claim.dates.iter().any(|c| date::comparable(c, d) && date::relate(c, d) != DateRelation::Conflicts);
+    if conflict.facet == "number"
+        && !claim.dates.is_empty()
+        && let Some(d) = s.dates().iter().find(|d| same_clause(d) && !claim_dated(d))
+    {
+        return Some(reason(
+            "scope",
+            "scope.time_differs",
+            format!("the evidence states the quantity for {:?}, another time than the claim's", &s.text[d.range.clone()]),
+            None,
+            vec![cite(evidence, s)],
+        ));
+    }
+    // A relative date of the claim resolved against its writing day ("yesterday" sent on
+    // 8 May is 7 May) is compared as that day: a date conflict with it shares the scope.
+    if conflict.facet == "date" && claim.dates.iter().any(|d| d.relative) {
+        return None;
     }
     let ev = &evidence[s.item];
     // A fetched page's retrieval day is when it was read; a note's index time says nothing of
@@ -812,6 +912,38 @@ fn stance_reason(claim: &ClaimView<'_>) -> Option<Reason> {
         span(first),
         vec![],
     ))
+}
+
+/// Most words between two claim words in the sentence that a hole between them can be said to sit in.
+const SLOT_SPAN: usize = 6;
+
+/// True when sentences joined to support a claim fill a slot of the closest one: another
+/// sentence supplies a claim word that sits, in the claim, between two words the closest sentence
+/// holds close together, and the closest sentence has a word of its own in that place
+/// ("leronlimab has *induced* the cytokine storm" from "Leronlimab Has Significantly *Reduced* the
+/// Cytokine Storm" and "leronlimab induced significant reductions"). The closest sentence then
+/// says something else there, so the two do not state one proposition together; sentences that
+/// each hold their own stretch of the claim ("X, born in 1950," and "X died in Paris") do.
+fn fills_a_hole(claim: &ClaimView<'_>, sentences: &[Sentence<'_>], matches: &[Vec<Option<usize>>], cand: &[usize]) -> bool {
+    let Some(&best) = cand.first() else { return false };
+    if cand.len() < 2 {
+        return false;
+    }
+    let held = |k: usize| matches[best][k].filter(|&p| p != VIA_TITLE);
+    let words = sentences[best].words();
+    let claim_has = |w: &Word| claim.content.iter().any(|&ci| text::stems_match(&claim.words[ci].stem, &w.stem));
+    let checked: Vec<usize> = (0..claim.content.len()).filter(|&k| !claim.optional[k]).collect();
+    checked.iter().enumerate().any(|(at, &k)| {
+        if matches[best][k].is_some() || !cand.iter().any(|&i| matches[i][k].is_some()) {
+            return false;
+        }
+        let before = checked[..at].iter().rev().find_map(|&j| held(j));
+        let after = checked[at + 1..].iter().find_map(|&j| held(j));
+        let (Some(p1), Some(p2)) = (before, after) else { return false };
+        p1 < p2
+            && p2 - p1 <= SLOT_SPAN
+            && words[p1 + 1..p2].iter().any(|w| !w.stop && w.lower.chars().any(char::is_alphabetic) && !claim_has(w))
+    })
 }
 
 /// [`coverage`] of the sentences `set` (and `extra`) taken together: a unit counts as matched
@@ -937,8 +1069,20 @@ fn facets(
     }
     // Support needs the same polarity around the shared words: a negation near them on one side
     // only ("offers no benefit in preventing" against "appears to prevent") leaves it unclear.
-    if (claim_neg && !ev_near) || (ev_neg && !claim_near) || claim_near != ev_near {
+    if (claim_neg && !ev_near) || (ev_neg && !claim_near) || claim_near != ev_near || denial_unshared(claim, &per) {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
+    }
+    if let Some(r) = value_unstated(claim, &per, evidence) {
+        missing.push(r);
+    }
+    if let Some(r) = apart_in_short_claim(claim, &per, evidence) {
+        missing.push(r);
+    }
+    if let Some(r) = rank_unshared(claim, &per, evidence) {
+        missing.push(r);
+    }
+    if let Some(r) = direction_unstated(claim, &per, evidence) {
+        missing.push(r);
     }
     if !missing.is_empty() {
         return Facets::Missing(missing);
@@ -974,6 +1118,146 @@ fn facets(
         lowered.push(reason("scope", "scope.evidence_narrower", detail, None, cited(s)));
     }
     Facets::Entails { lowered }
+}
+
+/// A claim word the evidence has only as the unit or the counted noun of a number, when the claim
+/// gives it no number: "marketed in only one country" against "marketed in over 180 countries",
+/// "one-minute test kits" against "in ten minutes". The evidence states a value the claim does not
+/// (or one the claim spells in a way not read as a number), so the claim is not entailed as it stands.
+fn value_unstated(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    if !claim.quantities.is_empty() {
+        return None;
+    }
+    for (s, m) in per {
+        for (k, p) in m.iter().enumerate() {
+            let Some(p) = p.filter(|&p| p != VIA_TITLE) else { continue };
+            let r = &s.words()[p].range;
+            let w = &s.words()[p];
+            let counts = |q: &Quantity| {
+                let inside = q.range.start <= r.start && r.end <= q.range.end;
+                // the counted noun right after the number, plural ("180 countries"; not the label
+                // of "Phase 1 COVID-19 trial" or "a Formula 1 driver")
+                let plural = w.lower.ends_with('s') && w.lower != w.stem;
+                let after = plural
+                    && q.anchor.as_deref().is_some_and(|a| text::stems_match(a, &w.stem))
+                    && s.text
+                        .get(q.range.end..r.start)
+                        .is_some_and(|gap| gap.split_whitespace().count() <= 1 && !gap.contains([',', ';', '.']));
+                !q.is_year && (inside || after)
+            };
+            let Some(q) = s.quantities().iter().find(|q| counts(q)) else { continue };
+            let detail = format!(
+                "the evidence states {:?} where the claim gives {:?} no number",
+                &s.text[q.range.clone()],
+                &claim.text[claim.words[claim.content[k]].range.clone()]
+            );
+            return Some(reason("number", "number.value_unstated", detail, None, vec![cite(evidence, s)]));
+        }
+    }
+    None
+}
+
+/// A claim of two words says little beyond their co-occurrence, so the two must be said together:
+/// not on either side of a colon or a semicolon, which part two statements ("Trump was not
+/// confused or inadequately briefed: He flat-out lied, repeatedly, about science" for "Trump is
+/// about science").
+fn apart_in_short_claim(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    let checked: Vec<usize> = (0..claim.content.len()).filter(|&k| !claim.optional[k]).collect();
+    if checked.len() > 2 || !claim.quantities.is_empty() || !claim.dates.is_empty() {
+        return None;
+    }
+    let [(s, m)] = per else { return None };
+    let at: Vec<usize> = checked.iter().filter_map(|&k| m[k].filter(|&p| p != VIA_TITLE)).map(|p| s.words()[p].range.start).collect();
+    let (&lo, &hi) = (at.iter().min()?, at.iter().max()?);
+    s.text.get(lo..hi).filter(|gap| gap.contains([':', ';'])).map(|_| {
+        reason(
+            "topic",
+            "align.statements_apart",
+            "the claim's two words are in two statements of the sentence (a colon or a semicolon between them)".into(),
+            None,
+            vec![cite(evidence, s)],
+        )
+    })
+}
+
+/// The content word a rank is said of: the first content word after the ordinal, within three words.
+fn ranked_word(words: &[Word], ordinal: usize) -> Option<usize> {
+    (ordinal + 1..words.len().min(ordinal + 4)).find(|&i| !words[i].stop && words[i].lower.chars().any(char::is_alphabetic))
+}
+
+/// True when the sentence ranks the claim word `ranked` (a claim word index) with `ordinal`.
+fn ranks(claim: &ClaimView<'_>, s: &Sentence<'_>, ordinal: &str, ranked: usize) -> bool {
+    let sw = s.words();
+    sw.iter()
+        .enumerate()
+        .any(|(j, w)| w.lower == ordinal && ranked_word(sw, j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem)))
+}
+
+/// A rank that does not carry over: the claim's ordinal said of another word in the evidence ("the
+/// second confirmed case" against "infected a second time"), or the evidence ranking a superlative the
+/// claim states bare ("the largest planet" against "the second-largest").
+fn rank_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    for &ci in &claim.content {
+        let w = &claim.words[ci];
+        if !cues::is_ordinal(&w.lower) {
+            continue;
+        }
+        let Some(ranked) = ranked_word(&claim.words, ci) else { continue };
+        if !per.iter().any(|(s, _)| ranks(claim, s, &w.lower, ranked)) {
+            let detail = format!(
+                "the evidence does not rank {:?} {:?}",
+                &claim.text[w.range.clone()],
+                &claim.text[claim.words[ranked].range.clone()]
+            );
+            return Some(reason("entity", "rank.not_found", detail, span(&w.range), vec![]));
+        }
+    }
+    for (s, m) in per {
+        let sw = s.words();
+        for (j, w) in sw.iter().enumerate() {
+            let next = j + 1;
+            if !cues::is_ordinal(&w.lower) || !sw.get(next).is_some_and(|n| cues::is_superlative(&n.lower)) {
+                continue;
+            }
+            let Some(k) = m.iter().position(|&p| p == Some(next)) else { continue };
+            let ci = claim.content[k];
+            if ci > 0 && cues::is_ordinal(&claim.words[ci - 1].lower) {
+                continue;
+            }
+            let detail = format!(
+                "the evidence says {:?} where the claim says {:?}",
+                &s.text[w.range.start..sw[next].range.end],
+                &claim.text[claim.words[ci].range.clone()]
+            );
+            return Some(reason("entity", "rank.evidence_ranks", detail, span(&claim.words[ci].range), vec![cite(evidence, s)]));
+        }
+    }
+    None
+}
+
+/// A direction the evidence gives a shared word and the claim does not: "reduced pneumonia risk"
+/// against "sauna use is pneumonia risk". A claim that states a direction anywhere is compared by its
+/// antonyms instead.
+fn direction_unstated(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    if claim.words.iter().any(|w| !w.stop && cues::is_direction(&w.lower)) {
+        return None;
+    }
+    for (s, m) in per {
+        let sw = s.words();
+        for &p in m.iter().flatten() {
+            if p == VIA_TITLE || p == 0 {
+                continue;
+            }
+            let before = &sw[p - 1];
+            if before.stop || !cues::is_direction(&before.lower) || m.contains(&Some(p - 1)) {
+                continue;
+            }
+            let detail =
+                format!("the evidence says {:?}, a direction the claim does not state", &s.text[before.range.start..sw[p].range.end]);
+            return Some(reason("polarity", "polarity.direction_unstated", detail, None, vec![cite(evidence, s)]));
+        }
+    }
+    None
 }
 
 /// A conflict between the claim and one aligned sentence: a value, a date or the polarity.
@@ -1053,11 +1337,28 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
             cited(&e.range),
         ));
     }
+    if let Some(r) = rank_conflict(claim, s, evidence) {
+        return Some(r);
+    }
     // A name swapped for another in the same slot is read as a conflict only when that name is
     // the one content word the sentence lacks: with more missing, the sentence may well be about
     // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
-    let one_missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count() == 1 && m.len() >= 3;
+    // A name of several words missing whole ("Fort Lauderdale") is one missing unit.
+    let missing_units = (0..m.len())
+        .filter(|&k| m[k].is_none() && !claim.optional[k])
+        .filter(|&k| {
+            let (ci, prev) = (claim.content[k], k.checked_sub(1));
+            let joined = prev.is_some_and(|p| {
+                m[p].is_none() && claim.names.contains(&claim.content[p]) && claim.names.contains(&ci) && claim.content[p] + 1 == ci
+            });
+            !joined
+        })
+        .count();
+    let one_missing = missing_units == 1 && m.len() >= 3;
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
+    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
@@ -1076,6 +1377,43 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     if missing == 1 { antonym_conflict(claim, s, m, evidence) } else { None }
 }
 
+/// Another rank said of the word the claim's ordinal ranks: "the second confirmed case" against
+/// "the first confirmed case". Not when the sentence also gives the claim's own rank to that word.
+fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence]) -> Option<Reason> {
+    for &ci in &claim.content {
+        let w = &claim.words[ci];
+        if !cues::is_ordinal(&w.lower) {
+            continue;
+        }
+        let Some(ranked) = ranked_word(&claim.words, ci) else { continue };
+        if ranks(claim, s, &w.lower, ranked) {
+            continue;
+        }
+        let sw = s.words();
+        let other = sw.iter().enumerate().find(|(j, e)| {
+            cues::is_ordinal(&e.lower)
+                && e.lower != w.lower
+                && ranked_word(sw, *j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem))
+        });
+        if let Some((_, e)) = other {
+            let cited = cite_part(evidence, s, &e.range);
+            return Some(reason(
+                "entity",
+                "rank.mismatch",
+                format!(
+                    "the claim ranks {:?} {:?}, the evidence {:?}",
+                    &claim.text[claim.words[ranked].range.clone()],
+                    &claim.text[w.range.clone()],
+                    &s.text[e.range.clone()]
+                ),
+                span(&w.range),
+                vec![cite(evidence, s), cited],
+            ));
+        }
+    }
+    None
+}
+
 /// The content word after the one a negation cue denies, within the clause: its argument
 /// ("cannot reset *prices*"). `None` when the denied word ends the clause.
 fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
@@ -1088,13 +1426,7 @@ fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
 fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let cited = |r: &Range<usize>| {
-        let mut e = cite(evidence, s);
-        let base = evidence[s.item].span.start + s.range.start;
-        e.span = Span::new(base + r.start, base + r.end);
-        e.quote = s.text[r.clone()].to_string();
-        vec![cite(evidence, s), e]
-    };
+    let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
@@ -1145,6 +1477,10 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
     let ci = claim.content[k];
     let w = &claim.words[ci];
     let sw = s.words();
+    // A denied word is its antonym asserted: "not allowed" is "prohibited".
+    if negation_near(&claim.negations, &[ci]) {
+        return None;
+    }
     // The sentence positions of the claim's content words next to the missing one.
     let neighbours: Vec<usize> =
         [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
@@ -1157,11 +1493,10 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         })
     };
     for ant in cues::antonyms_of(&w.stem, &w.lower) {
-        if let Some((_, ew)) = sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j)) {
-            let mut e = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            e.span = Span::new(base + ew.range.start, base + ew.range.end);
-            e.quote = s.text[ew.range.clone()].to_string();
+        if let Some((_, ew)) =
+            sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
+        {
+            let e = cite_part(evidence, s, &ew.range);
             return Some(reason(
                 "polarity",
                 "polarity.antonym",
@@ -1196,6 +1531,39 @@ fn vague(text: &str, q: &Quantity) -> bool {
     let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
     let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
     matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
+}
+
+/// True when a capitalised word has the shape of a nationality or a language ("American",
+/// "Italian", "Chinese", "Swedish", "Israeli", "French").
+fn nationality_shaped(surface: &str) -> bool {
+    let lower = surface.to_lowercase();
+    surface.chars().next().is_some_and(char::is_uppercase)
+        && surface.chars().skip(1).all(char::is_lowercase)
+        && lower.len() > 4
+        && (["an", "ese", "ish", "i"].iter().any(|s| lower.ends_with(s))
+            || matches!(lower.as_str(), "french" | "dutch" | "greek" | "swiss" | "czech"))
+}
+
+/// The one claim word the sentence lacks is a nationality and the sentence gives another one
+/// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
+/// Gifted is Swedish" against "an American television series". One thing has one nationality
+/// in the claim's sense; two of them said of it is a conflict.
+fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+    let w = &claim.words[claim.content[k]];
+    if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
+        return None;
+    }
+    let claim_has = |stem: &str| claim.words.iter().any(|c| text::stems_match(&c.stem, stem));
+    let other =
+        s.words().iter().enumerate().find(|(j, e)| *j > 0 && nationality_shaped(&s.text[e.range.clone()]) && !claim_has(&e.stem))?.1;
+    Some(reason(
+        "entity",
+        "entity.nationality_differs",
+        format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[other.range.clone()]),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &other.range)],
+    ))
 }
 
 /// Titles that stand before a name without being one.
@@ -1247,8 +1615,16 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
         {
             continue;
         }
-        let neighbours = [(ci.checked_sub(1), 1isize), (Some(ci + 1), -1isize)];
-        for (nb, dir) in neighbours {
+        // The slot: next to a word both share, or after the same frame of a word and its function
+        // words ("born in Trieste" / "Born in Naples", "directed by Christopher Nolan").
+        // A list ("Iraq, Libya and Nepal") is no frame: another member is not a substitute.
+        let framed = (ci.saturating_sub(4)..ci)
+            .rev()
+            .find(|&n| !claim.words[n].stop)
+            .filter(|&n| n + 1 < ci && !claim.words[n + 1..ci].iter().any(|w| matches!(w.lower.as_str(), "and" | "or" | "nor")));
+        let frame: Vec<&str> = framed.map(|n| claim.words[n + 1..ci].iter().map(|w| w.lower.as_str()).collect()).unwrap_or_default();
+        let neighbours = [(ci.checked_sub(1), 1isize, 0usize), (Some(ci + 1), -1isize, 0usize), (framed, 1isize, frame.len())];
+        for (nb, dir, gap) in neighbours {
             let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
             if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
                 continue;
@@ -1257,16 +1633,18 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 if sw.stop || !text::stems_match(&sw.stem, &nw.stem) {
                     continue;
                 }
-                let Some(slot) = j.checked_add_signed(dir) else { continue };
+                let same_frame =
+                    s.words().get(j + 1..j + 1 + gap).is_some_and(|f| f.iter().map(|w| w.lower.as_str()).eq(frame.iter().copied()));
+                if gap > 0 && !same_frame {
+                    continue;
+                }
+                let Some(slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
                 if !name_like(slot) {
                     continue;
                 }
                 let w = &claim.words[ci];
                 let ev = &s.words()[slot];
-                let mut cited = cite(evidence, s);
-                let base = evidence[s.item].span.start + s.range.start;
-                cited.span = Span::new(base + ev.range.start, base + ev.range.end);
-                cited.quote = s.text[ev.range.clone()].to_string();
+                let cited = cite_part(evidence, s, &ev.range);
                 return Some(reason(
                     "entity",
                     "entity.substituted",

@@ -104,7 +104,11 @@ impl EvidenceAnalysis {
                     text::stem_into(lower, &mut stem);
                     let at = all.len();
                     all.push_str(&stem);
-                    index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    // A claim word is a content word, so it never matches a function word of the
+                    // evidence: "cans" is not "can", "wills" is not "will" (their stems meet).
+                    if !text::is_stopword(lower) {
+                        index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    }
                     words.push(Stem { sentence: at_sentence, word: at_word, range: at..all.len() });
                 }
                 SentenceAnalysis {
@@ -198,7 +202,5 @@ impl EvidenceAnalysis {
     }
 }
 
-/// Quantities that are not part of a date, and not bare years (dates handle those).
-pub(crate) fn values_outside_dates(q: Vec<Quantity>, dates: &[Date]) -> Vec<Quantity> {
-    q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
-}
+/// Quantities that are not part of a date, and not bare years (the text layer's rule).
+pub(crate) use amem_text::quantity::values_outside_dates;

@@ -145,6 +145,36 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("can", "cannot"),
 ];
 
+/// Ordinal words: a rank is a discriminant bound to the word it ranks ("the first confirmed
+/// case" is not "the second confirmed case"; "second-largest" is not "largest").
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "1st", "2nd", "3rd", "4th", "5th",
+    "6th", "7th", "8th", "9th", "10th",
+];
+
+/// True when the lower-case word is an ordinal ([`ORDINALS`]).
+pub(crate) fn is_ordinal(lower: &str) -> bool {
+    ORDINALS.contains(&lower)
+}
+
+/// True when the lower-case word reads as a superlative ("largest", "most", "least"). Read only
+/// after an ordinal ("second-largest", "third most"), where an "-est" word is one.
+pub(crate) fn is_superlative(lower: &str) -> bool {
+    matches!(lower, "most" | "least" | "best" | "worst") || (lower.len() > 4 && lower.ends_with("est"))
+}
+
+/// Beginnings of the words that give a quantity its direction ("reduced risk", "increased
+/// levels", "higher mortality"): said of a word, they state which way it goes.
+const DIRECTION: &[&str] = &[
+    "increas", "decreas", "reduc", "elevat", "diminish", "improv", "worsen", "impair", "enhanc", "declin", "boost", "lower", "higher",
+    "greater", "lesser",
+];
+
+/// True when the lower-case word states a direction ([`DIRECTION`]).
+pub(crate) fn is_direction(lower: &str) -> bool {
+    DIRECTION.iter().any(|d| lower.starts_with(d))
+}
+
 /// Index of the word a byte offset falls in (or the last word before it).
 fn word_at(words: &[Word], byte: usize) -> usize {
     words.iter().rposition(|w| w.range.start <= byte).unwrap_or(0)
@@ -197,6 +227,13 @@ fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>
         let overlaps = |c: &Cue| c.range.start < w.range.end && w.range.start < c.range.end;
         if let Some(entry) = DENIAL.iter().find(|e| **e == w.lower).filter(|_| !negations.iter().any(overlaps)) {
             negations.push(Cue { range: w.range.clone(), entry, word: i });
+        }
+    }
+    // "has yet to work", "is yet to be decided": the predicate has not happened.
+    for i in 1..words.len().saturating_sub(1) {
+        let aux = matches!(words[i - 1].lower.as_str(), "has" | "have" | "had" | "is" | "are" | "was" | "were" | "am");
+        if aux && words[i].lower == "yet" && words[i + 1].lower == "to" {
+            negations.push(Cue { range: words[i].range.start..words[i + 1].range.end, entry: "yet to", word: i + 1 });
         }
     }
     negations.sort_by_key(|c| c.range.start);

@@ -82,7 +82,30 @@ use serde::{Deserialize, Serialize};
 /// `@7`: a fetched page is an echo only when, beside the claim's words, it has nothing
 /// of its own but a results page's interface words (a source stating the fact in the
 /// claim's words and saying more is evidence again).
-pub const METHOD: &str = "deterministic@7";
+/// `@8`: rules read from the dev halves' false positives: a content word never matches a function word,
+/// a denial must govern the same word on both sides, a rank is bound to the word it ranks, a direction
+/// or a number the evidence gives a shared word and the claim does not is not entailed, joined
+/// sentences cannot fill a slot the closest one fills otherwise, a two-word claim needs its words in
+/// one statement, two windows of time are two scopes.
+/// `@9`: a denied word is its antonym asserted ("not allowed" is "prohibited"); a dated claim's
+/// quantity against the evidence's quantity for another time in its clause is another fact; a
+/// number the evidence gives a claim's stance word ("next year" against "within 5-20 years") is
+/// not entailed either.
+/// `@10`: another name after the same frame of a shared word and its function words ("directed
+/// by Christopher Nolan" for "directed by Radhakrishna Jagarlamudi") is a substitution; a name of
+/// several words missing whole is one missing word.
+/// `@11`: a personal pronoun opening a claim is its subject whatever names follow (they are its
+/// objects), so it shares no proposition a conflict could rest on; its names must still be in the
+/// evidence for it to be on topic.
+/// `@12`: one number reader for every stage (`amem_text::quantity::read_numbers`): scale
+/// letters ("110M", "7B-parameter"), currency codes before the number ("USD 5"), unit
+/// aliases ("20 °C" = "20 degrees Celsius" = "20C"), an approximate evidence figure
+/// stating a claim that rounds to it; quarters and decades; relative dates resolved against
+/// `sent_at`.
+/// `@13`: the one claim word a sentence lacks being a nationality ("German") where the sentence
+/// gives another ("Italian") is a conflict.
+/// `@14`: "has yet to" denies its predicate.
+pub const METHOD: &str = "deterministic@14";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -575,6 +598,47 @@ mod tests {
     }
 
     #[test]
+    fn values_as_people_write_them() {
+        // scale abbreviations, currencies on either side, unit aliases and spellings
+        for (claim, ev) in [
+            ("The company trained a 7B-parameter model.", "The company trained a model with 7 billion parameters."),
+            ("The startup raised €3.1 million in funding.", "The startup raised 3.1 million euros in funding."),
+            ("The lake reached 20 degrees Celsius in July.", "The lake reached 20 °C in July."),
+            ("The tower is 300 metres tall.", "The tower is 300 meters tall."),
+            ("The trail is 12 km long.", "The trail is 12 kilometres long."),
+            ("The platform has 110M users.", "The platform has 110 million users."),
+            ("The project took 4 days.", "The project took 3–5 days."),
+        ] {
+            assert_eq!(status(claim, ev), Status::Supported, "{claim} / {ev}: {:?}", verify_text(claim, ev));
+        }
+        // near misses that must stay as they are
+        assert_eq!(
+            status("The company trained a 7B-parameter model.", "The company trained a model with 13 billion parameters."),
+            Status::Contradicted
+        );
+        assert_ne!(status("The lake reached 20 degrees Celsius in July.", "The lake reached 20 °F in July."), Status::Supported);
+        assert_ne!(status("The project took 9 days.", "The project took 3–5 days."), Status::Supported);
+        assert_ne!(status("Turnout rose 5% in May.", "Turnout rose 5 percentage points in May."), Status::Supported);
+    }
+
+    #[test]
+    fn relative_dates_resolve_against_the_writing_day() {
+        let ev = text_evidence("The Lisbon warehouse closed on 7 May 2024.", 0);
+        let claim = "The Lisbon warehouse closed yesterday.";
+        // sent on Wednesday 8 May 2024: yesterday is 7 May
+        assert_eq!(verify_at(claim, Some("2024-05-08T09:00:00Z"), std::slice::from_ref(&ev)).status, Status::Supported);
+        assert_eq!(
+            verify_at("The Lisbon warehouse closed on Tuesday.", Some("2024-05-08"), std::slice::from_ref(&ev)).status,
+            Status::Supported
+        );
+        let v = verify_at(claim, Some("2024-05-20T09:00:00Z"), std::slice::from_ref(&ev));
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].facet, "date");
+        // near miss: with no writing day the relative form is never compared as a fixed day
+        assert_ne!(verify_at(claim, None, std::slice::from_ref(&ev)).status, Status::Contradicted);
+    }
+
+    #[test]
     fn a_claim_about_now_against_old_evidence_is_stale() {
         let mut ev = text_evidence("The Berlin office has 42 employees.", 0);
         ev.captured_at = Some("2019-01-10T00:00:00Z".into());
@@ -670,5 +734,175 @@ mod tests {
                 assert_ne!(v.status, Status::Supported, "{h}");
             }
         }
+    }
+
+    // The rules below were found reading the dev halves' false positives; the sentences are
+    // written for the tests, each beside its near miss that must stay as it is.
+
+    #[test]
+    fn a_content_word_never_matches_a_function_word() {
+        // "cans" and "can" share a stem; "can" is a function word of the evidence, not the claim's verb.
+        let ev = "Bradykinin can trigger cytokine-mediated inflammatory hyperalgesia.";
+        assert_ne!(status("Bradykinin cans cytokine-mediated inflammatory hyperalgesia.", ev), Status::Supported);
+        assert_eq!(status("Bradykinin can trigger cytokine-mediated inflammatory hyperalgesia.", ev), Status::Supported);
+    }
+
+    #[test]
+    fn a_denial_must_govern_the_same_word_on_both_sides() {
+        // The evidence's "not" denies "demonstrate", the claim's "cannot" denies "modified".
+        let ev = "The study did not demonstrate a cytokine storm but revealed a host response predicted to be modified by dexamethasone.";
+        let claim = "The host response differs from a cytokine storm and cannot be modified by dexamethasone.";
+        assert_ne!(status(claim, ev), Status::Supported);
+        assert_eq!(
+            status(
+                "The host response was not modified by dexamethasone.",
+                "The host response was not modified by dexamethasone in the trial."
+            ),
+            Status::Supported
+        );
+    }
+
+    #[test]
+    fn a_rank_is_bound_to_the_word_it_ranks() {
+        let v = verify_text(
+            "A man in Hong Kong is the second confirmed case of reinfection.",
+            "A man from Hong Kong is the first confirmed case of reinfection.",
+        );
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "rank.mismatch");
+        // "a second time" ranks another word
+        let v = verify_text(
+            "A man in Hong Kong is the second confirmed case of reinfection.",
+            "A man in Hong Kong, infected a second time, is a confirmed case of reinfection.",
+        );
+        assert_ne!(v.status, Status::Supported, "{v:?}");
+        assert_eq!(
+            status(
+                "A man in Hong Kong is the first confirmed case of reinfection.",
+                "A man from Hong Kong is the first confirmed case of reinfection."
+            ),
+            Status::Supported
+        );
+        // a ranked superlative is not the bare one
+        let ev = "Saturn is the sixth planet from the Sun and the second-largest planet in the Solar System.";
+        assert_ne!(status("Saturn is the largest planet in the Solar System.", ev), Status::Supported);
+        assert_eq!(status("Saturn is the second-largest planet in the Solar System.", ev), Status::Supported);
+    }
+
+    #[test]
+    fn a_direction_the_claim_does_not_state_is_not_entailed() {
+        let ev = "Frequent sauna use is associated with reduced pneumonia risk in middle-aged men.";
+        let v = verify_text("Sauna use is associated with pneumonia risk.", ev);
+        assert_ne!(v.status, Status::Supported, "{v:?}");
+        assert!(v.reasons.iter().any(|r| r.rule == "polarity.direction_unstated"), "{v:?}");
+        assert_eq!(
+            status("Sauna use is associated with reduced pneumonia risk.", "Sauna use is associated with reduced pneumonia risk."),
+            Status::Supported
+        );
+        // a word the claim shares is not a direction said of another
+        assert_eq!(status("Rates of pneumonia rose in 2020.", "Rates of pneumonia rose in 2020 across Europe."), Status::Supported);
+    }
+
+    #[test]
+    fn two_windows_of_time_are_two_scopes() {
+        let v = verify_text(
+            "Arctic sea ice has been retreating over the past 30 years.",
+            "Arctic sea ice has been retreating over the past 50 years.",
+        );
+        assert_eq!(v.status.group(), Group::Unverified, "{v:?}");
+        assert!(v.reasons.iter().any(|r| r.rule == "scope.period_differs"), "{v:?}");
+        // a duration that is the proposition's own value still conflicts
+        assert_eq!(status("The siege of the city lasted 6 years.", "The siege of the city lasted 4 years."), Status::Contradicted);
+    }
+
+    #[test]
+    fn joined_sentences_cannot_fill_a_slot_the_closest_one_fills_otherwise() {
+        let ev = "The drug has significantly reduced the cytokine storm in all patients. A later report said the drug induced reductions.";
+        let v = verify_text("The drug has induced the cytokine storm in all patients.", ev);
+        assert_ne!(v.status, Status::Supported, "{v:?}");
+        // two sentences each holding their own stretch of the claim still support it together
+        let v = verify_text(
+            "Marie Curie, born in Warsaw, died in Passy.",
+            "Marie Curie was born in Warsaw in 1867. Marie Curie died in Passy in 1934.",
+        );
+        assert_eq!(v.status, Status::Supported, "{v:?}");
+    }
+
+    #[test]
+    fn a_two_word_claim_needs_its_words_in_one_statement() {
+        let ev = "Trump was not confused or briefed badly: he lied, repeatedly, about science to the public.";
+        assert_ne!(status("Trump is about science.", ev), Status::Supported);
+        assert_eq!(status("Trump is about science.", "In the interview, Trump was about science, mostly."), Status::Supported);
+    }
+
+    #[test]
+    fn a_number_the_claim_does_not_give_is_not_entailed() {
+        let ev = "The company markets its products in over 180 countries.";
+        assert_ne!(status("The company markets its products in only one country.", ev), Status::Supported);
+        assert_eq!(status("The company markets its products in more than 150 countries.", ev), Status::Supported);
+    }
+
+    #[test]
+    fn a_denied_word_is_its_antonym_asserted() {
+        let ev = "The order keeps a prohibition of alcohol and tobacco for its members.";
+        assert_ne!(status("Tobacco and alcohol are also not allowed.", ev), Status::Contradicted);
+        assert_eq!(status("Tobacco and alcohol are allowed.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_quantity_for_another_time_is_another_fact() {
+        let ev = "As of 2012, the thirteen warmest years have all occurred since 1998.";
+        let v = verify_text("The 18 warmest years have occurred since 2000.", ev);
+        assert_eq!(v.status.group(), Group::Unverified, "{v:?}");
+        assert_eq!(status("The 18 warmest years have occurred since 1998.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn another_name_in_the_same_frame_is_a_substitution() {
+        let v = verify_text(
+            "Vedam was written and directed by Radhakrishna Jagarlamudi.",
+            "Vedam is a 2010 drama film written and directed by Christopher Nolan.",
+        );
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.substituted");
+        assert_eq!(
+            status("Renato Balestra was born in Trieste.", "Born in Naples, Renato Balestra is a fashion designer."),
+            Status::Contradicted
+        );
+        // near misses: the same name, and a frame followed by a function word
+        assert_eq!(status("Anne Rice was born in New Orleans.", "Anne Rice was born in New Orleans, Louisiana."), Status::Supported);
+        assert_ne!(status("Anne Rice was born in Fort Lauderdale.", "Anne Rice was born in the city of Lauderdale."), Status::Contradicted);
+        // a list is no frame: another member is not a substitute
+        assert_ne!(
+            status(
+                "Viber is also popular in Iraq, Libya and Nepal.",
+                "Other markets where Viber is popular include Iraq, Libya and Sri Lanka."
+            ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn another_nationality_is_a_conflict() {
+        let ev = "Matteo Renzi is an Italian politician who served as Prime Minister.";
+        let v = verify_text("Matteo Renzi is German.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.nationality_differs");
+        // near misses: the same nationality, and a month (not a nationality) as the missing word
+        assert_eq!(status("Matteo Renzi is an Italian politician.", ev), Status::Supported);
+        assert_ne!(
+            status("The Italian album was released in March.", "The Italian album was released in the American market."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn yet_to_denies_its_predicate() {
+        let ev = "Fabian Nicieza is a comic book writer best known for his work on Marvel titles.";
+        assert_ne!(status("Fabian Nicieza has yet to work on a comic book.", ev), Status::Supported);
+        assert_eq!(
+            status("Fabian Nicieza has yet another work on a comic book.", "Fabian Nicieza has yet another work on a comic book."),
+            Status::Supported
+        );
     }
 }

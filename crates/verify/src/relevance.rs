@@ -110,9 +110,19 @@ pub(crate) fn subject(words: &[Word], content: &[usize], stance: &[bool], names:
     // The first word past the claim's stance words ("I think", "According to Maria,").
     let first =
         (0..words.len()).find(|&i| !stance_word(i) && !matches!(words[i].lower.as_str(), "so" | "and" | "but" | "well" | "yes" | "oh"));
+    // A personal pronoun is the subject whatever names follow ("We didn't have global warming
+    // during the Industrial Revolution", "It is also popular in Iraq"): they are its objects. A
+    // demonstrative or a possessive may open a claim about a name ("This is where Marie Curie
+    // worked", "Her album Prism").
+    // Not the speaker's stance ("I think the Berlin office ...") nor the start of a name ("You
+    // Belong with Me").
+    let personal = |f: usize| {
+        matches!(words[f].lower.as_str(), "he" | "she" | "it" | "they" | "we" | "i" | "you")
+            && !words.get(f + 1).is_some_and(|n| n.capitalised || stance_word(f + 1))
+    };
     if let Some(f) = first
         && DEICTIC.contains(&words[f].lower.as_str())
-        && named.is_empty()
+        && (named.is_empty() || personal(f))
     {
         return Subject::Deictic(words[f].range.clone());
     }
@@ -170,8 +180,10 @@ mod tests {
         }
         assert_eq!(subject_of("The vaccine causes infertility."), Subject::Words(vec![0, 1, 2]));
         assert_eq!(subject_of("The launch budget was cut in May."), Subject::Words(vec![0, 1]));
-        // A name is the subject even after a pronoun-like opening word.
+        // A name is the subject even after a demonstrative opening word, not after a personal pronoun.
         assert!(matches!(subject_of("This is where Marie Curie worked."), Subject::Words(_)));
+        assert!(matches!(subject_of("We didn't have global warming during the Industrial Revolution."), Subject::Deictic(_)));
+        assert!(matches!(subject_of("It is also popular in Iraq, Libya and Nepal."), Subject::Deictic(_)));
         assert_eq!(subject_of("Telemundo is an English-language network."), Subject::Words(vec![0]));
     }
 

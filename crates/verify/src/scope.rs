@@ -10,8 +10,26 @@
 //! difference between them is no contradiction (V0M3: "If scopes differed,
 //! the result was unresolved").
 
+use super::number::{Quantity, Unit};
 use super::text::Word;
 use std::ops::Range;
+
+/// Units of time a span of time is counted in.
+const TIME_UNITS: &[&str] = &["year", "month", "week", "day", "decade", "century", "hour", "minute", "second"];
+
+/// True when `q` in `text` is a window of time the proposition holds over ("over the past 30 years",
+/// "within the last 50 years", "in the next 10 years"): the scope of the statement, not its value, so
+/// two texts giving two windows state two facts.
+pub(crate) fn time_window(text: &str, q: &Quantity) -> bool {
+    let unit = match &q.unit {
+        Unit::Measure(m) => Some(m.as_str()),
+        _ => q.anchor.as_deref(),
+    };
+    let is_time = unit.is_some_and(|u| TIME_UNITS.contains(&u.trim_end_matches('s')) || u == "centuri");
+    let before = text.get(..q.range.start).unwrap_or("").to_lowercase();
+    let last: Vec<&str> = before.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).rev().take(3).collect();
+    is_time && last.iter().any(|w| matches!(*w, "past" | "last" | "next" | "recent" | "within" | "over" | "coming" | "first"))
+}
 
 /// Words that name a time relative to the moment of writing.
 const RELATIVE: &[&str] =

@@ -120,3 +120,21 @@ fn the_audit_weighs_claim_words_by_the_wikis_document_frequencies() {
     assert_eq!(rarity.documents(), 4);
     assert!(rarity.weight("polonium") > 2.0 * rarity.weight("office"), "{} vs {}", rarity.weight("polonium"), rarity.weight("office"));
 }
+
+/// Which claims the outcome cache keeps per writing day: those whose
+/// verdict can depend on it, and only those.
+#[test]
+fn claims_that_read_their_writing_day() {
+    use amem_verify::reads_writing_day;
+    for c in [
+        "The office currently has 42 employees.",
+        "The launch moved last week.",
+        "Prices fell on Tuesday.",
+        "The deal closed two days ago.",
+    ] {
+        assert!(reads_writing_day(c, &[]), "{c}");
+    }
+    for c in ["The Berlin office has 42 employees.", "The launch moved to 3 May 2024."] {
+        assert!(!reads_writing_day(c, &[]), "{c}");
+    }
+}
