@@ -11,6 +11,7 @@
 //! - "2.3 million" states its value to the nearest 0.1 million, so it matches
 //!   2,304,580 (which rounds to 2.3 million) and not 2,350,001.
 
+use crate::lexicon::Lexicon;
 use crate::words::{Word, stem};
 use std::ops::Range;
 
@@ -63,21 +64,290 @@ pub struct Quantity {
     pub scale: f64,
     /// When the number is one end of a range ("36–70%", "between 75% and 90%"), the range.
     pub range_of: Option<(f64, f64)>,
+    /// Written as an ordinal ("3rd", "20th century"): a rank, not a count.
+    pub ordinal: bool,
 }
 
-const SCALES: &[(&str, f64)] = &[
-    ("thousand", 1e3),
-    ("million", 1e6),
-    ("millions", 1e6),
-    ("billion", 1e9),
-    ("billions", 1e9),
-    ("trillion", 1e12),
-    ("bn", 1e9),
-    ("mn", 1e6),
-    ("k", 1e3),
-    ("m", 1e6),
-    ("b", 1e9),
-];
+/// One number as written, read once for every stage: its digits, sign, scale, and the unit or
+/// currency written around it. The gate ([`crate::numbers`]), the verifier ([`quantities`]) and
+/// the evaluation's presence measure all read numbers through [`read_numbers`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    /// Byte range of the digit run.
+    pub digits: Range<usize>,
+    /// Byte range of the whole expression: currency before, scale, unit or ordinal suffix after.
+    pub range: Range<usize>,
+    /// Value of the digits alone (no sign, no scale).
+    pub unsigned: f64,
+    /// A minus sign stands right before the number ("fell to -5%", "(−3.2)").
+    pub negative: bool,
+    /// Digits after the decimal point.
+    pub decimals: i32,
+    /// Written with thousands separators ("2,304,580").
+    pub grouped: bool,
+    /// The scale word's factor (1 when none): "110M", "4.2bn", "$3k", "7B-parameter", "2.3 million".
+    pub scale: f64,
+    /// Canonical unit or currency (`USD`, `PERCENT`, `PP`, `CELSIUS`, `KM`, ...): `lexicons/units.txt`.
+    pub unit: Option<&'static str>,
+    /// Byte range of the unit as written (sign, code or word), when stated.
+    pub unit_text: Option<Range<usize>>,
+    /// Letters before it make it part of a name ("COVID-19", "CD177", "B.1"), or it is a later
+    /// part of a dotted number ("1.2.3").
+    pub in_name: bool,
+    /// Letters glued after it that are neither scale, unit nor ordinal ("5G", "10x", "3D").
+    pub name_suffix: bool,
+    /// Part of a slash form ("05/01/2024", "3/4").
+    pub slashed: bool,
+    /// Written with an ordinal suffix ("22nd", "3rd"): a rank.
+    pub ordinal: bool,
+}
+
+impl Reading {
+    /// The value: sign and scale applied ("-2.3 million" = -2 300 000).
+    pub fn value(&self) -> f64 {
+        let v = self.unsigned * self.scale;
+        if self.negative { -v } else { v }
+    }
+
+    /// Four digits, no separator, point, scale or unit: the form of a year.
+    pub fn year_form(&self) -> bool {
+        self.digits.len() == 4 && self.decimals == 0 && !self.grouped && self.scale == 1.0 && self.unit.is_none()
+    }
+}
+
+/// Canonical codes of `lexicons/units.txt` that are currencies.
+const CURRENCIES: &[&str] = &["USD", "EUR", "GBP", "JPY", "INR", "CHF", "CNY"];
+
+/// Currency signs written before a number.
+const CURRENCY_SIGNS: &[(char, &str)] = &[('$', "USD"), ('€', "EUR"), ('£', "GBP"), ('¥', "JPY"), ('₹', "INR")];
+
+/// Currency codes written as a word before a number ("USD 5", "EUR 3.1 million", "Rs. 500").
+const CURRENCY_CODES_BEFORE: &[(&str, &str)] =
+    &[("usd", "USD"), ("eur", "EUR"), ("gbp", "GBP"), ("jpy", "JPY"), ("chf", "CHF"), ("cny", "CNY"), ("inr", "INR"), ("rs", "INR")];
+
+/// Look a word up in a lexicon map keyed by lower-case forms, without allocating for the usual
+/// short ASCII word (this runs for every number the gate reads).
+fn lookup<'m, V>(map: &'m std::collections::HashMap<String, V>, w: &str) -> Option<&'m V> {
+    // the longest unit form is "degrees centigrade" (18 bytes)
+    if w.len() > 24 {
+        return None;
+    }
+    let mut buf = [0u8; 32];
+    if w.is_ascii() {
+        let b = &mut buf[..w.len()];
+        b.copy_from_slice(w.as_bytes());
+        b.make_ascii_lowercase();
+        std::str::from_utf8(b).ok().and_then(|k| map.get(k))
+    } else {
+        map.get(&w.to_lowercase())
+    }
+}
+
+/// The word (letters only) starting at byte `i`, and its end.
+fn word_at(text: &str, i: usize) -> Option<(&str, usize)> {
+    let rest = text.get(i..)?;
+    let len: usize = rest.chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
+    if len == 0 { None } else { Some((&rest[..len], i + len)) }
+}
+
+fn skip_spaces(text: &str, i: usize) -> usize {
+    i + text[i..].chars().take_while(|c| *c == ' ' || *c == '\t' || *c == '\u{a0}').map(char::len_utf8).sum::<usize>()
+}
+
+/// The currency written before the number at `start` ("$", "US$", "USD ", "€"): its code and
+/// where it starts.
+fn currency_before(text: &str, start: usize) -> Option<(&'static str, usize)> {
+    let before = text[..start].trim_end_matches([' ', '\u{a0}']);
+    let c = before.chars().next_back()?;
+    if let Some((_, code)) = CURRENCY_SIGNS.iter().find(|(s, _)| *s == c) {
+        let at = before.len() - c.len_utf8();
+        // "US$5", "A$5", "C$5": the country letters are part of the sign
+        let letters: usize = before[..at].chars().rev().take_while(char::is_ascii_uppercase).map(char::len_utf8).sum();
+        let at = if (1..=2).contains(&letters) && !crate::lexicon::is_word_char_before(text, at - letters) { at - letters } else { at };
+        return Some((code, at));
+    }
+    let word = before.strip_suffix('.').unwrap_or(before);
+    let len: usize = word.chars().rev().take_while(char::is_ascii_alphabetic).map(char::len_utf8).sum();
+    if !(2..=3).contains(&len) || crate::lexicon::is_word_char_before(text, word.len() - len) {
+        return None;
+    }
+    let w = &word[word.len() - len..];
+    CURRENCY_CODES_BEFORE.iter().find(|(c, _)| c.eq_ignore_ascii_case(w)).map(|(_, code)| (*code, word.len() - len))
+}
+
+/// Letters before the digits at `start` make them part of a name: "COVID-19", "CD177",
+/// "B.1.1.7", "H1N1"; a number after "<digit>." is a later part of a dotted number.
+fn in_name(text: &str, start: usize) -> bool {
+    let mut rev = text[..start].chars().rev();
+    match rev.next() {
+        Some(c) if c.is_alphabetic() => true,
+        Some('-') => rev.next().is_some_and(char::is_alphabetic),
+        Some('.') => rev.next().is_some_and(|c| c.is_alphanumeric()),
+        _ => false,
+    }
+}
+
+/// A scale letter glued to a number: lower-case "5k", "2m", "3b" and the upper-case "110M",
+/// "7B"; an upper-case "K" only after a currency ("$3K"), else it names a thing ("4K").
+fn glued_scale(glued: &str, lex: &'static Lexicon, currency: bool) -> Option<f64> {
+    let m = *lookup(&lex.scales, glued)?;
+    let single_upper = glued.len() == 1 && glued.chars().all(|c| c.is_ascii_uppercase());
+    (!single_upper || glued != "K" || currency).then_some(m)
+}
+
+/// Every number written in `text`, left to right, with its scale and unit. A number is read
+/// whole: the reader starts at the first digit of a run and takes the run, so "86" is never
+/// found inside "1986" or "2,086".
+pub fn read_numbers(text: &str) -> Vec<Reading> {
+    let lex = Lexicon::get();
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0usize;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        // The whole run: digits, thousands separators between groups of three, one decimal point.
+        let start = i;
+        let mut j = i;
+        let (mut point, mut grouped) = (false, false);
+        while j < b.len() {
+            let c = b[j];
+            let separator = c == b','
+                && b.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+                && !b.get(j + 4).is_some_and(u8::is_ascii_digit);
+            if c.is_ascii_digit() {
+                j += 1;
+            } else if separator && j > start {
+                grouped = true;
+                j += 1;
+            } else if c == b'.' && !point && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                point = true;
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        i = j;
+        let digits = &text[start..j];
+        let clean: String = digits.chars().filter(|c| *c != ',').collect();
+        let Ok(unsigned) = clean.parse::<f64>() else { continue };
+        let decimals = clean.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+        let mut before = text[..start].chars().rev();
+        let negative = matches!(before.next(), Some('-' | '−')) && before.next().is_none_or(|c| c.is_whitespace() || c == '(');
+        let slashed = (b.get(j) == Some(&b'/') && b.get(j + 1).is_some_and(u8::is_ascii_digit)) || (start > 0 && b[start - 1] == b'/');
+        let currency = currency_before(text, start);
+        let mut r = Reading {
+            digits: start..j,
+            range: currency.map_or(start, |(_, at)| at)..j,
+            unsigned,
+            negative,
+            decimals,
+            grouped,
+            scale: 1.0,
+            unit: currency.map(|(c, _)| c),
+            unit_text: currency.map(|(_, at)| at..text[..start].trim_end_matches([' ', '\u{a0}']).len()),
+            in_name: in_name(text, start),
+            name_suffix: false,
+            slashed,
+            ordinal: false,
+        };
+        let mut end = j;
+        // Letters glued to the number: a scale ("4.2bn", "110M"), a unit ("10km", "20C") or an
+        // ordinal ("22nd", "1990s"); anything else makes it a name ("5G", "10x").
+        if let Some((glued, gend)) = word_at(text, j) {
+            let lower_single_upper = glued.len() == 1 && glued.chars().all(|c| c.is_ascii_uppercase());
+            if let Some(m) = glued_scale(glued, lex, currency.is_some()) {
+                r.scale = m;
+                end = gend;
+            } else if let Some(u) = lookup(&lex.units, glued).filter(|_| !lower_single_upper || matches!(glued, "C" | "F" | "L")) {
+                r.unit = Some(u.as_str());
+                r.unit_text = Some(j..gend);
+                end = gend;
+            } else if matches!(glued.to_ascii_lowercase().as_str(), "st" | "nd" | "rd" | "th" | "s") {
+                r.ordinal = glued.len() == 2;
+                end = gend;
+            } else {
+                r.name_suffix = true;
+                end = gend;
+            }
+        }
+        if !r.name_suffix {
+            end = read_after(text, lex, &mut r, end, currency.is_some());
+        }
+        r.range.end = end;
+        i = i.max(end);
+        out.push(r);
+    }
+    out
+}
+
+/// The scale and unit words after a number (and its glued letters) ending at `end`; returns
+/// the end of the expression.
+fn read_after(text: &str, lex: &'static Lexicon, r: &mut Reading, mut end: usize, currency: bool) -> usize {
+    let b = text.as_bytes();
+    // A scale word spaced away: "2.3 million", "5 hundred"; a bare letter ("5 m" may be metres)
+    // only right after a currency ("$5 m").
+    if r.scale == 1.0 && r.unit_text.as_ref().is_none_or(|u| u.end <= r.digits.start) {
+        let k = skip_spaces(text, end);
+        if let Some((w, wend)) = word_at(text, k)
+            && let Some(m) = lookup(&lex.scales, w)
+            && (w.len() > 1 || currency)
+        {
+            r.scale = *m;
+            end = wend;
+        }
+    }
+    if r.unit_text.as_ref().is_some_and(|u| u.start >= r.digits.end) {
+        return end;
+    }
+    let k = skip_spaces(text, end);
+    match text[k..].chars().next() {
+        Some('%') => {
+            r.unit = Some("PERCENT");
+            r.unit_text = Some(k..k + 1);
+            // "5% points" is still percent; "5 percentage points" is read below
+            return k + 1;
+        }
+        Some('°') => {
+            // "20 °C", "20°C", "20° F", and a bare "40°" (an angle, or a scale left unnamed)
+            let after = skip_spaces(text, k + '°'.len_utf8());
+            let (unit, uend) = match word_at(text, after) {
+                Some((w, e)) if w.eq_ignore_ascii_case("c") || w.eq_ignore_ascii_case("celsius") => ("CELSIUS", e),
+                Some((w, e)) if w.eq_ignore_ascii_case("f") || w.eq_ignore_ascii_case("fahrenheit") => ("FAHRENHEIT", e),
+                _ => ("DEGREE", k + '°'.len_utf8()),
+            };
+            r.unit = Some(unit);
+            r.unit_text = Some(k..uend);
+            return uend;
+        }
+        _ => {}
+    }
+    // A unit word: two words joined by one space first ("percentage points", "degrees
+    // Celsius"), glued by a hyphen too ("7B-parameter" has none; "5-day" reads "day").
+    let k = if b.get(end) == Some(&b'-') && word_at(text, end + 1).is_some() { end + 1 } else { k };
+    let Some((w1, e1)) = word_at(text, k) else { return end };
+    let two =
+        word_at(text, e1 + 1).filter(|_| b.get(e1) == Some(&b' ')).and_then(|(_, e2)| lookup(&lex.units, &text[k..e2]).map(|u| (u, e2)));
+    if let Some((u, e2)) = two {
+        r.unit = Some(u.as_str());
+        r.unit_text = Some(k..e2);
+        return e2;
+    }
+    if r.unit.is_none()
+        && let Some(u) = lookup(&lex.units, w1)
+    {
+        // a single capital letter spaced away is a unit only for temperatures ("20 C"); "5 G" is not grams
+        let single_upper = w1.len() == 1 && w1.chars().all(|c| c.is_ascii_uppercase());
+        if !single_upper || matches!(w1, "C" | "F") {
+            r.unit = Some(u.as_str());
+            r.unit_text = Some(k..e1);
+            return e1;
+        }
+    }
+    end
+}
 
 const SPELLED: &[(&str, f64)] = &[
     ("two", 2.0),
@@ -113,77 +383,6 @@ const SPELLED: &[(&str, f64)] = &[
 /// The units of a hyphenated spelled number ("twenty-one" … "ninety-nine").
 const UNITS: &[&str] = &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 
-/// Measurement units, surface → normalised. Time spans count as units so that
-/// "17 seasons" and "17 years" are not compared as the same quantity.
-const MEASURES: &[(&str, &str)] = &[
-    ("km", "km"),
-    ("kilometres", "km"),
-    ("kilometers", "km"),
-    ("kilometre", "km"),
-    ("kilometer", "km"),
-    ("m2", "m2"),
-    ("miles", "mile"),
-    ("mile", "mile"),
-    ("kg", "kg"),
-    ("kilograms", "kg"),
-    ("g", "g"),
-    ("mg", "mg"),
-    ("µg", "ug"),
-    ("ug", "ug"),
-    ("ml", "ml"),
-    ("l", "l"),
-    ("litres", "l"),
-    ("liters", "l"),
-    ("c", "c"),
-    ("°c", "c"),
-    ("f", "f"),
-    ("°f", "f"),
-    ("degrees", "deg"),
-    ("years", "year"),
-    ("year", "year"),
-    ("yrs", "year"),
-    ("months", "month"),
-    ("month", "month"),
-    ("weeks", "week"),
-    ("week", "week"),
-    ("days", "day"),
-    ("day", "day"),
-    ("hours", "hour"),
-    ("hour", "hour"),
-    ("minutes", "minute"),
-    ("seconds", "second"),
-    ("decades", "decade"),
-    ("decade", "decade"),
-    ("centuries", "century"),
-    ("ppm", "ppm"),
-    ("gt", "gt"),
-    ("mw", "mw"),
-    ("gw", "gw"),
-    ("mph", "mph"),
-    ("feet", "ft"),
-    ("ft", "ft"),
-    ("metres", "metre"),
-    ("meters", "metre"),
-    ("tonnes", "tonne"),
-    ("tons", "tonne"),
-];
-
-const CURRENCY_SYMBOLS: &[(char, &str)] = &[('$', "USD"), ('€', "EUR"), ('£', "GBP"), ('¥', "JPY"), ('₹', "INR")];
-const CURRENCY_WORDS: &[(&str, &str)] = &[
-    ("usd", "USD"),
-    ("dollars", "USD"),
-    ("dollar", "USD"),
-    ("eur", "EUR"),
-    ("euros", "EUR"),
-    ("euro", "EUR"),
-    ("gbp", "GBP"),
-    ("pounds", "GBP"),
-    ("jpy", "JPY"),
-    ("yen", "JPY"),
-    ("inr", "INR"),
-    ("rupees", "INR"),
-];
-
 /// Words between a number and the noun it counts that do not change what is counted.
 const ANCHOR_SKIP: &[&str] = &[
     "of",
@@ -202,58 +401,13 @@ const ANCHOR_SKIP: &[&str] = &[
     "people", // "1 million people" and "1 million" name the same population; the anchor is kept when it is the only noun
 ];
 
-/// All quantities in `text`. `words` must be [`crate::words::words`] of the same text.
+/// All quantities in `text`: the numbers of [`read_numbers`] that state a value (not a name
+/// such as "COVID-19" or "5G", not part of a slash date), with their anchor, bound, stated
+/// precision and range, and the spelled-out numbers ("three patients", "twenty-five years").
+/// `words` must be [`crate::words::words`] of the same text.
 pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0usize;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        // Take the whole run: digits, thousands separators between digit groups, one decimal point.
-        let start = i;
-        let mut j = i;
-        let mut seen_point = false;
-        while j < bytes.len() {
-            let b = bytes[j];
-            let group_separator = b == b','
-                && bytes.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
-                && !bytes.get(j + 4).is_some_and(u8::is_ascii_digit);
-            if b.is_ascii_digit() || group_separator {
-                j += 1;
-            } else if b == b'.' && !seen_point && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
-                seen_point = true;
-                j += 1;
-            } else {
-                break;
-            }
-        }
-        let end = j;
-        i = end;
-        if is_glued_to_name(text, start) || glued_letters_after(text, end) {
-            continue;
-        }
-        // A number in a date form (05/01/2024, 2024-05-01) or a ratio/range part is read by the date scanner or skipped.
-        if matches!(bytes.get(end), Some(b'/')) && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
-            i = skip_run(bytes, end);
-            continue;
-        }
-        if start > 0 && bytes[start - 1] == b'/' {
-            continue;
-        }
-        let digits = &text[start..end];
-        let clean: String = digits.chars().filter(|c| *c != ',').collect();
-        let Ok(unsigned) = clean.parse::<f64>() else { continue };
-        // A minus sign standing before the number ("fell to -5%", "(−3.2)") makes it negative;
-        // a hyphen between numbers is a range, after letters a name.
-        let mut before = text[..start].chars().rev();
-        let negative = matches!(before.next(), Some('-' | '−')) && before.next().is_none_or(|c| c.is_whitespace() || c == '(');
-        let base = if negative { -unsigned } else { unsigned };
-        let decimals = clean.split_once('.').map(|(_, d)| d.len()).unwrap_or(0);
-        out.push(build(text, words, start, end, base, decimals as i32, digits.len() == 4 && !digits.contains([',', '.'])));
-    }
+    let mut out: Vec<Quantity> =
+        read_numbers(text).iter().filter(|r| !r.in_name && !r.name_suffix && !r.slashed).map(|r| build(text, words, r)).collect();
     // Spelled-out numbers ("three patients", "two million", "twenty-five years").
     let mut skip_next = false;
     for (wi, w) in words.iter().enumerate() {
@@ -273,11 +427,98 @@ pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
             end = words[wi + 1].range.end;
             skip_next = true;
         }
-        out.push(build(text, words, w.range.start, end, value, 0, false));
+        let reading = Reading {
+            digits: w.range.start..end,
+            range: w.range.start..end,
+            unsigned: value,
+            negative: false,
+            decimals: 0,
+            grouped: false,
+            scale: 1.0,
+            unit: None,
+            unit_text: None,
+            in_name: false,
+            name_suffix: false,
+            slashed: false,
+            ordinal: false,
+        };
+        let mut r = reading;
+        let after = read_after(text, Lexicon::get(), &mut r, end, false);
+        r.range.end = after;
+        let mut q = build(text, words, &r);
+        q.is_year = false;
+        out.push(q);
     }
     out.sort_by_key(|q| q.range.start);
     link_ranges(text, &mut out);
     out
+}
+
+/// The verifier's unit class of a canonical unit.
+fn unit_of(canon: Option<&'static str>) -> Unit {
+    match canon {
+        None => Unit::Plain,
+        Some("PERCENT") => Unit::Percent,
+        Some("PP") => Unit::PercentagePoint,
+        Some(c) => match CURRENCIES.iter().find(|code| **code == c) {
+            Some(code) => Unit::Currency(code),
+            None => Unit::Measure(c.to_lowercase()),
+        },
+    }
+}
+
+fn build(text: &str, words: &[Word], r: &Reading) -> Quantity {
+    let start = r.digits.start;
+    let range_end = r.range.end;
+    let unit = unit_of(r.unit);
+    // The words after the number and its unit words.
+    let after: Vec<&Word> = words.iter().filter(|w| w.range.start >= range_end).take(6).collect();
+    // The anchor: the first content word after the number and its unit words, within the same
+    // clause ("$1.2 million, approved by the board" does not count approvals).
+    let mut anchor = None;
+    // "four of the warmest years": a part of a set, not a count of the next word.
+    let part_of_set = after.first().is_some_and(|w| w.lower == "of") && after.get(1).is_some_and(|w| w.lower == "the");
+    let mut prev_end = range_end;
+    for w in after.iter().take(3) {
+        let gap = text.get(prev_end..w.range.start).unwrap_or("");
+        prev_end = w.range.end;
+        if gap.contains([',', ';', ':', '.', '!', '?', '(', ')']) {
+            break;
+        }
+        if ANCHOR_SKIP.contains(&w.lower.as_str()) && after.iter().take(3).any(|o| !o.stop && !ANCHOR_SKIP.contains(&o.lower.as_str())) {
+            continue;
+        }
+        if w.stop || w.lower.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        anchor = Some(stem(&w.lower));
+        break;
+    }
+    let is_year = r.year_form() && (1000.0..=2100.0).contains(&r.unsigned);
+    // Dividing the scale (an exact power of ten or 12) keeps the step exact: 1e6 / 10 = 100 000.
+    let step = r.scale / 10f64.powi(r.decimals);
+    if part_of_set {
+        anchor = None;
+    } else if anchor.is_none() {
+        anchor = subject_anchor(text, words, r.range.start.min(start));
+    }
+    Quantity {
+        range: r.range.clone(),
+        value: r.value(),
+        step,
+        unit,
+        anchor,
+        bound: bound_before(text, r.range.start.min(start)),
+        is_year,
+        scale: r.scale,
+        range_of: None,
+        ordinal: r.ordinal,
+    }
+}
+
+/// Quantities that are not part of a date, and not bare years (the date reader reads those).
+pub fn values_outside_dates(q: Vec<Quantity>, dates: &[crate::dates::Date]) -> Vec<Quantity> {
+    q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
 }
 
 /// Mark the two ends of a range ("36–70%", "15 to 50 W/m2", "between 75% and 90%"); the
@@ -305,174 +546,6 @@ fn link_ranges(text: &str, qs: &mut [Quantity]) {
         let (lo, hi) = (first.min(qs[i].value), first.max(qs[i].value));
         qs[i - 1].range_of = Some((lo, hi));
         qs[i].range_of = Some((lo, hi));
-    }
-}
-
-fn skip_run(bytes: &[u8], mut j: usize) -> usize {
-    while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'/') {
-        j += 1;
-    }
-    j
-}
-
-/// "COVID-19", "CD177", "B.1.1.7", "H1N1": digits glued to letters before them are part of a name.
-fn is_glued_to_name(text: &str, start: usize) -> bool {
-    let before = &text[..start];
-    let mut rev = before.chars().rev();
-    match rev.next() {
-        Some(c) if c.is_alphabetic() => true,
-        Some('-') | Some('.') => rev.next().is_some_and(|c| c.is_alphabetic()),
-        _ => false,
-    }
-}
-
-/// "5G", "10x", "3D": letters glued after the number that are neither an ordinal
-/// suffix nor a known unit make it a name.
-fn glued_letters_after(text: &str, end: usize) -> bool {
-    let after: String = text[end..].chars().take_while(|c| c.is_alphabetic()).collect();
-    if after.is_empty() {
-        return false;
-    }
-    // "5G", "3D", "4K": one capital letter glued to a number names a thing, it is not a unit ("5g" is grams).
-    if after.chars().count() == 1 && after.chars().all(char::is_uppercase) {
-        return true;
-    }
-    let lower = after.to_lowercase();
-    let ordinal = matches!(lower.as_str(), "st" | "nd" | "rd" | "th" | "s");
-    let unit = MEASURES.iter().any(|(s, _)| *s == lower) || SCALES.iter().any(|(s, _)| *s == lower);
-    !(ordinal || unit)
-}
-
-fn build(text: &str, words: &[Word], start: usize, end: usize, base: f64, decimals: i32, four_digits: bool) -> Quantity {
-    let mut range_end = end;
-    let mut unit = Unit::Plain;
-    let mut scale = 1.0f64;
-    let mut scaled = false;
-    // Letters glued to the number: a scale ("3.5bn", "2m") or a unit ("70C", "5mg").
-    let glued: String = text[end..].chars().take_while(|c| c.is_alphabetic()).collect();
-    let glued_lower = glued.to_lowercase();
-    if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == glued_lower) {
-        scale = *s;
-        scaled = true;
-        range_end = end + glued.len();
-    } else if let Some((_, m)) = MEASURES.iter().find(|(s, _)| *s == glued_lower) {
-        unit = Unit::Measure((*m).to_string());
-        range_end = end + glued.len();
-    } else if !glued.is_empty() {
-        range_end = end + glued.len(); // an ordinal suffix ("22nd")
-    }
-    let end = range_end;
-    // Words after the number, in order.
-    let after: Vec<&Word> = words.iter().filter(|w| w.range.start >= end).take(6).collect();
-    let mut k = 0usize;
-    // Glued or spaced suffix: "%", "2.3m", "70 °C".
-    let tail = &text[end..];
-    let tail_trim = tail.trim_start();
-    let gap = tail.len() - tail_trim.len();
-    if tail_trim.starts_with('%') {
-        unit = Unit::Percent;
-        range_end = end + gap + 1;
-    }
-    if unit == Unit::Plain {
-        if let Some(w) = after.get(k).filter(|w| !scaled && w.range.start <= end + 1) {
-            if let Some((_, s)) = SCALES.iter().find(|(s, _)| *s == w.lower) {
-                // a lone "m"/"b"/"k" glued or spaced only counts as a scale right after a currency symbol or glued
-                let single = w.lower.len() == 1;
-                if !single || w.range.start == end || currency_before(text, start).is_some() {
-                    scale = *s;
-                    scaled = true;
-                    range_end = w.range.end;
-                    k += 1;
-                }
-            } else if w.lower == "hundred" {
-                scale = 100.0;
-                scaled = true;
-                range_end = w.range.end;
-                k += 1;
-            }
-        }
-        if let Some(w) = after.get(k) {
-            let near = text.get(range_end..w.range.start).is_some_and(|g| g.trim().is_empty() || g.trim() == "°");
-            if near {
-                if w.lower == "percent" || (w.lower == "per" && after.get(k + 1).is_some_and(|n| n.lower == "cent")) {
-                    unit = Unit::Percent;
-                    range_end = if w.lower == "per" { after[k + 1].range.end } else { w.range.end };
-                    k += if w.lower == "per" { 2 } else { 1 };
-                } else if w.lower == "percentage" && after.get(k + 1).is_some_and(|n| n.lower.starts_with("point")) {
-                    unit = Unit::PercentagePoint;
-                    range_end = after[k + 1].range.end;
-                    k += 2;
-                } else if w.lower == "pp" {
-                    unit = Unit::PercentagePoint;
-                    range_end = w.range.end;
-                    k += 1;
-                } else if let Some((_, c)) = CURRENCY_WORDS.iter().find(|(s, _)| *s == w.lower) {
-                    unit = Unit::Currency(c);
-                    range_end = w.range.end;
-                    k += 1;
-                } else if let Some((_, m)) = MEASURES.iter().find(|(s, _)| *s == w.lower) {
-                    unit = Unit::Measure((*m).to_string());
-                    range_end = w.range.end;
-                    k += 1;
-                } else if let Some(u) = crate::unit_canonical(&w.lower).and_then(gate_unit) {
-                    // Any other unit or currency word of the gate's unit lexicon (one list for both crates).
-                    unit = u;
-                    range_end = w.range.end;
-                    k += 1;
-                }
-            }
-        }
-    }
-    if let Some(c) = currency_before(text, start).filter(|_| unit == Unit::Plain) {
-        unit = Unit::Currency(c);
-    }
-    if unit == Unit::Percent && matches!(after.first(), Some(w) if w.lower == "percentage") {
-        unit = Unit::PercentagePoint;
-    }
-    // The anchor: the first content word after the number and its unit words, within the same
-    // clause ("$1.2 million, approved by the board" does not count approvals).
-    let mut anchor = None;
-    // "four of the warmest years": a part of a set, not a count of the next word.
-    let part_of_set = after.get(k).is_some_and(|w| w.lower == "of") && after.get(k + 1).is_some_and(|w| w.lower == "the");
-    let mut prev_end = range_end;
-    for w in after.iter().skip(k).take(3) {
-        let gap = text.get(prev_end..w.range.start).unwrap_or("");
-        prev_end = w.range.end;
-        if gap.contains([',', ';', ':', '.', '!', '?', '(', ')']) {
-            break;
-        }
-        if ANCHOR_SKIP.contains(&w.lower.as_str())
-            && after.iter().skip(k).take(3).any(|o| !o.stop && !ANCHOR_SKIP.contains(&o.lower.as_str()))
-        {
-            continue;
-        }
-        if w.stop || w.lower.chars().all(|c| c.is_ascii_digit()) {
-            break;
-        }
-        anchor = Some(stem(&w.lower));
-        break;
-    }
-    let is_year = four_digits && unit == Unit::Plain && !scaled && (1000.0..2100.0).contains(&base);
-    // Dividing the scale (an exact power of ten or 12) keeps the step exact: 1e6 / 10 = 100 000.
-    let step = scale / 10f64.powi(decimals);
-    if part_of_set {
-        anchor = None;
-    } else if anchor.is_none() {
-        anchor = subject_anchor(text, words, start);
-    }
-    // A currency sign written against the number is part of the value as cited ("$1.2 million").
-    let sign = text[..start].chars().next_back().filter(|c| CURRENCY_SYMBOLS.iter().any(|(s, _)| s == c));
-    let range_start = sign.map_or(start, |c| start - c.len_utf8());
-    Quantity {
-        range: range_start..range_end,
-        value: base * scale,
-        step,
-        unit,
-        anchor,
-        bound: bound_before(text, start),
-        is_year,
-        scale,
-        range_of: None,
     }
 }
 
@@ -566,18 +639,6 @@ pub fn anchors_match(a: &str, b: &str) -> bool {
     ma.is_empty() || mb.is_empty() || ma.split(' ').any(|x| mb.split(' ').any(|y| crate::words::stems_match(x, y)))
 }
 
-/// The verifier's unit for a canonical unit of the gate's lexicon.
-fn gate_unit(canon: &'static str) -> Option<Unit> {
-    match canon {
-        "PERCENT" => Some(Unit::Percent),
-        "PP" => Some(Unit::PercentagePoint),
-        c => match CURRENCY_SYMBOLS.iter().find(|(_, code)| *code == c) {
-            Some((_, code)) => Some(Unit::Currency(code)),
-            None => Some(Unit::Measure(c.to_lowercase())),
-        },
-    }
-}
-
 /// A short name of a unit for reasons: the currency code, "%", "percentage points" or the unit.
 pub fn unit_label(u: &Unit) -> String {
     match u {
@@ -587,21 +648,6 @@ pub fn unit_label(u: &Unit) -> String {
         Unit::Currency(c) => (*c).to_string(),
         Unit::Measure(m) => m.clone(),
     }
-}
-
-fn currency_before(text: &str, start: usize) -> Option<&'static str> {
-    let before = text[..start].trim_end();
-    let c = before.chars().next_back()?;
-    if let Some((_, code)) = CURRENCY_SYMBOLS.iter().find(|(s, _)| *s == c) {
-        return Some(code);
-    }
-    let lower = before.to_lowercase();
-    for (w, code) in [("us$", "USD"), ("usd", "USD"), ("eur", "EUR"), ("gbp", "GBP"), ("rs", "INR"), ("rs.", "INR")] {
-        if lower.ends_with(w) && !lower[..lower.len() - w.len()].chars().next_back().is_some_and(char::is_alphanumeric) {
-            return Some(code);
-        }
-    }
-    None
 }
 
 fn bound_before(text: &str, start: usize) -> Bound {
@@ -702,8 +748,12 @@ pub fn value_agrees(claim: &Quantity, ev: &Quantity) -> bool {
     let step = claim.step;
     let rounded = if step > 0.0 { (ev.value / step).round() * step } else { ev.value };
     let close = (rounded - claim.value).abs() <= step * 1e-6;
+    // An approximate evidence figure ("about 3 million") states the claim's value when the claim,
+    // rounded to the evidence's own precision, is that figure.
+    let ev_states =
+        ev.bound == Bound::About && ev.step > 0.0 && ((claim.value / ev.step).round() * ev.step - ev.value).abs() <= ev.step * 1e-6;
     match claim.bound {
-        Bound::Exact => close,
+        Bound::Exact => close || ev_states,
         // An approximate claim tolerates 10% either way (and anything the evidence itself calls approximate at the same precision).
         Bound::About => close || (ev.value - claim.value).abs() <= claim.value.abs() * 0.1,
         Bound::AtLeast => ev.value > claim.value || (close && ev.bound == Bound::AtLeast),
@@ -821,6 +871,82 @@ mod tests {
         assert_eq!(one("a 40 gallon tank").unit, Unit::Measure("gal".into()));
     }
 
+    #[test]
+    fn scale_abbreviations() {
+        assert_eq!(one("It has 110M users").value, 110e6);
+        assert_eq!(one("revenue of 4.2bn").value, 4.2e9);
+        let k = one("it cost $3k");
+        assert_eq!((k.value, &k.unit), (3000.0, &Unit::Currency("USD")));
+        assert_eq!(one("it cost $3K").value, 3000.0);
+        let b = one("a 7B-parameter model");
+        assert_eq!(b.value, 7e9);
+        assert_eq!(relate(&b, &one("a model with 7 billion parameters")), Relation::Agrees);
+        assert_eq!(relate(&b, &one("a model with 13 billion parameters")), Relation::Conflicts);
+        // near misses: one capital letter names a thing ("5G", "4K", "3D"), and "m" spaced away may be metres
+        assert!(q("5G and 4K video in 3D").is_empty());
+        assert_eq!(one("ran 5 m").value, 5.0);
+    }
+
+    #[test]
+    fn currencies_before_and_after() {
+        let c = one("It raised €3.1 million.");
+        assert_eq!((c.value, &c.unit), (3.1e6, &Unit::Currency("EUR")));
+        assert_eq!(relate(&c, &one("It raised 3.1 million euros.")), Relation::Agrees);
+        assert_eq!(relate(&one("It costs USD 5"), &one("It costs 5 dollars")), Relation::Agrees);
+        assert_eq!(relate(&one("It costs USD 5"), &one("It costs $5")), Relation::Agrees);
+        assert_eq!(one("a fee of US$ 40").unit, Unit::Currency("USD"));
+        // near misses: another currency at the same value is a unit change, a code glued to a word is not a currency
+        assert_eq!(relate(&one("It raised €3.1 million."), &one("It raised $3.1 million.")), Relation::UnitMismatch);
+        assert_eq!(one("the BUSD 5 pool").unit, Unit::Plain);
+    }
+
+    #[test]
+    fn unit_aliases_and_spellings() {
+        let c = one("It was 20 °C outside.");
+        assert_eq!(c.unit, Unit::Measure("celsius".into()));
+        for f in [
+            "It was 20 degrees Celsius outside.",
+            "It was 20C outside.",
+            "It was 20 C outside.",
+            "It was 20°C outside.",
+            "It was 20 degrees C.",
+        ] {
+            assert_eq!(relate(&c, &one(f)), Relation::Agrees, "{f}");
+        }
+        assert_eq!(relate(&one("a 5 metres wall"), &one("a 5 meters wall")), Relation::Agrees);
+        assert_eq!(relate(&one("a 12 km trail"), &one("a 12 kilometres trail")), Relation::Agrees);
+        // near misses: Fahrenheit is another scale; a bare degree is not Celsius; percent is not points
+        assert_eq!(relate(&c, &one("It was 20 °F outside.")), Relation::UnitMismatch);
+        assert_ne!(relate(&c, &one("turned 20 degrees")), Relation::Agrees);
+        assert_eq!(relate(&one("rose 5%"), &one("rose 5 pp")), Relation::Unrelated);
+    }
+
+    #[test]
+    fn ranges_and_approximate_markers() {
+        let v = q("It takes 3–5 days.");
+        assert_eq!(v[0].range_of, Some((3.0, 5.0)));
+        assert_eq!(v[0].unit, Unit::Measure("day".into()));
+        assert_eq!(relate(&one("It takes 4 days."), &v[1]), Relation::Agrees);
+        let between = q("It takes between 3 and 5 days.");
+        assert_eq!(relate(&one("It takes 4 days."), &between[1]), Relation::Agrees);
+        let from = q("rates from 10 to 20%");
+        assert_eq!(from[0].unit, Unit::Percent);
+        assert_eq!(relate(&one("rates of 15%"), &from[0]), Relation::Agrees);
+        // near miss: outside the range is no agreement (and a range end never conflicts)
+        assert_ne!(relate(&one("It takes 9 days."), &v[1]), Relation::Agrees);
+        for marker in ["about", "roughly", "nearly", "approximately", "some", "~"] {
+            let claim = one(&format!("{marker} 100 people came"));
+            assert_eq!(claim.bound, Bound::About, "{marker}");
+            assert_eq!(relate(&claim, &one("108 people came")), Relation::Agrees, "{marker}");
+            assert_eq!(relate(&claim, &one("150 people came")), Relation::Conflicts, "{marker}");
+        }
+        // an exact claim is stated by an approximate figure at that figure's precision, and conflicts beyond
+        assert_eq!(relate(&one("3.1 million people live there"), &one("about 3 million people live there")), Relation::Agrees);
+        assert_eq!(relate(&one("4.1 million people live there"), &one("about 3 million people live there")), Relation::Conflicts);
+        // near miss: the exact claim is not widened by its own exactness
+        assert_eq!(relate(&one("108 people came"), &one("100 people came")), Relation::Conflicts);
+    }
+
     proptest! {
         #[test]
         fn never_inside_a_longer_number(n in 1u32..100, prefix in 1u32..100) {
@@ -859,6 +985,17 @@ mod tests {
         #[test]
         fn never_panics(s in ".{0,80}") {
             let _ = q(&s);
+        }
+
+        #[test]
+        fn the_gate_and_the_verifier_read_the_same_numbers(s in "([0-9]{1,5}|[$€]|,|\\.|%|°C|M|bn|k| |million|km|COVID-|dollars|-|/){0,12}") {
+            // Every number the verifier reads (digits, not a slash date) the gate reads too, with the
+            // same value; a range's first end alone takes the second's scale ("2–3 million"), in the verifier only.
+            let gate = crate::numbers::scan_numbers(crate::lexicon::Lexicon::get(), &s);
+            let read = q(&s);
+            for v in read.iter().filter(|v| v.range_of.is_none() && s[v.range.clone()].chars().any(|c| c.is_ascii_digit())) {
+                prop_assert!(gate.iter().any(|n| n.start == v.range.start && (n.value - v.value).abs() <= 1e-9 * v.value.abs().max(1.0)), "{s:?}: {v:?} / {gate:?}");
+            }
         }
     }
 }

@@ -170,9 +170,12 @@ pub(crate) fn is_instruction_words(sentence: &str, words: &[Word]) -> bool {
     instruction_pattern().is_match(sentence) || admission::addresses_reader_words(sentence, words)
 }
 
-fn read_claim<'a>(text: &'a str, rarity: Option<&Rarity>) -> ClaimView<'a> {
+fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
+    let rarity = ctx.rarity;
     let words = text::words(text);
-    let dates = date::dates(text);
+    // "yesterday", "last week", "on Tuesday" are dates only against the day the claim was written.
+    let anchor = ctx.sent_on.and_then(|d| d.parse::<jiff::civil::Date>().ok());
+    let dates = date::dates_at(text, anchor);
     let quantities = values_outside_dates(number::quantities(text, &words), &dates);
     let mut seen: Vec<&str> = Vec::new();
     let mut content = Vec::new();
@@ -416,6 +419,15 @@ fn cite(evidence: &[Evidence], s: &Sentence<'_>) -> Evidence {
     e
 }
 
+/// [`cite`], narrowed further to the part `r` of the sentence (a conflicting value or word).
+fn cite_part(evidence: &[Evidence], s: &Sentence<'_>, r: &Range<usize>) -> Evidence {
+    let mut e = cite(evidence, s);
+    let base = evidence[s.item].span.start + s.range.start;
+    e.span = Span::new(base + r.start, base + r.end);
+    e.quote = s.text[r.clone()].to_string();
+    e
+}
+
 fn span(r: &Range<usize>) -> Option<Span> {
     Some(Span::new(r.start, r.end))
 }
@@ -478,7 +490,7 @@ fn denial_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>
 
 /// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
 pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
-    let claim = read_claim(claim_text, ctx.rarity);
+    let claim = read_claim(claim_text, ctx);
     if claim.content.is_empty() {
         return Outcome {
             status: Status::Ambiguous,
@@ -782,6 +794,11 @@ fn scope_difference(
             None,
             vec![cite(evidence, s)],
         ));
+    }
+    // A relative date of the claim resolved against its writing day ("yesterday" sent on
+    // 8 May is 7 May) is compared as that day: a date conflict with it shares the scope.
+    if conflict.facet == "date" && claim.dates.iter().any(|d| d.relative) {
+        return None;
     }
     let ev = &evidence[s.item];
     // A fetched page's retrieval day is when it was read; a note's index time says nothing of
@@ -1318,6 +1335,9 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
+    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
     // when the sentence lacks at most one claim word in four (one in a short claim) and the
     // negated word's own argument (the content word after it) is shared; an antonym only when
@@ -1353,10 +1373,7 @@ fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence])
                 && ranked_word(sw, *j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem))
         });
         if let Some((_, e)) = other {
-            let mut cited = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            cited.span = Span::new(base + e.range.start, base + e.range.end);
-            cited.quote = s.text[e.range.clone()].to_string();
+            let cited = cite_part(evidence, s, &e.range);
             return Some(reason(
                 "entity",
                 "rank.mismatch",
@@ -1386,13 +1403,7 @@ fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
 fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let cited = |r: &Range<usize>| {
-        let mut e = cite(evidence, s);
-        let base = evidence[s.item].span.start + s.range.start;
-        e.span = Span::new(base + r.start, base + r.end);
-        e.quote = s.text[r.clone()].to_string();
-        vec![cite(evidence, s), e]
-    };
+    let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
@@ -1462,10 +1473,7 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         if let Some((_, ew)) =
             sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
         {
-            let mut e = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            e.span = Span::new(base + ew.range.start, base + ew.range.end);
-            e.quote = s.text[ew.range.clone()].to_string();
+            let e = cite_part(evidence, s, &ew.range);
             return Some(reason(
                 "polarity",
                 "polarity.antonym",
@@ -1500,6 +1508,39 @@ fn vague(text: &str, q: &Quantity) -> bool {
     let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
     let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
     matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
+}
+
+/// True when a capitalised word has the shape of a nationality or a language ("American",
+/// "Italian", "Chinese", "Swedish", "Israeli", "French").
+fn nationality_shaped(surface: &str) -> bool {
+    let lower = surface.to_lowercase();
+    surface.chars().next().is_some_and(char::is_uppercase)
+        && surface.chars().skip(1).all(char::is_lowercase)
+        && lower.len() > 4
+        && (["an", "ese", "ish", "i"].iter().any(|s| lower.ends_with(s))
+            || matches!(lower.as_str(), "french" | "dutch" | "greek" | "swiss" | "czech"))
+}
+
+/// The one claim word the sentence lacks is a nationality and the sentence gives another one
+/// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
+/// Gifted is Swedish" against "an American television series". One thing has one nationality
+/// in the claim's sense; two of them said of it is a conflict.
+fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+    let w = &claim.words[claim.content[k]];
+    if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
+        return None;
+    }
+    let claim_has = |stem: &str| claim.words.iter().any(|c| text::stems_match(&c.stem, stem));
+    let other =
+        s.words().iter().enumerate().find(|(j, e)| *j > 0 && nationality_shaped(&s.text[e.range.clone()]) && !claim_has(&e.stem))?.1;
+    Some(reason(
+        "entity",
+        "entity.nationality_differs",
+        format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[other.range.clone()]),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &other.range)],
+    ))
 }
 
 /// Titles that stand before a name without being one.
@@ -1580,10 +1621,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 }
                 let w = &claim.words[ci];
                 let ev = &s.words()[slot];
-                let mut cited = cite(evidence, s);
-                let base = evidence[s.item].span.start + s.range.start;
-                cited.span = Span::new(base + ev.range.start, base + ev.range.end);
-                cited.quote = s.text[ev.range.clone()].to_string();
+                let cited = cite_part(evidence, s, &ev.range);
                 return Some(reason(
                     "entity",
                     "entity.substituted",

@@ -202,7 +202,5 @@ impl EvidenceAnalysis {
     }
 }
 
-/// Quantities that are not part of a date, and not bare years (dates handle those).
-pub(crate) fn values_outside_dates(q: Vec<Quantity>, dates: &[Date]) -> Vec<Quantity> {
-    q.into_iter().filter(|q| !q.is_year && !dates.iter().any(|d| d.range.start < q.range.end && q.range.start < d.range.end)).collect()
-}
+/// Quantities that are not part of a date, and not bare years (the text layer's rule).
+pub(crate) use amem_text::quantity::values_outside_dates;

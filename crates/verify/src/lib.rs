@@ -97,7 +97,15 @@ use serde::{Deserialize, Serialize};
 /// `@11`: a personal pronoun opening a claim is its subject whatever names follow (they are its
 /// objects), so it shares no proposition a conflict could rest on; its names must still be in the
 /// evidence for it to be on topic.
-pub const METHOD: &str = "deterministic@11";
+/// `@12`: one number reader for every stage (`amem_text::quantity::read_numbers`): scale
+/// letters ("110M", "7B-parameter"), currency codes before the number ("USD 5"), unit
+/// aliases ("20 °C" = "20 degrees Celsius" = "20C"), an approximate evidence figure
+/// stating a claim that rounds to it; quarters and decades; relative dates resolved against
+/// `sent_at`.
+/// `@13`: the one claim word a sentence lacks being a nationality ("German") where the sentence
+/// gives another ("Italian") is a conflict.
+/// `@14`: "has yet to" denies its predicate.
+pub const METHOD: &str = "deterministic@14";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -581,6 +589,47 @@ mod tests {
     }
 
     #[test]
+    fn values_as_people_write_them() {
+        // scale abbreviations, currencies on either side, unit aliases and spellings
+        for (claim, ev) in [
+            ("The company trained a 7B-parameter model.", "The company trained a model with 7 billion parameters."),
+            ("The startup raised €3.1 million in funding.", "The startup raised 3.1 million euros in funding."),
+            ("The lake reached 20 degrees Celsius in July.", "The lake reached 20 °C in July."),
+            ("The tower is 300 metres tall.", "The tower is 300 meters tall."),
+            ("The trail is 12 km long.", "The trail is 12 kilometres long."),
+            ("The platform has 110M users.", "The platform has 110 million users."),
+            ("The project took 4 days.", "The project took 3–5 days."),
+        ] {
+            assert_eq!(status(claim, ev), Status::Supported, "{claim} / {ev}: {:?}", verify_text(claim, ev));
+        }
+        // near misses that must stay as they are
+        assert_eq!(
+            status("The company trained a 7B-parameter model.", "The company trained a model with 13 billion parameters."),
+            Status::Contradicted
+        );
+        assert_ne!(status("The lake reached 20 degrees Celsius in July.", "The lake reached 20 °F in July."), Status::Supported);
+        assert_ne!(status("The project took 9 days.", "The project took 3–5 days."), Status::Supported);
+        assert_ne!(status("Turnout rose 5% in May.", "Turnout rose 5 percentage points in May."), Status::Supported);
+    }
+
+    #[test]
+    fn relative_dates_resolve_against_the_writing_day() {
+        let ev = text_evidence("The Lisbon warehouse closed on 7 May 2024.", 0);
+        let claim = "The Lisbon warehouse closed yesterday.";
+        // sent on Wednesday 8 May 2024: yesterday is 7 May
+        assert_eq!(verify_at(claim, Some("2024-05-08T09:00:00Z"), std::slice::from_ref(&ev)).status, Status::Supported);
+        assert_eq!(
+            verify_at("The Lisbon warehouse closed on Tuesday.", Some("2024-05-08"), std::slice::from_ref(&ev)).status,
+            Status::Supported
+        );
+        let v = verify_at(claim, Some("2024-05-20T09:00:00Z"), std::slice::from_ref(&ev));
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].facet, "date");
+        // near miss: with no writing day the relative form is never compared as a fixed day
+        assert_ne!(verify_at(claim, None, std::slice::from_ref(&ev)).status, Status::Contradicted);
+    }
+
+    #[test]
     fn a_claim_about_now_against_old_evidence_is_stale() {
         let mut ev = text_evidence("The Berlin office has 42 employees.", 0);
         ev.captured_at = Some("2019-01-10T00:00:00Z".into());
@@ -821,6 +870,30 @@ mod tests {
                 "Other markets where Viber is popular include Iraq, Libya and Sri Lanka."
             ),
             Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn another_nationality_is_a_conflict() {
+        let ev = "Matteo Renzi is an Italian politician who served as Prime Minister.";
+        let v = verify_text("Matteo Renzi is German.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.nationality_differs");
+        // near misses: the same nationality, and a month (not a nationality) as the missing word
+        assert_eq!(status("Matteo Renzi is an Italian politician.", ev), Status::Supported);
+        assert_ne!(
+            status("The Italian album was released in March.", "The Italian album was released in the American market."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn yet_to_denies_its_predicate() {
+        let ev = "Fabian Nicieza is a comic book writer best known for his work on Marvel titles.";
+        assert_ne!(status("Fabian Nicieza has yet to work on a comic book.", ev), Status::Supported);
+        assert_eq!(
+            status("Fabian Nicieza has yet another work on a comic book.", "Fabian Nicieza has yet another work on a comic book."),
+            Status::Supported
         );
     }
 }
