@@ -9,7 +9,7 @@
 
 use amem_model::Span;
 use amem_text::stopwords::QUERY_STOPWORDS;
-use amem_text::words::stem;
+use amem_text::words::{lower_into, stem, stem_into};
 use std::collections::BTreeSet;
 
 /// At most this many terms go into one query: a long claim's extra words add
@@ -149,17 +149,29 @@ impl Query {
 
     /// Weight of the query terms found in `text`.
     pub fn score(&self, text: &str) -> u32 {
-        let keys: BTreeSet<String> = tokens(text)
-            .into_iter()
-            .map(|t| {
-                let l = t.to_lowercase();
-                if t.starts_with(|c: char| c.is_ascii_digit()) { l.replace(',', "") } else { stem(&l) }
-            })
-            .collect();
+        // Each term counts once: a flag per term, set when some word of
+        // `text` has its key. One buffer for the lower-cased word and one for
+        // its key, not a set of strings: best_span scores every sentence of
+        // every hit.
+        let mut found = vec![false; self.terms.len()];
+        let (mut lower, mut key) = (String::new(), String::new());
+        for t in tokens(text) {
+            lower_into(t, &mut lower);
+            if t.starts_with(|c: char| c.is_ascii_digit()) {
+                key.clear();
+                key.extend(lower.chars().filter(|&c| c != ','));
+            } else {
+                stem_into(&lower, &mut key);
+            }
+            for (f, term) in found.iter_mut().zip(&self.terms) {
+                *f |= term.key == key;
+            }
+        }
         self.terms
             .iter()
-            .filter(|t| keys.contains(&t.key))
-            .map(|t| match t.kind {
+            .zip(&found)
+            .filter(|&(_, &f)| f)
+            .map(|(t, _)| match t.kind {
                 TermKind::Number => 3,
                 TermKind::Name => 2,
                 TermKind::Word => 1,

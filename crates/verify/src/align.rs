@@ -419,6 +419,15 @@ fn cite(evidence: &[Evidence], s: &Sentence<'_>) -> Evidence {
     e
 }
 
+/// [`cite`], narrowed further to the part `r` of the sentence (a conflicting value or word).
+fn cite_part(evidence: &[Evidence], s: &Sentence<'_>, r: &Range<usize>) -> Evidence {
+    let mut e = cite(evidence, s);
+    let base = evidence[s.item].span.start + s.range.start;
+    e.span = Span::new(base + r.start, base + r.end);
+    e.quote = s.text[r.clone()].to_string();
+    e
+}
+
 fn span(r: &Range<usize>) -> Option<Span> {
     Some(Span::new(r.start, r.end))
 }
@@ -1326,6 +1335,9 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
         return Some(r);
     }
+    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
     // when the sentence lacks at most one claim word in four (one in a short claim) and the
     // negated word's own argument (the content word after it) is shared; an antonym only when
@@ -1361,10 +1373,7 @@ fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence])
                 && ranked_word(sw, *j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem))
         });
         if let Some((_, e)) = other {
-            let mut cited = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            cited.span = Span::new(base + e.range.start, base + e.range.end);
-            cited.quote = s.text[e.range.clone()].to_string();
+            let cited = cite_part(evidence, s, &e.range);
             return Some(reason(
                 "entity",
                 "rank.mismatch",
@@ -1394,13 +1403,7 @@ fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
 fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let cited = |r: &Range<usize>| {
-        let mut e = cite(evidence, s);
-        let base = evidence[s.item].span.start + s.range.start;
-        e.span = Span::new(base + r.start, base + r.end);
-        e.quote = s.text[r.clone()].to_string();
-        vec![cite(evidence, s), e]
-    };
+    let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
     // Polarity: the evidence denies what the claim asserts, or the reverse.
     let targets: Vec<usize> = m.iter().flatten().copied().collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
@@ -1470,10 +1473,7 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
         if let Some((_, ew)) =
             sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
         {
-            let mut e = cite(evidence, s);
-            let base = evidence[s.item].span.start + s.range.start;
-            e.span = Span::new(base + ew.range.start, base + ew.range.end);
-            e.quote = s.text[ew.range.clone()].to_string();
+            let e = cite_part(evidence, s, &ew.range);
             return Some(reason(
                 "polarity",
                 "polarity.antonym",
@@ -1508,6 +1508,39 @@ fn vague(text: &str, q: &Quantity) -> bool {
     let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
     let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
     matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
+}
+
+/// True when a capitalised word has the shape of a nationality or a language ("American",
+/// "Italian", "Chinese", "Swedish", "Israeli", "French").
+fn nationality_shaped(surface: &str) -> bool {
+    let lower = surface.to_lowercase();
+    surface.chars().next().is_some_and(char::is_uppercase)
+        && surface.chars().skip(1).all(char::is_lowercase)
+        && lower.len() > 4
+        && (["an", "ese", "ish", "i"].iter().any(|s| lower.ends_with(s))
+            || matches!(lower.as_str(), "french" | "dutch" | "greek" | "swiss" | "czech"))
+}
+
+/// The one claim word the sentence lacks is a nationality and the sentence gives another one
+/// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
+/// Gifted is Swedish" against "an American television series". One thing has one nationality
+/// in the claim's sense; two of them said of it is a conflict.
+fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+    let w = &claim.words[claim.content[k]];
+    if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
+        return None;
+    }
+    let claim_has = |stem: &str| claim.words.iter().any(|c| text::stems_match(&c.stem, stem));
+    let other =
+        s.words().iter().enumerate().find(|(j, e)| *j > 0 && nationality_shaped(&s.text[e.range.clone()]) && !claim_has(&e.stem))?.1;
+    Some(reason(
+        "entity",
+        "entity.nationality_differs",
+        format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[other.range.clone()]),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &other.range)],
+    ))
 }
 
 /// Titles that stand before a name without being one.
@@ -1588,10 +1621,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 }
                 let w = &claim.words[ci];
                 let ev = &s.words()[slot];
-                let mut cited = cite(evidence, s);
-                let base = evidence[s.item].span.start + s.range.start;
-                cited.span = Span::new(base + ev.range.start, base + ev.range.end);
-                cited.quote = s.text[ev.range.clone()].to_string();
+                let cited = cite_part(evidence, s, &ev.range);
                 return Some(reason(
                     "entity",
                     "entity.substituted",

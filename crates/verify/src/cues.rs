@@ -229,6 +229,13 @@ fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>
             negations.push(Cue { range: w.range.clone(), entry, word: i });
         }
     }
+    // "has yet to work", "is yet to be decided": the predicate has not happened.
+    for i in 1..words.len().saturating_sub(1) {
+        let aux = matches!(words[i - 1].lower.as_str(), "has" | "have" | "had" | "is" | "are" | "was" | "were" | "am");
+        if aux && words[i].lower == "yet" && words[i + 1].lower == "to" {
+            negations.push(Cue { range: words[i].range.start..words[i + 1].range.end, entry: "yet to", word: i + 1 });
+        }
+    }
     negations.sort_by_key(|c| c.range.start);
     (negations, hedges)
 }

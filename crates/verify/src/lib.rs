@@ -102,7 +102,10 @@ use serde::{Deserialize, Serialize};
 /// aliases ("20 °C" = "20 degrees Celsius" = "20C"), an approximate evidence figure
 /// stating a claim that rounds to it; quarters and decades; relative dates resolved against
 /// `sent_at`.
-pub const METHOD: &str = "deterministic@12";
+/// `@13`: the one claim word a sentence lacks being a nationality ("German") where the sentence
+/// gives another ("Italian") is a conflict.
+/// `@14`: "has yet to" denies its predicate.
+pub const METHOD: &str = "deterministic@14";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -867,6 +870,30 @@ mod tests {
                 "Other markets where Viber is popular include Iraq, Libya and Sri Lanka."
             ),
             Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn another_nationality_is_a_conflict() {
+        let ev = "Matteo Renzi is an Italian politician who served as Prime Minister.";
+        let v = verify_text("Matteo Renzi is German.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.nationality_differs");
+        // near misses: the same nationality, and a month (not a nationality) as the missing word
+        assert_eq!(status("Matteo Renzi is an Italian politician.", ev), Status::Supported);
+        assert_ne!(
+            status("The Italian album was released in March.", "The Italian album was released in the American market."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn yet_to_denies_its_predicate() {
+        let ev = "Fabian Nicieza is a comic book writer best known for his work on Marvel titles.";
+        assert_ne!(status("Fabian Nicieza has yet to work on a comic book.", ev), Status::Supported);
+        assert_eq!(
+            status("Fabian Nicieza has yet another work on a comic book.", "Fabian Nicieza has yet another work on a comic book."),
+            Status::Supported
         );
     }
 }
