@@ -512,7 +512,11 @@ fn stem_uncached(lower: &str, w: &mut String) {
         w.push_str(lemma);
         return;
     }
-    if !lower.is_ascii() {
+    // Non-ASCII words are kept whole; Snowball leaves words of one or two
+    // letters and numbers as they are (its rules need three letters and
+    // letter suffixes; the test `snowball_leaves_short_words_and_numbers`
+    // pins it), so they skip the stemmer's tables.
+    if !lower.is_ascii() || lower.len() <= 2 || lower.bytes().all(|b| b.is_ascii_digit()) {
         w.push_str(lower);
         return;
     }
@@ -751,6 +755,24 @@ mod tests {
         assert_eq!(stem("promoted"), stem("promotes"));
         assert_eq!(stem("servers"), "server");
         assert_eq!(stem("access"), "access");
+    }
+
+    #[test]
+    fn snowball_leaves_short_words_and_numbers() {
+        let snowball = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+        let chars: Vec<char> = ('a'..='z').chain('0'..='9').chain(['\'']).collect();
+        for &a in &chars {
+            assert_eq!(snowball.stem(&a.to_string()), a.to_string());
+            for &b in &chars {
+                let w: String = [a, b].iter().collect();
+                assert_eq!(snowball.stem(&w), w);
+            }
+        }
+        for n in (0..100_000u64).chain([1_000_000, 20_260_803, 4_155_550_123]) {
+            for w in [n.to_string(), format!("{n:07}")] {
+                assert_eq!(snowball.stem(&w), w);
+            }
+        }
     }
 
     #[test]
