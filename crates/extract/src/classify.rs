@@ -1505,6 +1505,19 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             // a noun phrase classified by a copula, with nothing to check
             // it against, is a judgement; a process or a state reached
             // ("is being decommissioned", "are expecting") is reported.
+            // "Russia is an adversary.": a name given a kind with an
+            // indefinite article, nothing else named, no value, is a
+            // characterisation ("Russia is not an ally" and "Enron is the
+            // largest trader" are left to the other rules)
+            (_, Subject::Named)
+                if proper_subject
+                    && is_classification(&tokens)
+                    && matches!(tokens.get(1), Some(&("a" | "an")))
+                    && !anchor.value
+                    && !anchor.names =>
+            {
+                Some(ClaimKind::Opinion)
+            }
             (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
                 Some(ClaimKind::Opinion)
             }
@@ -1736,6 +1749,9 @@ mod tests {
         assert!(kind("The budget will be released to Congress in February.").is_audited());
         assert!(kind("Many creditors are expecting to recoup little or none of the money owed to them.").is_audited());
         assert!(!kind("I know how to do that.").is_audited());
+        // a name characterised with an indefinite article
+        assert!(!kind("But Russia is an adversary.").is_audited());
+        assert!(kind("ClearStation is not an investment advisory service.").is_audited());
         // a cleft with a definite focus says what the focus did
         assert!(kind("It's the private sector that creates jobs.").is_audited());
         assert!(!kind("It's a culture that we have begun to disrespect.").is_audited());
