@@ -50,7 +50,9 @@ pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 pub use note::NoteWarning;
 pub use walk::MAX_NOTE_BYTES;
-pub use wiki::{Capture, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted};
+pub use wiki::{
+    Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted,
+};
 
 /// The visible text and title of an HTML page (what the wiki indexes for
 /// `.html` files), for callers that capture fetched pages.

@@ -45,6 +45,28 @@ pub trait Recall {
     /// [`Error::UnknownItem`] / [`Error::UnknownChunk`] when it is not in the
     /// index; the index cannot be read.
     fn open(&self, uri: &AmemUri) -> Result<OpenedChunk>;
+
+    /// How rare `words` are in what [`Recall::search`] searches: the number
+    /// of chunks, and for each word how many chunks hold it (as the index
+    /// tokenizes it; a word of several tokens counts its rarest). `None`
+    /// when the engine does not know (the verifier then weighs every word
+    /// the same).
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    fn document_frequencies(&self, words: &[&str]) -> Result<Option<DocumentFrequencies>> {
+        let _ = words;
+        Ok(None)
+    }
+}
+
+/// What [`Recall::document_frequencies`] answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentFrequencies {
+    /// Chunks in the index.
+    pub documents: u64,
+    /// Chunks holding each word asked about, in the order asked.
+    pub counts: Vec<u64>,
 }
 
 /// Where the index run is, for a progress bar.
@@ -301,6 +323,16 @@ impl Recall for Wiki {
 
     fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
         self.ranked(claim, k, false)
+    }
+
+    fn document_frequencies(&self, words: &[&str]) -> Result<Option<DocumentFrequencies>> {
+        // One snapshot, and what another handle committed is seen (as a search does).
+        let txn = self.index.read_txn()?;
+        self.index.refresh()?;
+        let counts = self.index.term_info(words)?.iter().map(|t| u64::try_from(t.df).unwrap_or(0)).collect();
+        let documents = self.index.chunk_count()?;
+        drop(txn);
+        Ok(Some(DocumentFrequencies { documents, counts }))
     }
 
     fn open(&self, uri: &AmemUri) -> Result<OpenedChunk> {

@@ -170,6 +170,30 @@ pub(crate) fn is_instruction_words(sentence: &str, words: &[Word]) -> bool {
     instruction_pattern().is_match(sentence) || admission::addresses_reader_words(sentence, words)
 }
 
+/// True when a claim of these words speaks of its present: a time relative to its writing, or
+/// "now", "currently" and the like (what [`staleness`] reads).
+fn speaks_of_now(words: &[Word], relative_time: bool) -> bool {
+    relative_time || words.iter().any(|w| matches!(w.lower.as_str(), "now" | "nowadays" | "currently" | "presently" | "still"))
+}
+
+/// True when the verdict on `claim` against `evidence` can depend on the day the claim was
+/// written: the claim names a time relative to its writing or speaks of its present (both
+/// compared with that day), holds a relative date that day resolves ("last week", "two days
+/// ago": [`read_claim`] reads them against it), or an evidence item is a fetched page with a
+/// retrieval day (a relative time in it is compared with the claim's day).
+pub(crate) fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
+    if evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
+        return true;
+    }
+    let words = text::words(claim);
+    if speaks_of_now(&words, scope::relative_time(&words).is_some()) {
+        return true;
+    }
+    // Any day would do: a relative form is read only when there is one.
+    let ranges = |ds: Vec<Date>| ds.into_iter().map(|d| d.range).collect::<Vec<_>>();
+    ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
+}
+
 fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
     let rarity = ctx.rarity;
     let words = text::words(text);
@@ -219,8 +243,7 @@ fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
     let name_list: Vec<usize> = names.iter().copied().collect();
     let subject = relevance::subject(&words, &content, &optional, &name_list);
     let relative_time = scope::relative_time(&words);
-    let about_now = relative_time.is_some()
-        || words.iter().any(|w| matches!(w.lower.as_str(), "now" | "nowadays" | "currently" | "presently" | "still"));
+    let about_now = speaks_of_now(&words, relative_time.is_some());
     ClaimView {
         text,
         words,

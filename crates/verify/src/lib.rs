@@ -154,6 +154,15 @@ pub fn verify_at(claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> V
         .unwrap_or_else(|| verifier::verify_uncached(claim, sent_at, evidence))
 }
 
+/// True when [`verify_at`]'s verdict on `claim` against `evidence` can depend on `sent_at`, the
+/// day the claim was written: the claim names a time relative to its writing ("today", "this
+/// week") or speaks of its present ("currently"), or an evidence item is a fetched page with a
+/// retrieval day. Otherwise the verdict is the same on every day, so a caller remembering
+/// verdicts by claim text needs the day in its key exactly when this is true.
+pub fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
+    align::reads_writing_day(claim, evidence)
+}
+
 /// Verify `claim` against raw text, wrapped as one evidence item
 /// (see [`text_evidence`]).
 pub fn verify_text(claim: &str, evidence_text: &str) -> Verification {

@@ -54,9 +54,14 @@ fn main() -> anyhow::Result<()> {
     let mut verifier = amem_verify::Verifier::new();
     let mut groups = std::collections::BTreeMap::new();
     let t = Instant::now();
-    for ((_, c), h) in audited.iter().zip(&hits) {
+    for ((i, c), h) in audited.iter().zip(&hits) {
         let ev: Vec<amem_model::Evidence> = h.iter().map(amem_recall::Hit::to_evidence).collect();
-        let v = verifier.verify(&c.text, &ev);
+        // As the audit verifies: the claim's words weighed by their rarity
+        // in the wiki, its message's time known.
+        if let Some(r) = amem_audit::assess::rarity_of(&wiki, &c.text)? {
+            verifier = verifier.with_rarity(r);
+        }
+        let v = verifier.verify_at(&c.text, Some(&msgs[*i].sent_at.to_string()), &ev);
         *groups.entry(format!("{:?}", v.status.group()).to_lowercase()).or_insert(0usize) += 1;
     }
     let s = t.elapsed().as_secs_f64();
@@ -79,7 +84,7 @@ fn main() -> anyhow::Result<()> {
     let mut assessor = Assessor::new();
     let mut per_msg: Vec<Vec<amem_model::Assessment>> = vec![Vec::new(); msgs.len()];
     for (i, c) in &audited {
-        let o = assessor.assess(&wiki, &c.text)?;
+        let o = assessor.assess_at(&wiki, &c.text, Some(&msgs[*i].sent_at.to_string()))?;
         per_msg[*i].push(o.to_assessment(c, "2030-01-01T00:00:00Z", &amem_audit::policy_version()));
     }
     let scratch = tempfile::tempdir()?;

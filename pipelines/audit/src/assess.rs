@@ -13,6 +13,7 @@
 
 use amem_model::{Assessment, Claim, Evidence, GateSummary, Reason, Status};
 use amem_recall::{Hit, Recall};
+use amem_verify::Rarity;
 use std::collections::HashMap;
 
 /// Appended to the method of a verdict made after the trust list was asked
@@ -79,6 +80,10 @@ impl Outcome {
 #[derive(Default)]
 pub struct Assessor {
     verifier: amem_verify::Verifier,
+    /// The verifier was given a rarity table (it keeps the last one given).
+    weighted: bool,
+    /// The last verdict could depend on the claim's writing day.
+    read_day: bool,
 }
 
 impl Assessor {
@@ -87,16 +92,36 @@ impl Assessor {
         Assessor::default()
     }
 
-    /// Assess one claim text against the local wiki.
+    /// True when the last outcome could depend on the day its claim was
+    /// written ([`amem_verify::reads_writing_day`]): remembered by text, it
+    /// holds for that day only.
+    pub fn last_read_writing_day(&self) -> bool {
+        self.read_day
+    }
+
+    /// Assess one claim text against the local wiki, its writing day unknown.
     ///
     /// # Errors
     /// The index cannot be read.
     pub fn assess(&mut self, recall: &dyn Recall, text: &str) -> amem_recall::Result<Outcome> {
+        self.assess_at(recall, text, None)
+    }
+
+    /// Assess one claim text, written at `sent_at` (RFC 3339, the message's
+    /// time), against the local wiki: its words weighed by how rare they are
+    /// in the wiki's chunks (the index's document frequencies), a time
+    /// relative to its writing anchored to that day, and a claim about its
+    /// present `stale` against evidence written a year or more away.
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn assess_at(&mut self, recall: &dyn Recall, text: &str, sent_at: Option<&str>) -> amem_recall::Result<Outcome> {
         // Whole chunks: the verifier picks the sentence it rests on and
         // narrows the quote itself.
         let hits = recall.search_chunks(text, RECALL_K)?;
         let evidence: Vec<Evidence> = hits.iter().map(Hit::to_evidence).collect();
-        Ok(self.assess_evidence(text, &evidence))
+        let rarity = rarity_of(recall, text)?;
+        Ok(self.assess_evidence_with(text, sent_at, &evidence, rarity))
     }
 
     /// Assess one claim text against the evidence given: the verifier's
@@ -105,7 +130,31 @@ impl Assessor {
     /// `amem factcheck` on what it weighed (recall and the trust list), so the
     /// two read a claim the same way.
     pub fn assess_evidence(&mut self, text: &str, evidence: &[Evidence]) -> Outcome {
-        let v = self.verifier.verify(text, evidence);
+        self.assess_evidence_with(text, None, evidence, None)
+    }
+
+    /// [`Assessor::assess_evidence`] with the claim's writing time and the
+    /// rarity of its words (`None`: every word weighs the same).
+    pub fn assess_evidence_with(
+        &mut self,
+        text: &str,
+        sent_at: Option<&str>,
+        evidence: &[Evidence],
+        rarity: Option<std::sync::Arc<Rarity>>,
+    ) -> Outcome {
+        match rarity {
+            Some(r) => {
+                self.verifier = std::mem::take(&mut self.verifier).with_rarity(r);
+                self.weighted = true;
+            }
+            // The verifier keeps the table it was given: only a new one forgets it.
+            None if self.weighted => {
+                self.verifier = amem_verify::Verifier::new();
+                self.weighted = false;
+            }
+            None => {}
+        }
+        let v = self.verifier.verify_at(text, sent_at, evidence);
         let cited: Vec<&Evidence> = v.reasons.iter().flat_map(|r| r.evidence.iter()).collect();
         // The gate reads the claim as a memory of the evidence it rests on: a
         // claim flatter than its source (hedge, attribution, condition dropped)
@@ -125,8 +174,25 @@ impl Assessor {
             Some(amem_gate::check(&source, text).summary())
         };
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+        self.read_day = amem_verify::reads_writing_day(text, evidence);
         Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit }
     }
+}
+
+/// How rare the claim's content words are in the wiki, from the recall
+/// index's document frequencies (chunks holding each word): the table the
+/// verifier weighs the claim's words with. `None` when recall does not know.
+///
+/// # Errors
+/// The index cannot be read.
+pub fn rarity_of(recall: &dyn Recall, text: &str) -> amem_recall::Result<Option<std::sync::Arc<Rarity>>> {
+    let words = amem_text::words::words(text);
+    let mut lower: Vec<&str> = words.iter().filter(|w| !w.stop).map(|w| w.lower.as_str()).collect();
+    lower.sort_unstable();
+    lower.dedup();
+    let Some(df) = recall.document_frequencies(&lower)? else { return Ok(None) };
+    let counts = lower.iter().zip(&df.counts).map(|(w, &n)| ((*w).to_string(), n));
+    Ok(Some(std::sync::Arc::new(Rarity::from_counts(df.documents, counts))))
 }
 
 /// Assess one claim text against the local wiki, with a fresh [`Assessor`].
@@ -184,9 +250,25 @@ impl Default for OutcomeCache {
 
 #[derive(Default)]
 struct CacheInner {
-    map: HashMap<amem_model::Digest, std::sync::Arc<Outcome>>,
+    map: HashMap<amem_model::Digest, Slot>,
     bytes: usize,
-    earlier: HashMap<u128, EarlierClaim>,
+    earlier: HashMap<u128, EarlierSlot>,
+}
+
+/// What the cache holds under a key.
+enum Slot {
+    /// The outcome of the text (or of the text on one day).
+    Outcome(std::sync::Arc<Outcome>),
+    /// The text's verdict can depend on the day it was written
+    /// ([`amem_verify::reads_writing_day`]): look under the text and the day.
+    ByDay,
+}
+
+/// What the cache remembers of a key once its outcome has left memory.
+#[derive(Clone, Copy)]
+enum EarlierSlot {
+    Claim(EarlierClaim),
+    ByDay,
 }
 
 /// The claim that carried a text assessed earlier in the run: where its
@@ -228,6 +310,15 @@ fn cache_key(claim: &Claim) -> amem_model::Digest {
     amem_model::Digest::of(claim.text.as_bytes())
 }
 
+/// The key of a claim text on one writing day (`YYYY-MM-DD`).
+fn day_key(claim: &Claim, day: &str) -> amem_model::Digest {
+    let mut bytes = Vec::with_capacity(claim.text.len() + 1 + day.len());
+    bytes.extend_from_slice(claim.text.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(day.as_bytes());
+    amem_model::Digest::of(&bytes)
+}
+
 fn short_key(d: &amem_model::Digest) -> u128 {
     let mut b = [0u8; 16];
     b.copy_from_slice(&d.0[..16]);
@@ -262,30 +353,36 @@ impl OutcomeCache {
         OutcomeCache { cache_bytes, earlier_max, ..OutcomeCache::default() }
     }
 
-    /// The cached outcome for a claim, if its text was seen and
+    /// The cached outcome for a claim written on `day` (`YYYY-MM-DD`), if its
+    /// text was seen (on that day, when its verdict depends on the day) and
     /// the outcome is still in memory.
-    pub fn get(&self, claim: &Claim) -> Option<Outcome> {
-        match self.lookup(claim) {
+    pub fn get(&self, claim: &Claim, day: &str) -> Option<Outcome> {
+        match self.lookup(claim, day) {
             Lookup::Outcome(o) => Some(o),
             Lookup::Earlier(_) | Lookup::Miss => None,
         }
     }
 
-    /// What the run knows about a claim's text: its outcome, the
-    /// claim whose recorded assessment holds it, or nothing.
-    pub fn lookup(&self, claim: &Claim) -> Lookup {
-        let key = cache_key(claim);
+    /// What the run knows about a claim's text written on `day`: its
+    /// outcome, the claim whose recorded assessment holds it, or nothing. A
+    /// text whose verdict can depend on its writing day is known per day.
+    pub fn lookup(&self, claim: &Claim, day: &str) -> Lookup {
+        let plain = cache_key(claim);
         let Ok(inner) = self.inner.lock() else { return Lookup::Miss };
-        if let Some(o) = inner.map.get(&key).cloned() {
+        let by_day =
+            matches!(inner.map.get(&plain), Some(Slot::ByDay)) || matches!(inner.earlier.get(&short_key(&plain)), Some(EarlierSlot::ByDay));
+        let key = if by_day { day_key(claim, day) } else { plain };
+        if let Some(Slot::Outcome(o)) = inner.map.get(&key) {
+            let o = std::sync::Arc::clone(o);
             drop(inner);
             self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Lookup::Outcome((*o).clone());
         }
         match inner.earlier.get(&short_key(&key)) {
             // The claim itself (a restarted run reading back its own row)
-            // or another one with the same text.
-            Some(&id) => Lookup::Earlier(id),
-            None => Lookup::Miss,
+            // or another one with the same text (on the same day).
+            Some(&EarlierSlot::Claim(id)) => Lookup::Earlier(id),
+            Some(EarlierSlot::ByDay) | None => Lookup::Miss,
         }
     }
 
@@ -294,22 +391,37 @@ impl OutcomeCache {
         self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Remember an outcome, and that `claim` carries it.
-    pub fn put(&self, claim: &Claim, outcome: &Outcome) {
-        let key = cache_key(claim);
+    /// Remember an outcome of a claim written on `day`, and that `claim`
+    /// carries it; `by_day` when the verdict could depend on that day
+    /// ([`Assessor::last_read_writing_day`]): it is then remembered for that
+    /// day only.
+    pub fn put(&self, claim: &Claim, day: &str, outcome: &Outcome, by_day: bool) {
+        let plain = cache_key(claim);
         let size = outcome_bytes(outcome);
         let Ok(mut inner) = self.inner.lock() else { return };
         if inner.bytes + size > self.cache_bytes {
             inner.map = HashMap::new();
             inner.bytes = 0;
         }
-        if inner.map.insert(key, std::sync::Arc::new(outcome.clone())).is_none() {
-            inner.bytes += size;
-        }
         if inner.earlier.len() >= self.earlier_max {
             inner.earlier = HashMap::new();
         }
-        inner.earlier.entry(short_key(&key)).or_insert(EarlierClaim { message_digest: claim.message_digest, claim: claim.id });
+        let key = if by_day {
+            if inner.map.insert(plain, Slot::ByDay).is_none() {
+                inner.bytes += 96;
+            }
+            inner.earlier.insert(short_key(&plain), EarlierSlot::ByDay);
+            day_key(claim, day)
+        } else {
+            plain
+        };
+        if inner.map.insert(key, Slot::Outcome(std::sync::Arc::new(outcome.clone()))).is_none() {
+            inner.bytes += size;
+        }
+        inner
+            .earlier
+            .entry(short_key(&key))
+            .or_insert(EarlierSlot::Claim(EarlierClaim { message_digest: claim.message_digest, claim: claim.id }));
     }
 
     /// Bytes held now (estimated).
@@ -322,6 +434,8 @@ impl OutcomeCache {
 mod tests {
     use super::*;
     use amem_model::{ClaimKind, Digest, MessageId, Span};
+
+    const DAY: &str = "2001-05-01";
 
     fn claim(text: &str) -> Claim {
         let message_digest = Digest::of(b"m");
@@ -359,29 +473,55 @@ mod tests {
     fn cache_is_shared_keyed_on_exact_text_and_bounded_in_bytes() {
         let cache = OutcomeCache::default();
         let a = claim("The plant makes 40 MW.");
-        assert_eq!(cache.get(&a), None);
-        cache.put(&a, &outcome("x"));
+        assert_eq!(cache.get(&a, DAY), None);
+        cache.put(&a, DAY, &outcome("x"), false);
         // The same text from another message or thread: reused.
         let again = claim_in(b"other message", "The plant makes 40 MW.");
         assert_ne!(again.id, a.id);
-        assert_eq!(cache.get(&again), Some(outcome("x")));
-        assert_eq!(cache.get(&a), Some(outcome("x")));
+        assert_eq!(cache.get(&again, DAY), Some(outcome("x")));
+        assert_eq!(cache.get(&a, DAY), Some(outcome("x")));
         // Only the same text: another case, spacing or final stop is
         // assessed on its own (the outcome's spans cite the exact text).
         for variant in ["the plant makes 40 mw", "The plant  makes 40 MW.", "The plant makes 40 MW"] {
-            assert_eq!(cache.lookup(&claim(variant)), Lookup::Miss, "{variant:?}");
+            assert_eq!(cache.lookup(&claim(variant), DAY), Lookup::Miss, "{variant:?}");
         }
         // Filling past the byte budget starts afresh: memory never exceeds it.
         let big = "y".repeat(1 << 20);
         for i in 0..40 {
-            cache.put(&claim(&format!("claim number {i}")), &outcome(&big));
+            cache.put(&claim(&format!("claim number {i}")), DAY, &outcome(&big), false);
             assert!(cache.bytes() <= CACHE_BYTES);
         }
-        assert_eq!(cache.get(&a), None, "evicted when the budget was reached");
+        assert_eq!(cache.get(&a, DAY), None, "evicted when the budget was reached");
         assert!(cache.reused.load(std::sync::atomic::Ordering::Relaxed) >= 1);
         // Its text is still known as assessed, by the claim that carried it.
-        assert_eq!(cache.lookup(&again), Lookup::Earlier(EarlierClaim { message_digest: a.message_digest, claim: a.id }));
-        assert_eq!(cache.lookup(&claim("The plant makes 41 MW.")), Lookup::Miss);
+        assert_eq!(cache.lookup(&again, DAY), Lookup::Earlier(EarlierClaim { message_digest: a.message_digest, claim: a.id }));
+        assert_eq!(cache.lookup(&claim("The plant makes 41 MW."), DAY), Lookup::Miss);
+    }
+
+    /// Issue 13: a text whose verdict can depend on its writing day is
+    /// remembered per day (a "currently" claim of 2001 and of 2020 are two
+    /// verdicts), in memory and as an earlier claim; other texts once.
+    #[test]
+    fn a_text_read_against_its_writing_day_is_remembered_per_day() {
+        let cache = OutcomeCache::with_limits(CACHE_BYTES, EARLIER_MAX);
+        let now = claim("The plant currently makes 40 MW.");
+        cache.put(&now, DAY, &outcome("2001"), true);
+        assert_eq!(cache.get(&now, DAY), Some(outcome("2001")));
+        assert_eq!(cache.lookup(&now, "2020-01-01"), Lookup::Miss, "another day is assessed afresh");
+        cache.put(&now, "2020-01-01", &outcome("2020"), true);
+        assert_eq!(cache.get(&now, "2020-01-01"), Some(outcome("2020")));
+        assert_eq!(cache.get(&now, DAY), Some(outcome("2001")));
+        // Out of memory, each day still knows which claim carried it.
+        let evicting = OutcomeCache::with_limits(0, EARLIER_MAX);
+        evicting.put(&now, DAY, &outcome("2001"), true);
+        evicting.put(&claim("Something else."), DAY, &outcome("y"), false);
+        let later = claim_in(b"a later message", "The plant currently makes 40 MW.");
+        assert_eq!(evicting.lookup(&later, DAY), Lookup::Earlier(EarlierClaim { message_digest: now.message_digest, claim: now.id }));
+        assert_eq!(evicting.lookup(&later, "2020-01-01"), Lookup::Miss);
+        // A text that does not read its day is one entry for every day.
+        let flat = claim("The plant makes 40 MW.");
+        cache.put(&flat, DAY, &outcome("any"), false);
+        assert_eq!(cache.get(&flat, "2020-01-01"), Some(outcome("any")));
     }
 
     #[test]
@@ -389,7 +529,7 @@ mod tests {
         let cache = OutcomeCache::with_limits(CACHE_BYTES, 1000);
         let first = claim("claim 0");
         for i in 0..1001 {
-            cache.put(&claim(&format!("claim {i}")), &outcome("x"));
+            cache.put(&claim(&format!("claim {i}")), DAY, &outcome("x"), false);
             assert!(cache.inner.lock().unwrap().earlier.len() <= 1000);
         }
         let inner = cache.inner.lock().unwrap();

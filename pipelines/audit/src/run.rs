@@ -532,13 +532,14 @@ fn assess_stage(stage: AssessStage<'_>) {
         Counters::add(&c.claims, claims.len() as u64);
         let mut work =
             Work { outcomes: vec![None; claims.len()], pending: Vec::new(), skipped: Vec::new(), stale: Vec::new(), claims, message };
+        let sent_at = work.message.sent_at.to_string();
         for i in 0..work.claims.len() {
             let claim = &work.claims[i];
             if !claim.kind.is_audited() {
                 continue;
             }
             Counters::add(&c.audited, 1);
-            let outcome = match outcome_for(claim, cache, &seen, run_id, &mut assessor, &wiki) {
+            let outcome = match outcome_for(claim, &sent_at, cache, &seen, run_id, &mut assessor, &wiki) {
                 Ok(o) => o,
                 Err(e) => return fatal(&done, e),
             };
@@ -567,19 +568,22 @@ fn assess_stage(stage: AssessStage<'_>) {
     }
 }
 
-/// The outcome for one claim: from this run's memory of its text (in memory,
-/// or the assessment an earlier claim with that text got, read back from
-/// the ledger), else assessed now and remembered. The error is the message
-/// the run stops with.
+/// The outcome for one claim, written at `sent_at` (RFC 3339): from this
+/// run's memory of its text (in memory, or the assessment an earlier claim
+/// with that text got, read back from the ledger; per writing day when the
+/// verdict depends on it), else assessed now and remembered. The error is
+/// the message the run stops with.
 fn outcome_for(
     claim: &amem_model::Claim,
+    sent_at: &str,
     cache: &OutcomeCache,
     seen: &Ledger,
     run_id: &amem_model::RunId,
     assessor: &mut Assessor,
     wiki: &Wiki,
 ) -> Result<Outcome, String> {
-    let earlier = match cache.lookup(claim) {
+    let day = sent_at.get(..10).unwrap_or(sent_at);
+    let earlier = match cache.lookup(claim, day) {
         Lookup::Outcome(o) => Some(o),
         Lookup::Earlier(e) => match seen.run_assessment(run_id, &e.message_digest, &e.claim, &crate::quotes::WikiQuotes::new(wiki)) {
             Ok(a) => a.map(|a| {
@@ -593,8 +597,8 @@ fn outcome_for(
     match earlier {
         Some(o) => Ok(o),
         None => {
-            let o = assessor.assess(wiki, &claim.text).map_err(|e| format!("cannot search the wiki index: {e}"))?;
-            cache.put(claim, &o);
+            let o = assessor.assess_at(wiki, &claim.text, Some(sent_at)).map_err(|e| format!("cannot search the wiki index: {e}"))?;
+            cache.put(claim, day, &o, assessor.last_read_writing_day());
             Ok(o)
         }
     }
@@ -673,7 +677,7 @@ fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, don
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.
-            match assessor.assess(&wiki, &work.claims[i].text) {
+            match assessor.assess_at(&wiki, &work.claims[i].text, Some(&work.message.sent_at.to_string())) {
                 Ok(mut o) => {
                     o.method.push_str(crate::assess::TRUST_LIST_SUFFIX);
                     if let Some(prev) = &work.outcomes[i] {
@@ -850,19 +854,21 @@ mod tests {
 
         // No outcome stays in memory: every put evicts the one before.
         let cache = OutcomeCache::with_limits(0, crate::assess::EARLIER_MAX);
-        cache.put(&c1, &recorded);
-        cache.put(&claim_of(&message(2, "Something else entirely.")), &recorded);
+        let day = "2024-01-01";
+        cache.put(&c1, day, &recorded, false);
+        cache.put(&claim_of(&message(2, "Something else entirely.")), day, &recorded, false);
         let later = claim_of(&message(3, "The plant makes 40 MW."));
-        assert_eq!(cache.get(&later), None);
+        assert_eq!(cache.get(&later, day), None);
 
         let seen = Ledger::open(&path).unwrap();
         let mut assessor = Assessor::new();
-        let got = outcome_for(&later, &cache, &seen, &run.run_id, &mut assessor, &wiki).unwrap();
+        let sent = "2024-01-01T10:00:00Z";
+        let got = outcome_for(&later, sent, &cache, &seen, &run.run_id, &mut assessor, &wiki).unwrap();
         assert_eq!(got, recorded);
         assert_eq!(cache.reused.load(std::sync::atomic::Ordering::Relaxed), 1);
 
         // Another run has no row for it: assessed now (nothing in the wiki).
-        let other = outcome_for(&later, &cache, &seen, &RunId("r2".into()), &mut assessor, &wiki).unwrap();
+        let other = outcome_for(&later, sent, &cache, &seen, &RunId("r2".into()), &mut assessor, &wiki).unwrap();
         assert_eq!(other.status, Status::NoEvidence);
     }
 

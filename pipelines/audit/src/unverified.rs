@@ -3,7 +3,8 @@
 //! reason, or capture a source into the wiki and reassess.
 //!
 //! Each report pass writes one queue file, `queue-<seq>-<run id>.jsonl`:
-//! a line `{"filed": <report row>}` for every unverified claim of the run,
+//! a line `{"queued": <the claim and its context>}` for every unverified
+//! claim of the run (earlier versions wrote `{"filed": <report row>}`, still read),
 //! and `{"resolved": {"id", "status"}}` for every claim the run assessed
 //! otherwise (it leaves the queue if it was on it). The queue is those files
 //! replayed in `seq` order (the order they were written, whatever clock the
@@ -41,8 +42,11 @@ pub fn short_id(rec: &AuditRecord) -> String {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum QueueLine {
-    /// The claim is unverified as of this run: on the queue.
+    /// The claim is unverified as of this run: on the queue (what earlier
+    /// versions wrote: the whole report row; still read).
     Filed(Box<AuditRecord>),
+    /// The claim is unverified as of this run: on the queue, as [`Queued`].
+    Queued(Box<Queued>),
     /// The run assessed the claim as something else: off the queue.
     Resolved {
         /// The claim's short id.
@@ -97,17 +101,104 @@ fn rejected_ids(home: &Path) -> HashSet<String> {
     }
 }
 
-/// The row as the queue keeps it: the claim, its message context and its
-/// verdict, without the evidence the verdict looked at (the ledger and the
-/// reports have it). The queue grows with unverified claims, not with their
-/// evidence: on the Enron bench the evidence quotes were most of its 100 MB.
-fn filed(rec: &AuditRecord) -> AuditRecord {
-    let mut rec = rec.clone();
-    rec.evidence.clear();
-    for r in &mut rec.assessment.reasons {
-        r.evidence.clear();
+/// A claim as the queue keeps it: what a person needs to find it and act on
+/// it (the claim, where it was said, its status), and references for the
+/// rest. Its reasons, gate flags, stance cues, cited notes and evidence are
+/// in the ledger and the reports, not copied here: the queue grows with
+/// unverified claims, not with what their verdicts looked at. On the Enron
+/// bench the whole report row took about 2 KB a claim, reasons and cues
+/// (which quote the claim again) most of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Queued {
+    run_id: RunId,
+    source: amem_model::SourceKind,
+    archive: String,
+    conversation: String,
+    message_id: amem_model::MessageId,
+    locator: String,
+    author: String,
+    sent_at: jiff::Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    subject: Option<String>,
+    claim: amem_model::ClaimId,
+    message_digest: amem_model::Digest,
+    span: amem_model::Span,
+    text: String,
+    kind: amem_model::ClaimKind,
+    extractor: String,
+    status: amem_model::Status,
+    method: String,
+    assessed_at: String,
+    policy_version: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    from_me: bool,
+}
+
+impl Queued {
+    fn of(rec: &AuditRecord) -> Queued {
+        Queued {
+            run_id: rec.run_id.clone(),
+            source: rec.source,
+            archive: rec.archive.clone(),
+            conversation: rec.conversation.clone(),
+            message_id: rec.message_id.clone(),
+            locator: rec.locator.clone(),
+            author: rec.author.clone(),
+            sent_at: rec.sent_at,
+            subject: rec.subject.clone(),
+            claim: rec.claim.id,
+            message_digest: rec.claim.message_digest,
+            span: rec.claim.span,
+            text: rec.claim.text.clone(),
+            kind: rec.claim.kind,
+            extractor: rec.claim.extractor.clone(),
+            status: rec.assessment.status,
+            method: rec.assessment.method.clone(),
+            assessed_at: rec.assessment.assessed_at.clone(),
+            policy_version: rec.assessment.policy_version.clone(),
+            from_me: rec.from_me,
+        }
     }
-    rec
+
+    /// The report row it stands for, without what the queue does not keep
+    /// (reasons, gate, cues, evidence, notes: read them in the reports).
+    fn into_record(self) -> AuditRecord {
+        let claim = amem_model::Claim {
+            id: self.claim,
+            message: self.message_id.clone(),
+            message_digest: self.message_digest,
+            span: self.span,
+            text: self.text,
+            kind: self.kind,
+            cues: Vec::new(),
+            extractor: self.extractor,
+        };
+        let assessment = amem_model::Assessment {
+            claim: self.claim,
+            status: self.status,
+            method: self.method,
+            reasons: Vec::new(),
+            gate: None,
+            assessed_at: self.assessed_at,
+            policy_version: self.policy_version,
+        };
+        AuditRecord {
+            run_id: self.run_id,
+            source: self.source,
+            archive: self.archive,
+            conversation: self.conversation,
+            message_id: self.message_id,
+            locator: self.locator,
+            author: self.author,
+            sent_at: self.sent_at,
+            subject: self.subject,
+            claim,
+            assessment,
+            evidence: Vec::new(),
+            from_me: self.from_me,
+            notes: Vec::new(),
+        }
+    }
 }
 
 /// Files one report pass's rows into a queue file of its own, written
@@ -169,7 +260,7 @@ impl Filer {
         if self.rejected.contains(&id) {
             return Ok(());
         }
-        self.line(&QueueLine::Filed(Box::new(filed(rec))))
+        self.line(&QueueLine::Queued(Box::new(Queued::of(rec))))
     }
 
     /// Put the queue file in place (nothing when no row was filed).
@@ -212,6 +303,10 @@ pub fn list(home: &Path) -> anyhow::Result<Vec<(String, AuditRecord)>> {
             match entry {
                 QueueLine::Filed(rec) => {
                     queue.insert(short_id(&rec), *rec);
+                }
+                QueueLine::Queued(q) => {
+                    let rec = q.into_record();
+                    queue.insert(short_id(&rec), rec);
                 }
                 QueueLine::Resolved { id, .. } => {
                     queue.remove(&id);
@@ -403,11 +498,12 @@ mod tests {
         pass(home.path(), "r4", &[with_status(rows[2].clone(), Status::Supported, "r4")]);
         assert!(!ids(home.path()).contains(&short_id(&c)));
         let (id, rec) = find(home.path(), &short_id(&b)[..6]).unwrap();
-        assert_eq!((id, rec), (short_id(&b), filed(&b)));
+        assert_eq!((id, rec), (short_id(&b), Queued::of(&b).into_record()));
     }
 
     /// A filed claim keeps its claim, context and verdict, not the evidence
-    /// the verdict looked at: a queue line's size does not grow with it.
+    /// the verdict looked at, nor its reasons, gate flags or cues: a queue
+    /// line's size does not grow with them.
     #[test]
     fn the_queue_keeps_claims_not_their_evidence() {
         let home = tempfile::tempdir().unwrap();
@@ -415,18 +511,30 @@ mod tests {
         let one = rec.assessment.reasons.iter().flat_map(|r| r.evidence.first()).next().cloned().expect("the sample cites evidence");
         for r in &mut rec.assessment.reasons {
             r.evidence = vec![one.clone(); 50];
+            r.detail = "a long explanation ".repeat(20);
         }
         rec.evidence = vec![one; 50];
         pass(home.path(), "r1", std::slice::from_ref(&rec));
         let (_, back) = find(home.path(), &short_id(&rec)).unwrap();
         assert_eq!(
-            (back.claim.clone(), back.assessment.status, back.locator.clone()),
-            (rec.claim.clone(), rec.assessment.status, rec.locator.clone())
+            (back.claim.id, &back.claim.text, back.claim.span, back.claim.message_digest, back.assessment.status, &back.locator),
+            (rec.claim.id, &rec.claim.text, rec.claim.span, rec.claim.message_digest, rec.assessment.status, &rec.locator)
         );
-        assert!(back.evidence.is_empty() && back.assessment.reasons.iter().all(|r| r.evidence.is_empty()));
+        assert_eq!(back.assessment.policy_version, rec.assessment.policy_version);
+        assert!(back.evidence.is_empty() && back.assessment.reasons.is_empty() && back.notes.is_empty());
         let bytes = std::fs::metadata(dir(home.path()).join(queue_name(1, &RunId("r1".into())))).unwrap().len();
-        let claim_bytes = serde_json::to_vec(&filed(&rec)).unwrap().len() as u64;
-        assert!(bytes < claim_bytes + 64, "{bytes} bytes for a {claim_bytes}-byte row");
+        let context: usize = [&rec.archive, &rec.conversation, &rec.message_id.0, &rec.locator, &rec.author, &rec.claim.text]
+            .iter()
+            .map(|s| s.len())
+            .sum::<usize>()
+            + rec.subject.as_ref().map_or(0, String::len);
+        assert!(bytes < context as u64 + 600, "{bytes} bytes for {context} bytes of claim and context");
+        // A line of the earlier format (the whole row) is still read.
+        let old = dir(home.path()).join(queue_name(2, &RunId("r0".into())));
+        let mut other = with_status(amem_model::sample::audit_records(2).remove(1), amem_model::Status::NoEvidence, "r0");
+        other.evidence.clear();
+        std::fs::write(&old, format!("{}\n", serde_json::json!({ "filed": other }))).unwrap();
+        assert_eq!(find(home.path(), &short_id(&other)).unwrap().1, other);
     }
 
     /// A damaged queue line is an error naming the file and line.
