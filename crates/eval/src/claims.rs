@@ -105,6 +105,11 @@ pub struct ClaimsScore {
     pub recall: f64,
     /// F1 for "audited claim".
     pub f1: f64,
+    /// Share of sentences labelled audited: the precision of auditing
+    /// every sentence.
+    pub base_rate: f64,
+    /// F1 of the trivial control, auditing every sentence ([`always_audit_f1`]).
+    pub always_audit_f1: f64,
     /// Share of sentences whose kind matches exactly.
     pub kind_accuracy: f64,
     /// Share of labelled-audited sentences whose kind matches exactly.
@@ -304,6 +309,8 @@ fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) 
         precision,
         recall,
         f1,
+        base_rate: ratio(aud, labels.len()),
+        always_audit_f1: always_audit_f1(aud, labels.len()),
         kind_accuracy: ratio(kind_ok, labels.len()),
         audited_kind_accuracy: ratio(aud_kind_ok, aud),
         confusion,

@@ -953,38 +953,22 @@ fn finite_index(ws: &[Word<'_>]) -> Option<usize> {
 
 /// A number token: digits with optional `$ % , .`, not a phone number,
 /// date, time, year, version or code.
+/// A token that states a quantity, read by the text layer's one number reader
+/// (`amem_text::quantity::read_numbers`): one number, not part of a name ("B12",
+/// "COVID-19", "5G"), a version ("5.2.1") or a slash form, and not a year
+/// standing alone (a year is a date, not a quantity).
 fn is_quantity_number(w: &str) -> bool {
     let t = w.trim_matches(|c: char| matches!(c, '(' | ')' | '+' | '-' | '*'));
-    if !t.chars().any(|c| c.is_ascii_digit()) {
+    let readings = amem_text::quantity::read_numbers(t);
+    let [r] = readings.as_slice() else {
+        return false;
+    };
+    if r.in_name || r.name_suffix || r.slashed {
         return false;
     }
-    let money_or_pct = t.starts_with(['$', '€', '£']) || t.ends_with('%');
-    let digits_only = t.trim_start_matches(['$', '€', '£']).trim_end_matches('%');
-    // Glued unit: "33MB", "100k".
-    let (num, unit) = split_glued(digits_only);
-    if num.is_empty() {
-        return false;
-    }
-    if !num.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.') {
-        return false;
-    }
-    if num.matches('.').count() > 1 {
-        return false; // version "5.2.1" or "0.27.0"
-    }
-    if !unit.is_empty() {
-        return money_or_pct || (unit.chars().all(|c| c.is_ascii_alphabetic()) && unit.len() <= 3);
-    }
-    // A year alone is a date, not a quantity.
-    let n: f64 = num.replace(',', "").parse().unwrap_or(-1.0);
-    if !money_or_pct && !num.contains(['.', ',']) && (1900.0..=2100.0).contains(&n) && num.len() == 4 {
-        return false;
-    }
-    true
-}
-
-fn split_glued(s: &str) -> (&str, &str) {
-    let idx = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
-    (&s[..idx], &s[idx..])
+    let bare = r.unit.is_none() && r.scale == 1.0 && !r.ordinal;
+    let year_alone = bare && !r.grouped && r.decimals == 0 && r.digits.len() == 4 && (1900.0..=2100.0).contains(&r.unsigned);
+    !year_alone
 }
 
 fn is_phone_like(w: &str) -> bool {
@@ -1505,6 +1489,19 @@ fn assertion_check(sentence: &str, ws: &[Word<'_>], cues: &[Cue], hits: PhraseHi
             // a noun phrase classified by a copula, with nothing to check
             // it against, is a judgement; a process or a state reached
             // ("is being decommissioned", "are expecting") is reported.
+            // "Russia is an adversary.": a name given a kind with an
+            // indefinite article, nothing else named, no value, is a
+            // characterisation ("Russia is not an ally" and "Enron is the
+            // largest trader" are left to the other rules)
+            (_, Subject::Named)
+                if proper_subject
+                    && is_classification(&tokens)
+                    && matches!(tokens.get(1), Some(&("a" | "an")))
+                    && !anchor.value
+                    && !anchor.names =>
+            {
+                Some(ClaimKind::Opinion)
+            }
             (_, Subject::Named) if !proper_subject && is_classification(&tokens) && !anchor.value && !anchor.names => {
                 Some(ClaimKind::Opinion)
             }
@@ -1736,6 +1733,9 @@ mod tests {
         assert!(kind("The budget will be released to Congress in February.").is_audited());
         assert!(kind("Many creditors are expecting to recoup little or none of the money owed to them.").is_audited());
         assert!(!kind("I know how to do that.").is_audited());
+        // a name characterised with an indefinite article
+        assert!(!kind("But Russia is an adversary.").is_audited());
+        assert!(kind("ClearStation is not an investment advisory service.").is_audited());
         // a cleft with a definite focus says what the focus did
         assert!(kind("It's the private sector that creates jobs.").is_audited());
         assert!(!kind("It's a culture that we have begun to disrespect.").is_audited());

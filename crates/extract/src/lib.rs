@@ -91,7 +91,9 @@ use amem_model::{Claim, ClaimKind, Message, SourceKind, Span};
 /// or "they" did is audited with one name; a first-person encounter ("I
 /// met with ...", "I visited ...") is the speaker's story; "Do you know
 /// that ...?" asserts its clause; a sentence opening with "if" and no
-/// figures is a hypothesis, as is a lone "Because ..." with no main clause.
+/// figures is a hypothesis, as is a lone "Because ..." with no main clause;
+/// a name characterised with an indefinite article and nothing else named
+/// ("Russia is an adversary.") is a view.
 pub const EXTRACTOR: &str = "rules@6";
 
 /// Everything extraction found in one message: the claims and the parts

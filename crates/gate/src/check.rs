@@ -25,14 +25,15 @@ pub(crate) struct Scanned<'a> {
     pub numbers: Vec<Number>,
     pub hits: Vec<Hit>,
     /// All content words in text order (for clause checks); sentence `i`
-    /// owns `tokens[tok_ranges[i].0..tok_ranges[i].1]` (words never cross a
+    /// owns `tokens[ranges[i][0]..ranges[i][1]]` (words never cross a
     /// sentence boundary: boundaries are punctuation and line breaks).
     tokens: Vec<WordAt>,
-    tok_ranges: Vec<(usize, usize)>,
+    /// Per sentence: its range of `tokens` and its range of `words` (one
+    /// list for both: one allocation a text, not two).
+    ranges: Vec<[usize; 4]>,
     /// Per sentence content-word sets (sorted, deduplicated), flattened the
-    /// same way (for alignment).
+    /// same way, `words[ranges[i][2]..ranges[i][3]]` (for alignment).
     words: Vec<Word>,
-    word_ranges: Vec<(usize, usize)>,
 }
 
 impl<'a> Scanned<'a> {
@@ -43,13 +44,11 @@ impl<'a> Scanned<'a> {
         let cues = cues_from(lex, text, &hits, &numbers);
         let sentences = sentences(text, Layout::Lines);
         let tokens = content_words(lex, text, 0, text.len(), &cues);
-        let mut tok_ranges = Vec::with_capacity(sentences.len());
+        let mut ranges = Vec::with_capacity(sentences.len());
         let mut words = Vec::with_capacity(tokens.len());
-        let mut word_ranges = Vec::with_capacity(sentences.len());
         for s in &sentences {
             let lo = tokens.partition_point(|w| w.start < s.start);
             let hi = tokens.partition_point(|w| w.start < s.end);
-            tok_ranges.push((lo, hi.max(lo)));
             let from = words.len();
             words.extend(tokens[lo..hi.max(lo)].iter().map(|w| w.word));
             words[from..].sort_unstable();
@@ -61,20 +60,20 @@ impl<'a> Scanned<'a> {
                 }
             }
             words.truncate(keep);
-            word_ranges.push((from, keep));
+            ranges.push([lo, hi.max(lo), from, keep]);
         }
-        Scanned { text, sentences, cues, numbers, hits, tokens, tok_ranges, words, word_ranges }
+        Scanned { text, sentences, cues, numbers, hits, tokens, ranges, words }
     }
 
     /// Content words of sentence `i`, in text order.
     fn sent_tokens(&self, i: usize) -> &[WordAt] {
-        let (a, b) = self.tok_ranges[i];
+        let [a, b, _, _] = self.ranges[i];
         &self.tokens[a..b]
     }
 
     /// Content-word set of sentence `i`.
     fn sent_words(&self, i: usize) -> &[Word] {
-        let (a, b) = self.word_ranges[i];
+        let [_, _, a, b] = self.ranges[i];
         &self.words[a..b]
     }
 

@@ -4,7 +4,7 @@
 //! quantities).
 
 use crate::lexicon::Lexicon;
-use crate::quantity::read_numbers;
+use crate::quantity::each_number;
 
 /// A number found in a text.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,37 +45,38 @@ fn next_word(text: &str, i: usize) -> Option<&str> {
     if len == 0 { None } else { Some(&rest[..len]) }
 }
 
-/// All numbers in `text`, left to right: the gate's view of [`read_numbers`] (every number
+/// All numbers in `text`, left to right: the gate's view of [`crate::quantity::read_numbers`] (every number
 /// that states a value, with its byte span, canonical unit and whether it is part of a date).
 /// `_lex` is the lexicon the reader uses (kept so the gate passes the one it scans with).
 pub fn scan_numbers(_lex: &Lexicon, text: &str) -> Vec<Number> {
     let b = text.as_bytes();
-    read_numbers(text)
-        .into_iter()
-        .filter(|r| !r.in_name && !r.name_suffix)
-        .map(|r| {
-            let (num_start, j) = (r.digits.start, r.digits.end);
-            let plain_int = r.decimals == 0 && !r.grouped && r.unit.is_none();
-            let year = r.year_form() && (1900.0..=2099.0).contains(&r.unsigned);
-            // a day of the month sits next to a month name ("August 3", "3 May")
-            let day = plain_int
-                && (1.0..=31.0).contains(&r.unsigned)
-                && (prev_word(text, r.range.start).is_some_and(is_month) || next_word(text, r.range.end).is_some_and(is_month));
-            // ISO dates and numeric dates: 2026-08-03, 3/8/2026
-            let dated = matches!(b.get(j), Some(b'-' | b'/')) && b.get(j + 1).is_some_and(u8::is_ascii_digit)
-                || (num_start > 1 && matches!(b[num_start - 1], b'-' | b'/') && b[num_start - 2].is_ascii_digit());
-            // The span ends at the digits unless a scale or unit follows: "22nd" is cited as "22".
-            let worded = r.scale != 1.0 || r.unit_text.as_ref().is_some_and(|u| u.start >= j);
-            Number {
-                start: r.range.start,
-                end: if worded { r.range.end } else { j },
-                value: r.value(),
-                unit: r.unit.map(str::to_string),
-                unit_text: r.unit_text.as_ref().map(|u| text[u.clone()].to_string()),
-                is_date: year || day || dated,
-            }
-        })
-        .collect()
+    let mut out = Vec::new();
+    each_number(text, |r| {
+        if r.in_name || r.name_suffix {
+            return;
+        }
+        let (num_start, j) = (r.digits.start, r.digits.end);
+        let plain_int = r.decimals == 0 && !r.grouped && r.unit.is_none();
+        let year = r.year_form() && (1900.0..=2099.0).contains(&r.unsigned);
+        // a day of the month sits next to a month name ("August 3", "3 May")
+        let day = plain_int
+            && (1.0..=31.0).contains(&r.unsigned)
+            && (prev_word(text, r.range.start).is_some_and(is_month) || next_word(text, r.range.end).is_some_and(is_month));
+        // ISO dates and numeric dates: 2026-08-03, 3/8/2026
+        let dated = matches!(b.get(j), Some(b'-' | b'/')) && b.get(j + 1).is_some_and(u8::is_ascii_digit)
+            || (num_start > 1 && matches!(b[num_start - 1], b'-' | b'/') && b[num_start - 2].is_ascii_digit());
+        // The span ends at the digits unless a scale or unit follows: "22nd" is cited as "22".
+        let worded = r.scale != 1.0 || r.unit_text.as_ref().is_some_and(|u| u.start >= j);
+        out.push(Number {
+            start: r.range.start,
+            end: if worded { r.range.end } else { j },
+            value: r.value(),
+            unit: r.unit.map(str::to_string),
+            unit_text: r.unit_text.as_ref().map(|u| text[u.clone()].to_string()),
+            is_date: year || day || dated,
+        });
+    });
+    out
 }
 
 /// Two values equal at the precision they were written with (relative 1e-9).

@@ -146,18 +146,59 @@ fn lookup<'m, V>(map: &'m std::collections::HashMap<String, V>, w: &str) -> Opti
 /// The word (letters only) starting at byte `i`, and its end.
 fn word_at(text: &str, i: usize) -> Option<(&str, usize)> {
     let rest = text.get(i..)?;
-    let len: usize = rest.chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
+    // ASCII letters by byte (the usual word); any other letter by char.
+    let ascii = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let len = if rest.as_bytes().get(ascii).is_none_or(u8::is_ascii) {
+        ascii
+    } else {
+        ascii + rest[ascii..].chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum::<usize>()
+    };
     if len == 0 { None } else { Some((&rest[..len], i + len)) }
 }
 
-fn skip_spaces(text: &str, i: usize) -> usize {
-    i + text[i..].chars().take_while(|c| *c == ' ' || *c == '\t' || *c == '\u{a0}').map(char::len_utf8).sum::<usize>()
+fn skip_spaces(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(0xC2) if b.get(i + 1) == Some(&0xA0) => i += 2,
+            _ => return i,
+        }
+    }
+}
+
+/// The end of `text[..end]` with spaces (and no-break spaces) trimmed off.
+fn trim_spaces_back(text: &str, mut end: usize) -> usize {
+    let b = text.as_bytes();
+    loop {
+        if end > 0 && b[end - 1] == b' ' {
+            end -= 1;
+        } else if end > 1 && b[end - 2] == 0xC2 && b[end - 1] == 0xA0 {
+            end -= 2;
+        } else {
+            return end;
+        }
+    }
+}
+
+/// Can `w` be a scale word? Its first letter starts one of `lexicons/scales.txt` (a bit set
+/// built once), so most words after a number skip the hash look-up.
+fn may_start_scale(lex: &'static Lexicon, w: &str) -> bool {
+    static INITIALS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let bit = |c: u8| c.is_ascii_alphabetic().then(|| 1u32 << (c.to_ascii_lowercase() - b'a'));
+    let mask = *INITIALS.get_or_init(|| lex.scales.keys().filter_map(|k| k.bytes().next().and_then(bit)).fold(0, |m, b| m | b));
+    w.bytes().next().and_then(bit).is_some_and(|b| mask & b != 0)
 }
 
 /// The currency written before the number at `start` ("$", "US$", "USD ", "€"): its code and
 /// where it starts.
 fn currency_before(text: &str, start: usize) -> Option<(&'static str, usize)> {
-    let before = text[..start].trim_end_matches([' ', '\u{a0}']);
+    let before = &text[..trim_spaces_back(text, start)];
+    // Every sign and code ends in a letter, a period, '$' or a multi-byte sign.
+    let last = *before.as_bytes().last()?;
+    if !(last.is_ascii_alphabetic() || last == b'.' || last == b'$' || last >= 0x80) {
+        return None;
+    }
     let c = before.chars().next_back()?;
     if let Some((_, code)) = CURRENCY_SIGNS.iter().find(|(s, _)| *s == c) {
         let at = before.len() - c.len_utf8();
@@ -199,9 +240,16 @@ fn glued_scale(glued: &str, lex: &'static Lexicon, currency: bool) -> Option<f64
 /// whole: the reader starts at the first digit of a run and takes the run, so "86" is never
 /// found inside "1986" or "2,086".
 pub fn read_numbers(text: &str) -> Vec<Reading> {
+    let mut out = Vec::new();
+    each_number(text, |r| out.push(r));
+    out
+}
+
+/// [`read_numbers`], handing each reading to `f` as it is read (the gate's path: no list of
+/// readings is built).
+pub fn each_number(text: &str, mut f: impl FnMut(Reading)) {
     let lex = Lexicon::get();
     let b = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0usize;
     while i < b.len() {
         if !b[i].is_ascii_digit() {
@@ -231,9 +279,10 @@ pub fn read_numbers(text: &str) -> Vec<Reading> {
         }
         i = j;
         let digits = &text[start..j];
-        let clean: String = digits.chars().filter(|c| *c != ',').collect();
-        let Ok(unsigned) = clean.parse::<f64>() else { continue };
-        let decimals = clean.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+        // Most numbers have no separator: parse them in place.
+        let parsed = if grouped { digits.replace(',', "").parse::<f64>() } else { digits.parse::<f64>() };
+        let Ok(unsigned) = parsed else { continue };
+        let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as i32);
         let mut before = text[..start].chars().rev();
         let negative = matches!(before.next(), Some('-' | '−')) && before.next().is_none_or(|c| c.is_whitespace() || c == '(');
         let slashed = (b.get(j) == Some(&b'/') && b.get(j + 1).is_some_and(u8::is_ascii_digit)) || (start > 0 && b[start - 1] == b'/');
@@ -247,7 +296,7 @@ pub fn read_numbers(text: &str) -> Vec<Reading> {
             grouped,
             scale: 1.0,
             unit: currency.map(|(c, _)| c),
-            unit_text: currency.map(|(_, at)| at..text[..start].trim_end_matches([' ', '\u{a0}']).len()),
+            unit_text: currency.map(|(_, at)| at..trim_spaces_back(text, start)),
             in_name: in_name(text, start),
             name_suffix: false,
             slashed,
@@ -265,7 +314,7 @@ pub fn read_numbers(text: &str) -> Vec<Reading> {
                 r.unit = Some(u.as_str());
                 r.unit_text = Some(j..gend);
                 end = gend;
-            } else if matches!(glued.to_ascii_lowercase().as_str(), "st" | "nd" | "rd" | "th" | "s") {
+            } else if ["st", "nd", "rd", "th", "s"].iter().any(|o| o.eq_ignore_ascii_case(glued)) {
                 r.ordinal = glued.len() == 2;
                 end = gend;
             } else {
@@ -278,9 +327,8 @@ pub fn read_numbers(text: &str) -> Vec<Reading> {
         }
         r.range.end = end;
         i = i.max(end);
-        out.push(r);
+        f(r);
     }
-    out
 }
 
 /// The scale and unit words after a number (and its glued letters) ending at `end`; returns
@@ -292,6 +340,7 @@ fn read_after(text: &str, lex: &'static Lexicon, r: &mut Reading, mut end: usize
     if r.scale == 1.0 && r.unit_text.as_ref().is_none_or(|u| u.end <= r.digits.start) {
         let k = skip_spaces(text, end);
         if let Some((w, wend)) = word_at(text, k)
+            && may_start_scale(lex, w)
             && let Some(m) = lookup(&lex.scales, w)
             && (w.len() > 1 || currency)
         {
@@ -303,6 +352,15 @@ fn read_after(text: &str, lex: &'static Lexicon, r: &mut Reading, mut end: usize
         return end;
     }
     let k = skip_spaces(text, end);
+    match text.as_bytes().get(k) {
+        Some(c) if c.is_ascii_alphabetic() => {}
+        Some(b'%') => {
+            r.unit = Some("PERCENT");
+            r.unit_text = Some(k..k + 1);
+            return k + 1;
+        }
+        _ => {}
+    }
     match text[k..].chars().next() {
         Some('%') => {
             r.unit = Some("PERCENT");
