@@ -593,7 +593,13 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     let mut out_of_scope: Vec<Reason> = Vec::new();
     for &i in &aligned {
         let s = &sentences[i];
-        if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence) {
+        // A claim quantity the same item states in another of its sentences is accounted for there:
+        // the item speaks of two quantities ("at 80% and above" ... "at the 90% level"), and a
+        // value in one of them does not contradict what the item itself states.
+        let item_states = |q: &Quantity| {
+            sentences.iter().any(|o| o.item == s.item && o.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees))
+        };
+        if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence, &item_states) {
             match scope_difference(&claim, s, &r, evidence, ctx) {
                 Some(why) => {
                     if out_of_scope.is_empty() {
@@ -1261,7 +1267,14 @@ fn direction_unstated(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usi
 }
 
 /// A conflict between the claim and one aligned sentence: a value, a date or the polarity.
-fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov: f64, evidence: &[Evidence]) -> Option<Reason> {
+fn conflict_in(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    cov: f64,
+    evidence: &[Evidence],
+    item_states: &dyn Fn(&Quantity) -> bool,
+) -> Option<Reason> {
     let cited = |r: &Range<usize>| {
         let mut e = cite(evidence, s);
         // Name the evidence span of the conflicting value itself inside the sentence.
@@ -1275,7 +1288,7 @@ fn conflict_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], cov
     let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
     let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
     for q in &claim.quantities {
-        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
+        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) || item_states(q) {
             continue;
         }
         // A span of time ("over the past 30 years", "a two-month low") scopes the proposition

@@ -105,7 +105,7 @@ use serde::{Deserialize, Serialize};
 /// `@13`: the one claim word a sentence lacks being a nationality ("German") where the sentence
 /// gives another ("Italian") is a conflict.
 /// `@14`: "has yet to" denies its predicate.
-pub const METHOD: &str = "deterministic@14";
+pub const METHOD: &str = "deterministic@15";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -412,6 +412,18 @@ mod tests {
             status("The launch budget was $1.2 million.", "The launch budget was $1.2 million, approved by the board."),
             Status::Supported
         );
+    }
+
+    #[test]
+    fn a_value_the_item_states_elsewhere_is_not_contradicted_by_another_of_its_values() {
+        // The item speaks of two quantities and states the claim's in one of its sentences.
+        let claim = "Masks worn by 80% of the town curb the flu in 13 weeks.";
+        let both = "Masks help (at 80% and above) in every town we studied. \
+                    Masks worn by 90% of the town curb the flu within 13 weeks.";
+        assert_ne!(verify_text(claim, both).status, Status::Contradicted);
+        // Near miss that must stay: the item states only the other value.
+        let other = "Masks worn by 90% of the town curb the flu within 13 weeks.";
+        assert_eq!(verify_text(claim, other).status, Status::Contradicted);
     }
 
     #[test]
