@@ -1,0 +1,565 @@
+//! The checks that tell a shared proposition from a conflicting one: a value, a rank, a
+//! direction, a polarity, an antonym, a name or a nationality that the evidence gives where the
+//! claim gives another, and the facets (an unstated value or direction) that keep a sentence from
+//! supporting. Split from the alignment (`super`) by responsibility: these read one claim against
+//! one aligned sentence; the parent decides the status.
+
+use super::*;
+
+/// A claim word the evidence has only as the unit or the counted noun of a number, when the claim
+/// gives it no number: "marketed in only one country" against "marketed in over 180 countries",
+/// "one-minute test kits" against "in ten minutes". The evidence states a value the claim does not
+/// (or one the claim spells in a way not read as a number), so the claim is not entailed as it stands.
+pub(super) fn value_unstated(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    if !claim.quantities.is_empty() {
+        return None;
+    }
+    for (s, m) in per {
+        for (k, p) in m.iter().enumerate() {
+            let Some(p) = p.filter(|&p| p != VIA_TITLE) else { continue };
+            let r = &s.words()[p].range;
+            let w = &s.words()[p];
+            let counts = |q: &Quantity| {
+                let inside = q.range.start <= r.start && r.end <= q.range.end;
+                // the counted noun right after the number, plural ("180 countries"; not the label
+                // of "Phase 1 COVID-19 trial" or "a Formula 1 driver")
+                let plural = w.lower.ends_with('s') && w.lower != w.stem;
+                let after = plural
+                    && q.anchor.as_deref().is_some_and(|a| text::stems_match(a, &w.stem))
+                    && s.text
+                        .get(q.range.end..r.start)
+                        .is_some_and(|gap| gap.split_whitespace().count() <= 1 && !gap.contains([',', ';', '.']));
+                !q.is_year && (inside || after)
+            };
+            let Some(q) = s.quantities().iter().find(|q| counts(q)) else { continue };
+            let detail = format!(
+                "the evidence states {:?} where the claim gives {:?} no number",
+                &s.text[q.range.clone()],
+                &claim.text[claim.words[claim.content[k]].range.clone()]
+            );
+            return Some(reason("number", "number.value_unstated", detail, None, vec![cite(evidence, s)]));
+        }
+    }
+    None
+}
+
+/// A claim of two words says little beyond their co-occurrence, so the two must be said together:
+/// not on either side of a colon or a semicolon, which part two statements ("Trump was not
+/// confused or inadequately briefed: He flat-out lied, repeatedly, about science" for "Trump is
+/// about science").
+pub(super) fn apart_in_short_claim(
+    claim: &ClaimView<'_>,
+    per: &[(&Sentence<'_>, &[Option<usize>])],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    let checked: Vec<usize> = (0..claim.content.len()).filter(|&k| !claim.optional[k]).collect();
+    if checked.len() > 2 || !claim.quantities.is_empty() || !claim.dates.is_empty() {
+        return None;
+    }
+    let [(s, m)] = per else { return None };
+    let at: Vec<usize> = checked.iter().filter_map(|&k| m[k].filter(|&p| p != VIA_TITLE)).map(|p| s.words()[p].range.start).collect();
+    let (&lo, &hi) = (at.iter().min()?, at.iter().max()?);
+    s.text.get(lo..hi).filter(|gap| gap.contains([':', ';'])).map(|_| {
+        reason(
+            "topic",
+            "align.statements_apart",
+            "the claim's two words are in two statements of the sentence (a colon or a semicolon between them)".into(),
+            None,
+            vec![cite(evidence, s)],
+        )
+    })
+}
+
+/// The content word a rank is said of: the first content word after the ordinal, within three words.
+fn ranked_word(words: &[Word], ordinal: usize) -> Option<usize> {
+    (ordinal + 1..words.len().min(ordinal + 4)).find(|&i| !words[i].stop && words[i].lower.chars().any(char::is_alphabetic))
+}
+
+/// True when the sentence ranks the claim word `ranked` (a claim word index) with `ordinal`.
+fn ranks(claim: &ClaimView<'_>, s: &Sentence<'_>, ordinal: &str, ranked: usize) -> bool {
+    let sw = s.words();
+    sw.iter()
+        .enumerate()
+        .any(|(j, w)| w.lower == ordinal && ranked_word(sw, j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem)))
+}
+
+/// A rank that does not carry over: the claim's ordinal said of another word in the evidence ("the
+/// second confirmed case" against "infected a second time"), or the evidence ranking a superlative the
+/// claim states bare ("the largest planet" against "the second-largest").
+pub(super) fn rank_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>])], evidence: &[Evidence]) -> Option<Reason> {
+    for &ci in &claim.content {
+        let w = &claim.words[ci];
+        if !cues::is_ordinal(&w.lower) {
+            continue;
+        }
+        let Some(ranked) = ranked_word(&claim.words, ci) else { continue };
+        if !per.iter().any(|(s, _)| ranks(claim, s, &w.lower, ranked)) {
+            let detail = format!(
+                "the evidence does not rank {:?} {:?}",
+                &claim.text[w.range.clone()],
+                &claim.text[claim.words[ranked].range.clone()]
+            );
+            return Some(reason("entity", "rank.not_found", detail, span(&w.range), vec![]));
+        }
+    }
+    for (s, m) in per {
+        let sw = s.words();
+        for (j, w) in sw.iter().enumerate() {
+            let next = j + 1;
+            if !cues::is_ordinal(&w.lower) || !sw.get(next).is_some_and(|n| cues::is_superlative(&n.lower)) {
+                continue;
+            }
+            let Some(k) = m.iter().position(|&p| p == Some(next)) else { continue };
+            let ci = claim.content[k];
+            if ci > 0 && cues::is_ordinal(&claim.words[ci - 1].lower) {
+                continue;
+            }
+            let detail = format!(
+                "the evidence says {:?} where the claim says {:?}",
+                &s.text[w.range.start..sw[next].range.end],
+                &claim.text[claim.words[ci].range.clone()]
+            );
+            return Some(reason("entity", "rank.evidence_ranks", detail, span(&claim.words[ci].range), vec![cite(evidence, s)]));
+        }
+    }
+    None
+}
+
+/// A direction the evidence gives a shared word and the claim does not: "reduced pneumonia risk"
+/// against "sauna use is pneumonia risk". A claim that states a direction anywhere is compared by its
+/// antonyms instead.
+pub(super) fn direction_unstated(
+    claim: &ClaimView<'_>,
+    per: &[(&Sentence<'_>, &[Option<usize>])],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    if claim.words.iter().any(|w| !w.stop && cues::is_direction(&w.lower)) {
+        return None;
+    }
+    for (s, m) in per {
+        let sw = s.words();
+        for &p in m.iter().flatten() {
+            if p == VIA_TITLE || p == 0 {
+                continue;
+            }
+            let before = &sw[p - 1];
+            if before.stop || !cues::is_direction(&before.lower) || m.contains(&Some(p - 1)) {
+                continue;
+            }
+            let detail =
+                format!("the evidence says {:?}, a direction the claim does not state", &s.text[before.range.start..sw[p].range.end]);
+            return Some(reason("polarity", "polarity.direction_unstated", detail, None, vec![cite(evidence, s)]));
+        }
+    }
+    None
+}
+
+/// A conflict between the claim and one aligned sentence: a value, a date or the polarity.
+pub(super) fn conflict_in(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    cov: f64,
+    evidence: &[Evidence],
+    item_states: &dyn Fn(&Quantity) -> bool,
+) -> Option<Reason> {
+    let cited = |r: &Range<usize>| {
+        let mut e = cite(evidence, s);
+        // Name the evidence span of the conflicting value itself inside the sentence.
+        let base = evidence[s.item].span.start + s.range.start;
+        e.span = Span::new(base + r.start, base + r.end);
+        e.quote = s.text[r.clone()].to_string();
+        vec![cite(evidence, s), e]
+    };
+    // An evidence value that states one of the claim's values is accounted for and cannot
+    // also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
+    let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
+    let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
+    for q in &claim.quantities {
+        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) || item_states(q) {
+            continue;
+        }
+        // A span of time ("over the past 30 years", "a two-month low") scopes the proposition
+        // rather than stating its value, a multiplier ("104 times greater") compares with
+        // something the claim may not name, and a vague count ("several hundred") states no value.
+        let comparable_value = |e: &Quantity| !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e);
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts) {
+            return Some(reason(
+                "number",
+                "number.value_mismatch",
+                format!(
+                    "the claim says {:?}, the evidence says {:?} for the same quantity",
+                    &claim.text[q.range.clone()],
+                    &s.text[e.range.clone()]
+                ),
+                span(&q.range),
+                cited(&e.range),
+            ));
+        }
+        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
+            return Some(reason(
+                "number",
+                "number.unit_mismatch",
+                format!(
+                    "the claim says {:?} ({}), the evidence says {:?} ({}) for the same quantity: same value, other unit",
+                    &claim.text[q.range.clone()],
+                    number::unit_label(&q.unit),
+                    &s.text[e.range.clone()],
+                    number::unit_label(&e.unit)
+                ),
+                span(&q.range),
+                cited(&e.range),
+            ));
+        }
+    }
+    for d in &claim.dates {
+        if s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
+            continue;
+        }
+        let comparable: Vec<&Date> = s.dates().iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
+        // A bare year anchors to nothing in particular ("a 2013 study" beside "published in 2017"):
+        // it conflicts only in a sentence about the same proposition.
+        let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
+        if comparable.is_empty() || (bare && cov < POLARITY_MIN) {
+            continue;
+        }
+        let e = comparable[0];
+        let swapped = d.day.is_some() && d.day == e.month && d.month == e.day && d.day != d.month;
+        return Some(reason(
+            "date",
+            "date.value_mismatch",
+            format!(
+                "the claim dates it {:?}, the aligned evidence {:?}{}",
+                &claim.text[d.range.clone()],
+                &s.text[e.range.clone()],
+                if swapped { " (day and month swapped)" } else { "" }
+            ),
+            span(&d.range),
+            cited(&e.range),
+        ));
+    }
+    if let Some(r) = rank_conflict(claim, s, evidence) {
+        return Some(r);
+    }
+    // A name swapped for another in the same slot is read as a conflict only when that name is
+    // the one content word the sentence lacks: with more missing, the sentence may well be about
+    // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
+    // A name of several words missing whole ("Fort Lauderdale") is one missing unit.
+    let missing_units = (0..m.len())
+        .filter(|&k| m[k].is_none() && !claim.optional[k])
+        .filter(|&k| {
+            let (ci, prev) = (claim.content[k], k.checked_sub(1));
+            let joined = prev.is_some_and(|p| {
+                m[p].is_none() && claim.names.contains(&claim.content[p]) && claim.names.contains(&ci) && claim.content[p] + 1 == ci
+            });
+            !joined
+        })
+        .count();
+    let one_missing = missing_units == 1 && m.len() >= 3;
+    if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
+    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
+    // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
+    // when the sentence lacks at most one claim word in four (one in a short claim) and the
+    // negated word's own argument (the content word after it) is shared; an antonym only when
+    // it is the one word missing (so it needs no coverage threshold beyond that) and stands next
+    // to a word it shares with the claim.
+    let checked = claim.optional.iter().filter(|o| !**o).count();
+    let missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count();
+    if cov >= POLARITY_MIN
+        && missing <= (checked / 4).max(1)
+        && let Some(r) = polarity_conflict(claim, s, m, evidence)
+    {
+        return Some(r);
+    }
+    if missing == 1 { antonym_conflict(claim, s, m, evidence) } else { None }
+}
+
+/// Another rank said of the word the claim's ordinal ranks: "the second confirmed case" against
+/// "the first confirmed case". Not when the sentence also gives the claim's own rank to that word.
+fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence]) -> Option<Reason> {
+    for &ci in &claim.content {
+        let w = &claim.words[ci];
+        if !cues::is_ordinal(&w.lower) {
+            continue;
+        }
+        let Some(ranked) = ranked_word(&claim.words, ci) else { continue };
+        if ranks(claim, s, &w.lower, ranked) {
+            continue;
+        }
+        let sw = s.words();
+        let other = sw.iter().enumerate().find(|(j, e)| {
+            cues::is_ordinal(&e.lower)
+                && e.lower != w.lower
+                && ranked_word(sw, *j).is_some_and(|r| text::stems_match(&sw[r].stem, &claim.words[ranked].stem))
+        });
+        if let Some((_, e)) = other {
+            let cited = cite_part(evidence, s, &e.range);
+            return Some(reason(
+                "entity",
+                "rank.mismatch",
+                format!(
+                    "the claim ranks {:?} {:?}, the evidence {:?}",
+                    &claim.text[claim.words[ranked].range.clone()],
+                    &claim.text[w.range.clone()],
+                    &s.text[e.range.clone()]
+                ),
+                span(&w.range),
+                vec![cite(evidence, s), cited],
+            ));
+        }
+    }
+    None
+}
+
+/// The content word after the one a negation cue denies, within the clause: its argument
+/// ("cannot reset *prices*"). `None` when the denied word ends the clause.
+fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
+    let content = |i: &usize| !words[*i].stop && words[*i].lower.chars().any(char::is_alphabetic);
+    let head = (cue.word + 1..words.len().min(cue.word + 1 + NEGATION_WINDOW)).find(content)?;
+    let next = (head + 1..words.len().min(head + 4)).find(content)?;
+    let gap = &text[words[head].range.end..words[next].range.start];
+    (!gap.contains([',', ';', ':', '.', '(', ')'])).then_some(next)
+}
+
+/// A negation on one side of a proposition the other side asserts, bound to shared words.
+fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
+    // Polarity: the evidence denies what the claim asserts, or the reverse.
+    let targets: Vec<usize> = m.iter().flatten().copied().collect();
+    let ev_neg = negates_any(s.negations(), s.words(), &targets);
+    let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
+    let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
+    // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
+    let claim_near = negation_near(&claim.negations, &claim_targets);
+    let ev_near = negation_near(s.negations(), &targets);
+    // The negated word's argument must be one the other side shares too.
+    let ev_bound = |k: &usize| negated_argument(&s.negations()[*k], s.words(), s.text).is_none_or(|a| targets.contains(&a));
+    let claim_bound = |k: &usize| {
+        negated_argument(&claim.negations[*k], &claim.words, claim.text)
+            .is_none_or(|a| claim_targets.contains(&a) || !claim.content.contains(&a))
+    };
+    match (claim_neg.filter(|_| !ev_near).filter(claim_bound), ev_neg.filter(|_| !claim_near).filter(ev_bound)) {
+        (None, Some(k)) => {
+            let cue = &s.negations()[k];
+            return Some(reason(
+                "polarity",
+                "polarity.evidence_negates",
+                format!("the evidence denies it ({:?}) where the claim asserts it", &s.text[cue.range.clone()]),
+                None,
+                cited(&cue.range),
+            ));
+        }
+        (Some(k), None) => {
+            let cue = &claim.negations[k];
+            return Some(reason(
+                "polarity",
+                "polarity.claim_negates",
+                format!("the claim denies it ({:?}) where the evidence asserts it", &claim.text[cue.range.clone()]),
+                span(&cue.range),
+                vec![cite(evidence, s)],
+            ));
+        }
+        _ => {}
+    }
+    None
+}
+
+/// An antonym conflict: the one claim word the sentence lacks has its opposite in the sentence,
+/// bound to the same argument: next to (only function words between) a word the sentence shares
+/// with the claim's neighbouring content word. "Cases decreased" against "cases increased";
+/// not "jobs decreased" against "rising rates of job losses", where "rising" is said of "rates".
+fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let missing: Vec<usize> = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k]).collect();
+    let &[k] = missing.as_slice() else { return None };
+    let ci = claim.content[k];
+    let w = &claim.words[ci];
+    let sw = s.words();
+    // A denied word is its antonym asserted: "not allowed" is "prohibited".
+    if negation_near(&claim.negations, &[ci]) {
+        return None;
+    }
+    // The sentence positions of the claim's content words next to the missing one.
+    let neighbours: Vec<usize> =
+        [k.checked_sub(1), Some(k + 1)].into_iter().flatten().filter_map(|n| m.get(n).copied().flatten()).collect();
+    let bound = |j: usize| {
+        neighbours.iter().any(|&p| {
+            p != VIA_TITLE && p != j && {
+                let (lo, hi) = if p < j { (p, j) } else { (j, p) };
+                hi - lo <= 4 && sw[lo + 1..hi].iter().all(|x| x.stop)
+            }
+        })
+    };
+    for ant in cues::antonyms_of(&w.stem, &w.lower) {
+        if let Some((_, ew)) =
+            sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
+        {
+            let e = cite_part(evidence, s, &ew.range);
+            return Some(reason(
+                "polarity",
+                "polarity.antonym",
+                format!("the claim says {:?}, the evidence says {:?}", &claim.text[w.range.clone()], &s.text[ew.range.clone()]),
+                span(&w.range),
+                vec![cite(evidence, s), e],
+            ));
+        }
+    }
+    None
+}
+
+/// True when the quantity counts a span of time or a ratio: its anchor is a unit of time or
+/// "times"/"fold".
+fn period_or_ratio(q: &Quantity) -> bool {
+    q.anchor.as_deref().is_some_and(|a| {
+        let a = a.trim_end_matches('s');
+        matches!(
+            a,
+            "year" | "yr" | "month" | "week" | "day" | "decade" | "century" | "centurie" | "hour" | "minute" | "second" | "time" | "fold"
+        )
+    })
+}
+
+/// True when the quantity is written without digits after a vague quantifier ("several
+/// hundred", "many thousands").
+fn vague(text: &str, q: &Quantity) -> bool {
+    let surface = text.get(q.range.clone()).unwrap_or("");
+    if surface.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let before = text.get(..q.range.start).unwrap_or("").trim_end().to_lowercase();
+    let last = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    matches!(last, "several" | "many" | "few" | "some" | "dozens" | "hundreds" | "thousands" | "couple" | "of")
+}
+
+/// True when a capitalised word has the shape of a nationality or a language ("American",
+/// "Italian", "Chinese", "Swedish", "Israeli", "French").
+fn nationality_shaped(surface: &str) -> bool {
+    let lower = surface.to_lowercase();
+    surface.chars().next().is_some_and(char::is_uppercase)
+        && surface.chars().skip(1).all(char::is_lowercase)
+        && lower.len() > 4
+        && (["an", "ese", "ish", "i"].iter().any(|s| lower.ends_with(s))
+            || matches!(lower.as_str(), "french" | "dutch" | "greek" | "swiss" | "czech"))
+}
+
+/// The one claim word the sentence lacks is a nationality and the sentence gives another one
+/// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
+/// Gifted is Swedish" against "an American television series". One thing has one nationality
+/// in the claim's sense; two of them said of it is a conflict.
+fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+    let w = &claim.words[claim.content[k]];
+    if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
+        return None;
+    }
+    let claim_has = |stem: &str| claim.words.iter().any(|c| text::stems_match(&c.stem, stem));
+    let other =
+        s.words().iter().enumerate().find(|(j, e)| *j > 0 && nationality_shaped(&s.text[e.range.clone()]) && !claim_has(&e.stem))?.1;
+    Some(reason(
+        "entity",
+        "entity.nationality_differs",
+        format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[other.range.clone()]),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &other.range)],
+    ))
+}
+
+/// Titles that stand before a name without being one.
+const HONORIFICS: &[&str] = &[
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "dr",
+    "prof",
+    "professor",
+    "sir",
+    "dame",
+    "lord",
+    "lady",
+    "saint",
+    "st",
+    "rev",
+    "president",
+    "king",
+    "queen",
+];
+
+/// A name of the claim missing from an aligned sentence whose slot, next to a
+/// word both share, holds another name ("Star Trek" / "Star Wars",
+/// "English-language" / "Spanish-language"): the same proposition with another
+/// value of a discriminant.
+fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let claim_has = |stem: &str| claim.words.iter().any(|w| !w.stop && text::stems_match(&w.stem, stem));
+    let name_like = |j: usize| {
+        s.words().get(j).is_some_and(|w| {
+            let surface = &s.text[w.range.clone()];
+            !w.stop
+                && w.lower.chars().any(char::is_alphabetic)
+                && ((w.capitalised && (j > 0 || s.words().get(1).is_some_and(|n| n.capitalised && !n.stop)))
+                    || (surface.len() > 1 && surface.chars().all(|c| c.is_uppercase())))
+                && !claim_has(&w.stem)
+        })
+    };
+    for (k, &ci) in claim.content.iter().enumerate() {
+        if m[k].is_some() || !claim.names.contains(&ci) {
+            continue;
+        }
+        // Short forms and titles are not other names: "Tim" for "Timothy", "Comic-Con" for
+        // "Comic Book Convention", "Mr Singer" for "Frederick Singer".
+        let lower = &claim.words[ci].lower;
+        if HONORIFICS.contains(&lower.as_str())
+            || s.words().iter().any(|w| w.lower.len() > lower.len() && w.lower.starts_with(lower.as_str()))
+        {
+            continue;
+        }
+        // The slot: next to a word both share, or after the same frame of a word and its function
+        // words ("born in Trieste" / "Born in Naples", "directed by Christopher Nolan").
+        // A list ("Iraq, Libya and Nepal") is no frame: another member is not a substitute.
+        let framed = (ci.saturating_sub(4)..ci)
+            .rev()
+            .find(|&n| !claim.words[n].stop)
+            .filter(|&n| n + 1 < ci && !claim.words[n + 1..ci].iter().any(|w| matches!(w.lower.as_str(), "and" | "or" | "nor")));
+        let frame: Vec<&str> = framed.map(|n| claim.words[n + 1..ci].iter().map(|w| w.lower.as_str()).collect()).unwrap_or_default();
+        let neighbours = [(ci.checked_sub(1), 1isize, 0usize), (Some(ci + 1), -1isize, 0usize), (framed, 1isize, frame.len())];
+        for (nb, dir, gap) in neighbours {
+            let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
+            if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            for (j, sw) in s.words().iter().enumerate() {
+                if sw.stop || !text::stems_match(&sw.stem, &nw.stem) {
+                    continue;
+                }
+                let same_frame =
+                    s.words().get(j + 1..j + 1 + gap).is_some_and(|f| f.iter().map(|w| w.lower.as_str()).eq(frame.iter().copied()));
+                if gap > 0 && !same_frame {
+                    continue;
+                }
+                let Some(slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
+                if !name_like(slot) {
+                    continue;
+                }
+                let w = &claim.words[ci];
+                let ev = &s.words()[slot];
+                let cited = cite_part(evidence, s, &ev.range);
+                return Some(reason(
+                    "entity",
+                    "entity.substituted",
+                    format!(
+                        "the claim says {:?} where the evidence says {:?} next to the same word {:?}",
+                        &claim.text[w.range.clone()],
+                        &s.text[ev.range.clone()],
+                        &claim.text[nw.range.clone()]
+                    ),
+                    span(&w.range),
+                    vec![cite(evidence, s), cited],
+                ));
+            }
+        }
+    }
+    None
+}
