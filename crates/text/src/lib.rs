@@ -14,6 +14,7 @@
 //! - [`quantity`]: the value reader (numbers with scale, unit or currency, anchor,
 //!   bound, range, stated precision) and [`dates`], the date reader;
 //! - [`numbers`]: the gate's number scanner (value, canonical unit, date part).
+//! - [`relations`]: WordNet antonyms and the kinds of thing nouns name.
 //!
 //! ```
 //! assert!(amem_text::stopwords::FUNCTION_WORDS.contains(&"the"));
@@ -28,6 +29,7 @@ pub mod html;
 pub mod lexicon;
 pub mod numbers;
 pub mod quantity;
+pub mod relations;
 pub mod sentence;
 pub mod stopwords;
 pub mod words;

@@ -105,7 +105,15 @@ use serde::{Deserialize, Serialize};
 /// `@13`: the one claim word a sentence lacks being a nationality ("German") where the sentence
 /// gives another ("Italian") is a conflict.
 /// `@14`: "has yet to" denies its predicate.
-pub const METHOD: &str = "deterministic@15";
+/// `@15`: a claim quantity the same item states in another of its sentences is not contradicted
+/// by another of the item's values.
+/// `@16`: what a thing is, said with nouns of no common kind (WordNet's categories: "a dog"
+/// against "a singer"), is a conflict; a given name a sentence leaves off a surname it shares
+/// is not a missing word of a conflict ("Wilk" for "Brad Wilk"); WordNet's direct antonyms of
+/// adjectives and adverbs join the hand-written pairs ("private" / "public"); another name as
+/// the agent of a shared verb ("produced by Tracey Edmonds") conflicts with the claim's doer
+/// ("Peter Jackson produced").
+pub const METHOD: &str = "deterministic@16";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -916,5 +924,69 @@ mod tests {
             status("Fabian Nicieza has yet another work on a comic book.", "Fabian Nicieza has yet another work on a comic book."),
             Status::Supported
         );
+    }
+
+    #[test]
+    fn a_thing_of_another_kind_is_a_conflict() {
+        // What the subject is, said with nouns of no common kind (an animal, a person).
+        let ev = "Seo Ju-hyun (born June 28, 1991), known professionally as Seohyun, is a South Korean singer and actress.";
+        let v = verify_text("Seohyun is a dog.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.kind_differs");
+        let v = verify_text("Vietnam is a movie.", "Vietnam is a country in Southeast Asia.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near misses: two kinds of person (one can be both), another subject before the copula,
+        // a negated claim, an adjective after the copula, an unrelated note
+        assert_ne!(status("Taran Killam is a writer.", "Taran Killam is an American actor and comedian."), Status::Contradicted);
+        assert_ne!(status("Rex Morgan is a dog.", "Rex Morgan's owner is a singer."), Status::Contradicted);
+        assert_ne!(status("Seohyun is not a dog.", ev), Status::Contradicted);
+        assert_ne!(status("Harold Macmillan was born in 1894.", "Harold Macmillan was a British politician."), Status::Contradicted);
+        assert_ne!(status("Rex Morgan is a dog.", "The dog show in Leeds was a success."), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_surname_stands_for_the_full_name_in_a_conflict() {
+        // The sentence names the person by surname; the given name it leaves off is not a missing word.
+        let ev = "Wilk started as a drummer for Greta, and helped co-found Rage with Tom Morello in August 1991.";
+        let v = verify_text("Brad Wilk helped co-found Rage in 1962.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].facet, "date");
+        let v = verify_text("Manmohan Singh was not re-elected.", "In 2009 Singh was re-elected after completing a full term.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near misses: another given name before the surname is another person (the date is not
+        // compared; the names are, by the substitution rule); support still needs the whole name
+        let v = verify_text("Brad Wilk helped co-found Rage in 1962.", "Tom Wilk helped co-found Rage with Tom Morello in August 1991.");
+        assert!(!rules_of(&v).contains(&"date.value_mismatch"), "{v:?}");
+        assert_ne!(status("Brad Wilk helped co-found Rage in 1991.", ev), Status::Supported);
+    }
+
+    #[test]
+    fn an_opposite_from_the_word_net_is_a_conflict() {
+        // "privately" / "public" are not in the hand-written pairs; WordNet gives "private" / "public".
+        let ev = "The University of Illinois at Chicago is a state-funded public research university.";
+        let v = verify_text("The University of Illinois at Chicago is privately funded.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "polarity.antonym");
+        // near misses: the opposite said of another word ("public" of "transport"), and a verb
+        // pair that names two roles of one event ("taking" / "given") rather than opposites
+        assert_ne!(
+            status("The University of Illinois at Chicago is privately funded.", "The city of Chicago is known for its public transport."),
+            Status::Contradicted
+        );
+        assert_ne!(
+            status("Patients taking hydroxychloroquine do not benefit.", "Patients given hydroxychloroquine do not benefit."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_name_as_the_doer_against_another_as_the_agent() {
+        let ev = "Soul Food is a 1997 comedy-drama film produced by Tracey Edmonds and released by Fox 2000 Pictures.";
+        let v = verify_text("Peter Jackson produced Soul Food.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.substituted");
+        // near misses: the same doer, and another verb's agent
+        assert_eq!(status("Tracey Edmonds produced Soul Food.", ev), Status::Supported);
+        assert_ne!(status("Peter Jackson directed Soul Food.", ev), Status::Contradicted);
     }
 }

@@ -171,6 +171,13 @@ pub(super) fn conflict_in(
         e.quote = s.text[r.clone()].to_string();
         vec![cite(evidence, s), e]
     };
+    // A given name the sentence leaves off a surname it shares stands for the same person
+    // ("Brad Wilk helped co-found Rage in 1962" against "Wilk ... helped co-found Rage ... in
+    // August 1991"): not a missing word of the proposition, so it counts as held.
+    let excused = given_names_left_off(claim, s, m);
+    let units =
+        m.len() - claim.optional.iter().zip(m).filter(|(o, x)| **o && x.is_none()).count() + claim.quantities.len() + claim.dates.len();
+    let cov = cov + excused.iter().filter(|e| **e).count() as f64 / units.max(1) as f64;
     // An evidence value that states one of the claim's values is accounted for and cannot
     // also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
     let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
@@ -245,8 +252,9 @@ pub(super) fn conflict_in(
     // the one content word the sentence lacks: with more missing, the sentence may well be about
     // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
     // A name of several words missing whole ("Fort Lauderdale") is one missing unit.
+    let unheld = |k: usize| m[k].is_none() && !claim.optional[k] && !excused[k];
     let missing_units = (0..m.len())
-        .filter(|&k| m[k].is_none() && !claim.optional[k])
+        .filter(|&k| unheld(k))
         .filter(|&k| {
             let (ci, prev) = (claim.content[k], k.checked_sub(1));
             let joined = prev.is_some_and(|p| {
@@ -256,10 +264,13 @@ pub(super) fn conflict_in(
         })
         .count();
     let one_missing = missing_units == 1 && m.len() >= 3;
-    if let Some(r) = name_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+    if let Some(r) = name_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
         return Some(r);
     }
-    if let Some(r) = nationality_substitution(claim, s, m, evidence).filter(|_| one_missing) {
+    if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
+    if let Some(r) = kind_differs(claim, s, m, &excused, evidence) {
         return Some(r);
     }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
@@ -268,14 +279,47 @@ pub(super) fn conflict_in(
     // it is the one word missing (so it needs no coverage threshold beyond that) and stands next
     // to a word it shares with the claim.
     let checked = claim.optional.iter().filter(|o| !**o).count();
-    let missing = m.iter().zip(&claim.optional).filter(|(x, o)| x.is_none() && !**o).count();
+    let missing = (0..m.len()).filter(|&k| unheld(k)).count();
     if cov >= POLARITY_MIN
         && missing <= (checked / 4).max(1)
         && let Some(r) = polarity_conflict(claim, s, m, evidence)
     {
         return Some(r);
     }
-    if missing == 1 { antonym_conflict(claim, s, m, evidence) } else { None }
+    if missing == 1 { antonym_conflict(claim, s, m, &excused, evidence) } else { None }
+}
+
+/// For each claim content word, true when it is a given name the sentence leaves off: part of
+/// a name of the claim whose last word (the surname) the sentence holds, with no other
+/// capitalised word just before it there ("Wilk" for "Brad Wilk"; not "Pierre Curie" for
+/// "Marie Curie", where another given name stands in its place).
+fn given_names_left_off(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]) -> Vec<bool> {
+    let sw = s.words();
+    let held_at = |ci: usize| claim.content.iter().position(|&c| c == ci).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE);
+    claim
+        .content
+        .iter()
+        .zip(m)
+        .map(|(&ci, held)| {
+            if held.is_some() || !claim.names.contains(&ci) || HONORIFICS.contains(&claim.words[ci].lower.as_str()) {
+                return false;
+            }
+            // a short form of a name the sentence writes whole ("Tim" for "Timothy", "Alex" for "Alexander")
+            let short = &claim.words[ci].lower;
+            if short.len() >= 3 && sw.iter().any(|w| w.capitalised && w.lower.len() > short.len() && w.lower.starts_with(short.as_str())) {
+                return true;
+            }
+            // the run of names after it, up to the first the sentence holds
+            let mut j = ci + 1;
+            while claim.names.contains(&j) && held_at(j).is_none() {
+                j += 1;
+            }
+            let surname_last = !claim.names.contains(&(j + 1));
+            let Some(p) = held_at(j).filter(|_| claim.names.contains(&j) && surname_last) else { return false };
+            let before = p.checked_sub(1).map(|b| &sw[b]);
+            !before.is_some_and(|b| b.capitalised && !b.stop && !claim.words.iter().any(|w| text::stems_match(&w.stem, &b.stem)))
+        })
+        .collect()
 }
 
 /// Another rank said of the word the claim's ordinal ranks: "the second confirmed case" against
@@ -372,8 +416,14 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
 /// bound to the same argument: next to (only function words between) a word the sentence shares
 /// with the claim's neighbouring content word. "Cases decreased" against "cases increased";
 /// not "jobs decreased" against "rising rates of job losses", where "rising" is said of "rates".
-fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let missing: Vec<usize> = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k]).collect();
+fn antonym_conflict(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    let missing: Vec<usize> = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k] && !excused[k]).collect();
     let &[k] = missing.as_slice() else { return None };
     let ci = claim.content[k];
     let w = &claim.words[ci];
@@ -393,7 +443,10 @@ fn antonym_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>]
             }
         })
     };
-    for ant in cues::antonyms_of(&w.stem, &w.lower) {
+    // The hand-written pairs (stems and forms of general English), then WordNet's direct antonyms.
+    let listed = cues::antonyms_of(&w.stem, &w.lower);
+    let wordnet = amem_text::relations::antonyms(&w.stem).iter().map(String::as_str);
+    for ant in listed.into_iter().chain(wordnet) {
         if let Some((_, ew)) =
             sw.iter().enumerate().find(|(j, e)| (e.stem == ant || e.lower == ant) && bound(*j) && !negation_near(s.negations(), &[*j]))
         {
@@ -449,8 +502,14 @@ fn nationality_shaped(surface: &str) -> bool {
 /// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
 /// Gifted is Swedish" against "an American television series". One thing has one nationality
 /// in the claim's sense; two of them said of it is a conflict.
-fn nationality_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
-    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k])?;
+fn nationality_substitution(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k] && !excused[k])?;
     let w = &claim.words[claim.content[k]];
     if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
         return None;
@@ -492,7 +551,13 @@ const HONORIFICS: &[&str] = &[
 /// word both share, holds another name ("Star Trek" / "Star Wars",
 /// "English-language" / "Spanish-language"): the same proposition with another
 /// value of a discriminant.
-fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+fn name_substitution(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
     let claim_has = |stem: &str| claim.words.iter().any(|w| !w.stop && text::stems_match(&w.stem, stem));
     let name_like = |j: usize| {
         s.words().get(j).is_some_and(|w| {
@@ -505,7 +570,7 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
         })
     };
     for (k, &ci) in claim.content.iter().enumerate() {
-        if m[k].is_some() || !claim.names.contains(&ci) {
+        if m[k].is_some() || excused[k] || !claim.names.contains(&ci) {
             continue;
         }
         // Short forms and titles are not other names: "Tim" for "Timothy", "Comic-Con" for
@@ -525,6 +590,37 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
             .filter(|&n| n + 1 < ci && !claim.words[n + 1..ci].iter().any(|w| matches!(w.lower.as_str(), "and" | "or" | "nor")));
         let frame: Vec<&str> = framed.map(|n| claim.words[n + 1..ci].iter().map(|w| w.lower.as_str()).collect()).unwrap_or_default();
         let neighbours = [(ci.checked_sub(1), 1isize, 0usize), (Some(ci + 1), -1isize, 0usize), (framed, 1isize, frame.len())];
+        // The name as the doer before a shared verb ("Peter Jackson produced Soul Food") against
+        // another name as that verb's agent ("Soul Food ... produced by Kenneth Edmonds").
+        let mut after = ci + 1;
+        while claim.names.contains(&after) {
+            after += 1;
+        }
+        if let Some(verb) = claim.words.get(after).filter(|w| !w.stop && !claim.names.contains(&after)) {
+            for (j, e) in s.words().iter().enumerate() {
+                if e.stop || !text::stems_match(&e.stem, &verb.stem) || s.words().get(j + 1).is_none_or(|b| b.lower != "by") {
+                    continue;
+                }
+                if !name_like(j + 2) {
+                    continue;
+                }
+                let w = &claim.words[ci];
+                let ev = &s.words()[j + 2];
+                return Some(reason(
+                    "entity",
+                    "entity.substituted",
+                    format!(
+                        "the claim says {:?} {:?}, the evidence {:?} by {:?}",
+                        &claim.text[w.range.clone()],
+                        &claim.text[verb.range.clone()],
+                        &s.text[e.range.clone()],
+                        &s.text[ev.range.clone()]
+                    ),
+                    span(&w.range),
+                    vec![cite(evidence, s), cite_part(evidence, s, &ev.range)],
+                ));
+            }
+        }
         for (nb, dir, gap) in neighbours {
             let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
             if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
@@ -539,7 +635,18 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
                 if gap > 0 && !same_frame {
                     continue;
                 }
-                let Some(slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
+                let Some(mut slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
+                // after a frame, a modifier or two may stand before the other name ("in central
+                // Luxembourg" for "in Canada"); not a function word ("in the north of Luxembourg")
+                if gap > 0 {
+                    let modifier =
+                        |i: usize| s.words().get(i).is_some_and(|w| !w.stop && !w.capitalised && w.lower.chars().all(char::is_alphabetic));
+                    let mut skipped = 0;
+                    while skipped < 2 && !name_like(slot) && modifier(slot) && !claim_has(&s.words()[slot].stem) {
+                        slot += 1;
+                        skipped += 1;
+                    }
+                }
                 if !name_like(slot) {
                     continue;
                 }
@@ -562,4 +669,140 @@ fn name_substitution(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
         }
     }
     None
+}
+
+/// The verbs that say what a thing is ("Seohyun *is* a dog").
+fn is_copula(lower: &str) -> bool {
+    matches!(lower, "is" | "was" | "are" | "were")
+}
+
+/// The nouns a copula's complement names, from the word after the copula: the last noun of
+/// each member of its list ("an American *actor*, *comedian* and *singer*"), up to the first
+/// function word that is not "and" / "or" ("a fictional *character* in the novel ...") or a
+/// stop in the text ("." ";" ":" "(" or a comma after the list). Nouns are the words WordNet
+/// files as nouns ([`amem_text::relations::noun_kinds`]).
+fn complement_heads(words: &[Word], text: &str, from: usize) -> Vec<usize> {
+    let mut heads = Vec::new();
+    let mut last_noun: Option<usize> = None;
+    let mut seen_content = false;
+    for i in from..words.len() {
+        let w = &words[i];
+        let gap = if i > from { text.get(words[i - 1].range.end..w.range.start).unwrap_or("") } else { "" };
+        if gap.contains(['.', ';', ':', '(', ')']) {
+            break;
+        }
+        let joins = matches!(w.lower.as_str(), "and" | "or");
+        if gap.contains(',') || joins {
+            heads.extend(last_noun.take());
+            if joins {
+                continue;
+            }
+        }
+        // determiners and adverbs before the first noun ("is a", "was the", "is also an")
+        if w.stop {
+            if seen_content {
+                break;
+            }
+            continue;
+        }
+        seen_content = true;
+        // a name ("Lady Gaga") is not a kind of thing
+        if !w.capitalised && amem_text::relations::noun_kinds(&w.lower).is_some() {
+            last_noun = Some(i);
+        }
+    }
+    heads.extend(last_noun);
+    heads
+}
+
+/// True when the copula at `cop` is followed by an article before any content word: a noun
+/// complement ("is a dog", "was also an American actor"), not an adjective or a participle
+/// ("was born", "is active").
+fn noun_complement(words: &[Word], cop: usize) -> bool {
+    words[cop + 1..].iter().take_while(|w| w.stop).any(|w| matches!(w.lower.as_str(), "a" | "an" | "the"))
+}
+
+/// True when every content word between `from` and `to` (sentence word indices) is inside
+/// parentheses or brackets: "Colin Kaepernick (born November 3, 1987) is ...", "Seo Ju-hyun,
+/// known professionally as Seohyun, is ..."; not "Rex's owner is ...".
+fn only_asides_between(words: &[Word], text: &str, from: usize, to: usize) -> bool {
+    let mut depth = 0i32;
+    let mut commas = 0;
+    for i in from + 1..to {
+        let gap = text.get(words[i - 1].range.end..words[i].range.start).unwrap_or("");
+        depth += gap.matches(['(', '[']).count() as i32 - gap.matches([')', ']']).count() as i32;
+        commas += gap.matches(',').count();
+        match words[i].lower.as_str() {
+            "lrb" | "lsb" => depth += 1,
+            "rrb" | "rsb" => depth -= 1,
+            // a word of another script is a native spelling or a pronunciation ("Yara Sayeh Shahidi شهیدی")
+            _ if !text[words[i].range.clone()].chars().any(|c| c.is_ascii_alphanumeric()) => {}
+            _ if depth <= 0 && !words[i].stop && commas == 0 => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// What a thing is, said two ways: the claim's copula names a noun (its complement's head) the
+/// sentence lacks, and the sentence, speaking of the same subject with its own copula, names
+/// nouns of no common kind with it ("Seohyun is a dog" against "Seo Ju-hyun, known
+/// professionally as Seohyun, is a South Korean singer and actress": an animal, a person). Two
+/// kinds of person ("a writer" against "an actor and comedian"), a subject the sentence does not
+/// open with ("Rex's owner is a singer"), a negated copula, or a claim word missing outside the
+/// complement leave it as it is. Kinds are WordNet's ([`amem_text::relations::kinds_disjoint`]).
+fn kind_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+    let cw = &claim.words;
+    let cop = cw.iter().position(|w| is_copula(&w.lower))?;
+    if !claim.negations.is_empty() || cop == 0 || !noun_complement(cw, cop) {
+        return None;
+    }
+    let heads = complement_heads(cw, claim.text, cop + 1);
+    let &head = heads.last()?;
+    let hk = claim.content.iter().position(|&c| c == head)?;
+    if m[hk].is_some() {
+        return None;
+    }
+    let end = cw[head].range.end;
+    // the subject all held, every word the sentence lacks inside the complement
+    for (k, &ci) in claim.content.iter().enumerate() {
+        let held = m[k].is_some() || excused[k] || claim.optional[k];
+        if ci < cop && (m[k].is_none_or(|p| p == VIA_TITLE) && !excused[k]) {
+            return None;
+        }
+        if !held && (ci < cop || cw[ci].range.start > end) {
+            return None;
+        }
+    }
+    let sw = s.words();
+    let subject_end = claim.content.iter().zip(m).filter(|(ci, _)| **ci < cop).filter_map(|(_, p)| *p).max()?;
+    let ecop = (subject_end + 1..sw.len()).find(|&j| is_copula(&sw[j].lower))?;
+    if !noun_complement(sw, ecop)
+        || !only_asides_between(sw, s.text, subject_end, ecop)
+        || negation_near(s.negations(), &[ecop + 1, ecop + 2])
+    {
+        return None;
+    }
+    let theirs = complement_heads(sw, s.text, ecop + 1);
+    let claim_has = |st: &str| cw.iter().any(|w| text::stems_match(&w.stem, st));
+    if theirs.is_empty() || theirs.iter().any(|&j| claim_has(&sw[j].stem)) {
+        return None;
+    }
+    let disjoint = theirs.iter().all(|&j| amem_text::relations::kinds_disjoint(&cw[head].lower, &sw[j].lower) == Some(true));
+    if !disjoint {
+        return None;
+    }
+    let named: Vec<&str> = theirs.iter().map(|&j| &s.text[sw[j].range.clone()]).collect();
+    let first = &sw[theirs[0]].range;
+    Some(reason(
+        "entity",
+        "entity.kind_differs",
+        format!(
+            "the claim says it is {:?}, the evidence says {}: things of no common kind",
+            &claim.text[cw[head].range.clone()],
+            named.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+        ),
+        span(&cw[head].range),
+        vec![cite(evidence, s), cite_part(evidence, s, first)],
+    ))
 }
