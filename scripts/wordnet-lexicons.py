@@ -2,7 +2,8 @@
 """Writes the verifier's two WordNet-derived word lists into crates/text/lexicons/:
 
 - antonyms.txt: WordNet's direct antonym pairs ('!' pointers) of adjectives and adverbs, one
-  "word word" pair a line, single-word lemmas only (its verb and noun pairs, "take" / "give",
+  "word word" pair a line, single-word lemmas only, with the indirect antonyms of adjectives
+  (a satellite against its head's antonym: "fictional" / "real") (its verb and noun pairs, "take" / "give",
   "parent" / "child", name two roles of one event more often than a contradiction);
 - noun_kinds.txt: for each single-word noun lemma WordNet has sense-tagged in its corpus
   (no more often as a verb, an adjective or an adverb),
@@ -91,6 +92,20 @@ def antonyms():
                 b = lemma_word(data[pos_file[tpos]][toff][1][tgt - 1])
                 if a and b and a != b:
                     pairs.add(tuple(sorted((a, b))))
+    # Indirect antonyms of adjectives: a satellite ("fictional", similar to "unreal") opposes
+    # the direct antonym of its head ("real").
+    adj = data["adj"]
+    for off, (_, words, ptrs) in adj.items():
+        for sym, toff, tpos, src, tgt in ptrs:
+            if sym != "&" or tpos != "a":
+                continue
+            head_words, head_ptrs = adj[toff][1], adj[toff][2]
+            opposed = [lemma_word(data[pos_file[p2]][o2][1][t2 - 1]) for s2, o2, p2, _, t2 in head_ptrs if s2 == "!" and t2 > 0]
+            for w in words:
+                a = lemma_word(w)
+                for b in opposed:
+                    if a and b and a != b:
+                        pairs.add(tuple(sorted((a, b))))
     return sorted(pairs)
 
 

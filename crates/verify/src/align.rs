@@ -477,15 +477,24 @@ fn negates_any(cues: &[Cue], words: &[Word], targets: &[usize]) -> Option<usize>
     cues.iter().position(|c| negated_head(c, words).is_some_and(|h| targets.contains(&h)))
 }
 
-/// The word a negation cue denies: the first content word after it, within [`NEGATION_WINDOW`].
+/// The word a negation cue denies: the first content word after it, within [`NEGATION_WINDOW`],
+/// past a verb that hands its truth to what follows it ("never agreed to become an
+/// entrepreneur", "did not become a folk hero": [`cues::passes_on`]).
 fn negated_head(c: &Cue, words: &[Word]) -> Option<usize> {
-    words
-        .iter()
-        .enumerate()
-        .skip(c.word + 1)
-        .take(NEGATION_WINDOW)
-        .find(|(_, w)| !w.stop && w.lower.chars().any(char::is_alphabetic))
-        .map(|(i, _)| i)
+    let content = |(i, w): &(usize, &Word)| *i > c.word && !w.stop && w.lower.chars().any(char::is_alphabetic);
+    let mut found = words.iter().enumerate().skip(c.word + 1).take(NEGATION_WINDOW + 2).filter(content);
+    let first = found.next()?;
+    if first.0 > c.word + NEGATION_WINDOW {
+        return None;
+    }
+    let mut head = first;
+    while cues::passes_on(&head.1.lower) {
+        match found.next() {
+            Some(next) => head = next,
+            None => break,
+        }
+    }
+    Some(head.0)
 }
 
 /// True when a word one side denies is not denied where the other side has it: "cannot be

@@ -145,6 +145,38 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("can", "cannot"),
 ];
 
+/// Verbs whose negation denies what follows them ("never *agreed* to become an entrepreneur"
+/// is "never became one"; "did not *become* a folk hero" is "was not one"): the implicative
+/// verbs of general English and the copular "become". Not "try" or "want", whose negation
+/// leaves what follows open.
+const PASSES_ON: &[&str] = &[
+    "become",
+    "becomes",
+    "became",
+    "becoming",
+    "manage",
+    "manages",
+    "managed",
+    "agree",
+    "agrees",
+    "agreed",
+    "bother",
+    "bothered",
+    "dare",
+    "dared",
+    "get",
+    "got",
+    "happen",
+    "happened",
+    "remember",
+    "remembered",
+];
+
+/// True when the lower-case word is a verb a negation passes through to what follows ([`PASSES_ON`]).
+pub(crate) fn passes_on(lower: &str) -> bool {
+    PASSES_ON.contains(&lower)
+}
+
 /// Ordinal words: a rank is a discriminant bound to the word it ranks ("the first confirmed
 /// case" is not "the second confirmed case"; "second-largest" is not "largest").
 const ORDINALS: &[&str] = &[

@@ -989,4 +989,33 @@ mod tests {
         assert_eq!(status("Tracey Edmonds produced Soul Food.", ev), Status::Supported);
         assert_ne!(status("Peter Jackson directed Soul Food.", ev), Status::Contradicted);
     }
+
+    #[test]
+    fn a_denial_passes_through_a_verb_that_hands_on_its_truth() {
+        // "never agreed to become an entrepreneur" is "never became one"
+        let ev = "David Packouz is an American inventor who never agreed to become an entrepreneur.";
+        let v = verify_text("David Packouz was an entrepreneur.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "polarity.evidence_negates");
+        // near miss: not trying to become one leaves it open
+        assert_ne!(
+            status(
+                "David Packouz was an entrepreneur.",
+                "David Packouz is an American inventor who never tried to become an entrepreneur."
+            ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_denial_of_one_member_of_a_list_binds_to_that_member() {
+        let ev = "The concert for the flood victims generated no awareness and very little money.";
+        let v = verify_text("The concert for the flood victims generated awareness and money.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near miss: a word that carries its own denial agrees with the evidence's denial
+        assert_ne!(
+            status("Tatum O'Neal is childless.", "In 1986 O'Neal married John McEnroe, with whom she had no children."),
+            Status::Contradicted
+        );
+    }
 }

@@ -311,7 +311,9 @@ fn given_names_left_off(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usi
             }
             // the run of names after it, up to the first the sentence holds
             let mut j = ci + 1;
-            while claim.names.contains(&j) && held_at(j).is_none() {
+            // fragments of one name that are no content word ("O" of "O'Neal")
+            let fragment = |j: usize| claim.words.get(j).is_some_and(|w| w.capitalised && w.lower.len() < 2);
+            while (claim.names.contains(&j) && held_at(j).is_none()) || fragment(j) {
                 j += 1;
             }
             let surname_last = !claim.names.contains(&(j + 1));
@@ -363,17 +365,26 @@ fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence])
 /// ("cannot reset *prices*"). `None` when the denied word ends the clause.
 fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
     let content = |i: &usize| !words[*i].stop && words[*i].lower.chars().any(char::is_alphabetic);
-    let head = (cue.word + 1..words.len().min(cue.word + 1 + NEGATION_WINDOW)).find(content)?;
+    let head = negated_head(cue, words)?;
     let next = (head + 1..words.len().min(head + 4)).find(content)?;
     let gap = &text[words[head].range.end..words[next].range.start];
-    (!gap.contains([',', ';', ':', '.', '(', ')'])).then_some(next)
+    // a coordinator starts the next member of a list, not the denied word's argument ("no
+    // awareness and very little funds")
+    let coordinated = words[head + 1..next].iter().any(|w| matches!(w.lower.as_str(), "and" | "or" | "but" | "nor"));
+    (!gap.contains([',', ';', ':', '.', '(', ')']) && !coordinated).then_some(next)
 }
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
 fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
     let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
-    // Polarity: the evidence denies what the claim asserts, or the reverse.
-    let targets: Vec<usize> = m.iter().flatten().copied().collect();
+    // Polarity: the evidence denies what the claim asserts, or the reverse. A claim word that
+    // carries its own denial ("childless" for "no children") is not asserted: the evidence's
+    // denial of the word it matches agrees with it.
+    let privative = |k: usize| {
+        let w = &claim.words[claim.content[k]];
+        w.lower.ends_with("less") && m[k].is_some_and(|p| p != VIA_TITLE && s.words()[p].lower != w.lower)
+    };
+    let targets: Vec<usize> = m.iter().enumerate().filter(|(k, _)| !privative(*k)).filter_map(|(_, p)| *p).collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
     let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
     let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
@@ -730,11 +741,18 @@ fn only_asides_between(words: &[Word], text: &str, from: usize, to: usize) -> bo
     let mut commas = 0;
     for i in from + 1..to {
         let gap = text.get(words[i - 1].range.end..words[i].range.start).unwrap_or("");
-        depth += gap.matches(['(', '[']).count() as i32 - gap.matches([')', ']']).count() as i32;
+        // a closing bracket without its opening one (a pronunciation cut short) closes nothing
+        for c in gap.chars() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth = (depth - 1).max(0),
+                _ => {}
+            }
+        }
         commas += gap.matches(',').count();
         match words[i].lower.as_str() {
             "lrb" | "lsb" => depth += 1,
-            "rrb" | "rsb" => depth -= 1,
+            "rrb" | "rsb" => depth = (depth - 1).max(0),
             // a word of another script is a native spelling or a pronunciation ("Yara Sayeh Shahidi شهیدی")
             _ if !text[words[i].range.clone()].chars().any(|c| c.is_ascii_alphanumeric()) => {}
             _ if depth <= 0 && !words[i].stop && commas == 0 => return false,
