@@ -1018,4 +1018,34 @@ mod tests {
             Status::Contradicted
         );
     }
+
+    #[test]
+    fn a_superlative_ranked_on_one_side_only_is_a_conflict() {
+        let ev = "Saturn is the sixth planet from the Sun and the second-largest in the Solar System.";
+        let v = verify_text("Saturn is the largest planet in the Solar System.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "rank.mismatch");
+        let v =
+            verify_text("Saturn is the second-largest planet in the Solar System.", "Saturn is the largest planet in the Solar System.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near miss: the sentence also says it the claim's way, of another subject
+        assert_ne!(
+            status(
+                "Jupiter is the largest planet in the Solar System.",
+                "Jupiter is the largest planet in the Solar System and Saturn the second largest."
+            ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_bare_year_conflicts_where_every_claim_word_is_held() {
+        let v = verify_text("Brubaker is a 2007 drama.", "Brubaker is a 1980 American prison drama film directed by Stuart Rosenberg.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near miss: a year of something else in a sentence that lacks a claim word
+        assert_ne!(
+            status("Brubaker is a 2007 prison drama.", "A 1980 study of Brubaker's prison found it overcrowded."),
+            Status::Contradicted
+        );
+    }
 }

@@ -226,8 +226,11 @@ pub(super) fn conflict_in(
         let comparable: Vec<&Date> = s.dates().iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
         // A bare year anchors to nothing in particular ("a 2013 study" beside "published in 2017"):
         // it conflicts only in a sentence about the same proposition.
+        // A sentence that holds every word of the claim states the same proposition whatever
+        // the share the value weighs in a short claim ("Brubaker is a 2007 drama").
         let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
-        if comparable.is_empty() || (bare && cov < POLARITY_MIN) {
+        let all_words = (0..m.len()).all(|k| m[k].is_some() || claim.optional[k] || excused[k]);
+        if comparable.is_empty() || (bare && cov < POLARITY_MIN && !all_words) {
             continue;
         }
         let e = comparable[0];
@@ -355,6 +358,39 @@ fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence])
                 ),
                 span(&w.range),
                 vec![cite(evidence, s), cited],
+            ));
+        }
+    }
+    superlative_ranked_otherwise(claim, s, evidence)
+}
+
+/// A superlative ranked on one side and bare on the other: "the largest planet" against "the
+/// second-largest in the Solar System", and the reverse. The largest is not the second largest.
+fn superlative_ranked_otherwise(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence]) -> Option<Reason> {
+    let sw = s.words();
+    let superlative = |w: &Word| w.lower != "most" && w.lower != "least" && cues::is_superlative(&w.lower);
+    let ranked_at =
+        |words: &[Word], i: usize| i.checked_sub(1).is_some_and(|b| cues::is_ordinal(&words[b].lower) && words[b].lower != "first");
+    for (ci, w) in claim.words.iter().enumerate() {
+        if w.stop || !superlative(w) {
+            continue;
+        }
+        let claim_ranked = ranked_at(&claim.words, ci);
+        let found: Vec<usize> = (0..sw.len()).filter(|&j| sw[j].lower == w.lower).collect();
+        // the sentence says it the claim's way somewhere ("Jupiter is the largest, Saturn the second largest")
+        if found.iter().any(|&j| ranked_at(sw, j) == claim_ranked) {
+            continue;
+        }
+        if let Some(&j) = found.first() {
+            let e = &sw[j];
+            let ev_from = if ranked_at(sw, j) { sw[j - 1].range.start } else { e.range.start };
+            let claim_from = if claim_ranked { claim.words[ci - 1].range.start } else { w.range.start };
+            return Some(reason(
+                "entity",
+                "rank.mismatch",
+                format!("the claim says {:?}, the evidence {:?}", &claim.text[claim_from..w.range.end], &s.text[ev_from..e.range.end]),
+                span(&(claim_from..w.range.end)),
+                vec![cite(evidence, s), cite_part(evidence, s, &(ev_from..e.range.end))],
             ));
         }
     }
@@ -647,15 +683,24 @@ fn name_substitution(
                     continue;
                 }
                 let Some(mut slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
-                // after a frame, a modifier or two may stand before the other name ("in central
-                // Luxembourg" for "in Canada"); not a function word ("in the north of Luxembourg")
+                // after a frame, an article and a modifier or two may stand before the other name
+                // ("in central Luxembourg" for "in Canada", "in the novel Alibaba", "on the British
+                // television series Game of Thrones"); not another function word ("in the north
+                // of Luxembourg")
                 if gap > 0 {
-                    let modifier =
-                        |i: usize| s.words().get(i).is_some_and(|w| !w.stop && !w.capitalised && w.lower.chars().all(char::is_alphabetic));
-                    let mut skipped = 0;
-                    while skipped < 2 && !name_like(slot) && modifier(slot) && !claim_has(&s.words()[slot].stem) {
+                    let sw = s.words();
+                    let nationality = |i: usize| sw.get(i).is_some_and(|w| nationality_shaped(&s.text[w.range.clone()]));
+                    let skippable = |i: usize, at_start: bool| {
+                        sw.get(i).is_some_and(|w| {
+                            (at_start && matches!(w.lower.as_str(), "a" | "an" | "the"))
+                                || (!w.stop
+                                    && !claim_has(&w.stem)
+                                    && (nationality(i) || (!w.capitalised && w.lower.chars().all(char::is_alphabetic))))
+                        })
+                    };
+                    let first = slot;
+                    while slot - first < 3 && !(name_like(slot) && !nationality(slot)) && skippable(slot, slot == first) {
                         slot += 1;
-                        skipped += 1;
                     }
                 }
                 if !name_like(slot) {
