@@ -1048,4 +1048,35 @@ mod tests {
             Status::Contradicted
         );
     }
+
+    #[test]
+    fn a_value_is_bound_to_the_word_it_is_said_of() {
+        // the sentence's date for "born" is another; the claim's date is said there of "graduating"
+        let ev = "Sidse Knudsen (born 22 November 1948) is a Danish actress who started acting after graduating on November 22nd, 1968.";
+        let v = verify_text("Sidse Knudsen was born on November 22nd, 1968.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].facet, "date");
+        let v = verify_text(
+            "Poseidon grossed more than $1 million at the box office.",
+            "Poseidon grossed $181,674 at the box office on a budget of $160 million.",
+        );
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near misses: the value said of the same word agrees; a preposition of time binds nothing
+        assert_eq!(status("Sidse Knudsen was born on 22 November 1948.", ev), Status::Supported);
+        assert_ne!(status("Prices have risen since 2000.", "Prices have risen since 1998, and wages since 2000."), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_name_in_another_role_of_the_frame_is_a_conflict() {
+        let ev = "Colombiana is a 2011 French action film produced by Luc Besson and directed by Olivier Megaton.";
+        let v = verify_text("Colombiana was produced by Olivier Megaton.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.role_differs");
+        // near misses: the claim's role, and two names in one role
+        assert_eq!(status("Colombiana was produced by Luc Besson.", ev), Status::Supported);
+        assert_eq!(
+            status("Colombiana was produced by Olivier Megaton.", "Colombiana is a 2011 film produced by Luc Besson and Olivier Megaton."),
+            Status::Supported
+        );
+    }
 }

@@ -182,6 +182,42 @@ pub(super) fn conflict_in(
     // also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
     let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
     let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
+    // A value bound to a shared word ("born on 22 November 1968", "grossed more than $1
+    // million") against the value the sentence binds to that word ("born 22 November 1948 ...
+    // after graduating on 22 November 1968", "grossed $181,674 on a budget of $160 million"):
+    // the sentence's other value is said of something else.
+    // Read only where the sentence states the claim's value somewhere: elsewhere the plain
+    // comparison below decides.
+    for q in &claim.quantities {
+        if !s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
+            continue;
+        }
+        let Some(e) = bound_value(claim, &q.range, s, s.quantities(), |e| &e.range) else { continue };
+        if !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e) && number::relate(q, e) == Relation::Conflicts {
+            let detail = format!(
+                "the claim says {:?}, the evidence says {:?} of the same word {:?}",
+                &claim.text[q.range.clone()],
+                &s.text[e.range.clone()],
+                bound_word(claim.words.as_slice(), claim.text, q.range.start).map_or("", |b| &claim.text[claim.words[b].range.clone()])
+            );
+            return Some(reason("number", "number.value_mismatch", detail, span(&q.range), cited(&e.range)));
+        }
+    }
+    for d in &claim.dates {
+        if !s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
+            continue;
+        }
+        let Some(e) = bound_value(claim, &d.range, s, s.dates(), |e| &e.range) else { continue };
+        if date::comparable(d, e) && date::relate(d, e) == DateRelation::Conflicts {
+            let detail = format!(
+                "the claim dates it {:?}, the evidence {:?} of the same word {:?}",
+                &claim.text[d.range.clone()],
+                &s.text[e.range.clone()],
+                bound_word(claim.words.as_slice(), claim.text, d.range.start).map_or("", |b| &claim.text[claim.words[b].range.clone()])
+            );
+            return Some(reason("date", "date.value_mismatch", detail, span(&d.range), cited(&e.range)));
+        }
+    }
     for q in &claim.quantities {
         if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) || item_states(q) {
             continue;
@@ -271,6 +307,9 @@ pub(super) fn conflict_in(
         return Some(r);
     }
     if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
+        return Some(r);
+    }
+    if let Some(r) = role_differs(claim, s, m, evidence) {
         return Some(r);
     }
     if let Some(r) = kind_differs(claim, s, m, &excused, evidence) {
@@ -868,4 +907,104 @@ fn kind_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], ex
         span(&cw[head].range),
         vec![cite(evidence, s), cite_part(evidence, s, first)],
     ))
+}
+
+/// The content word a value at byte `at` is said of: the last content word before it with at
+/// most three function words between ("born *on* 22 May", "grossed *more than* $1 million").
+fn bound_word(words: &[Word], text: &str, at: usize) -> Option<usize> {
+    let before = words.iter().rposition(|w| w.range.end <= at)?;
+    let gap_ok = |from: usize| text.get(words[from].range.end..at).is_some_and(|g| !g.contains([',', ';', ':', '.', '(', ')']));
+    // a preposition of time ("since 2000", "until 1990") binds the value to nothing in particular,
+    // and a name's last word ("the Clean Air Act of 1963") names something of its own
+    let relational = |w: &Word| {
+        matches!(
+            w.lower.as_str(),
+            "since"
+                | "until"
+                | "till"
+                | "before"
+                | "after"
+                | "during"
+                | "from"
+                | "through"
+                | "between"
+                | "around"
+                | "about"
+                | "over"
+                | "under"
+        )
+    };
+    (before.saturating_sub(3)..=before).rev().find(|&i| {
+        let w = &words[i];
+        !w.stop
+            && !w.capitalised
+            && !relational(w)
+            && w.lower.chars().all(char::is_alphabetic)
+            && gap_ok(i)
+            && words[i + 1..=before].iter().all(|x| x.stop)
+    })
+}
+
+/// The sentence's value bound to the word the claim's value (at `range`) is bound to: the first
+/// of `values` after that word in the sentence with only function words between.
+fn bound_value<'v, V>(
+    claim: &ClaimView<'_>,
+    range: &Range<usize>,
+    s: &Sentence<'_>,
+    values: &'v [V],
+    range_of: impl Fn(&V) -> &Range<usize>,
+) -> Option<&'v V> {
+    let b = bound_word(&claim.words, claim.text, range.start)?;
+    let stem = &claim.words[b].stem;
+    let sw = s.words();
+    sw.iter().enumerate().filter(|(_, w)| !w.stop && text::stems_match(&w.stem, stem)).find_map(|(j, _)| {
+        values.iter().find(|v| {
+            let r = range_of(v);
+            r.start >= sw[j].range.end && bound_word(sw, s.text, r.start) == Some(j)
+        })
+    })
+}
+
+/// The claim's name as the agent of a verb ("produced by Luc Besson") where the sentence gives
+/// that verb another agent and the claim's name another verb ("produced by Olivier Megaton and
+/// directed by Luc Besson"): the name holds another role of the same frame. Not when the
+/// sentence lists the name beside the other agent ("produced by Olivier Megaton and Luc Besson").
+fn role_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let cw = &claim.words;
+    let sw = s.words();
+    let held = |ci: usize| claim.content.iter().position(|&c| c == ci).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE);
+    for i in 0..cw.len().saturating_sub(2) {
+        let (verb, by, name) = (&cw[i], &cw[i + 1], i + 2);
+        if verb.stop || verb.capitalised || by.lower != "by" || !claim.names.contains(&name) {
+            continue;
+        }
+        let Some(p) = held(name) else { continue };
+        // in the sentence the claim's name is the agent of another word
+        let other_role = p >= 2 && sw[p - 1].lower == "by" && !sw[p - 2].stop && !text::stems_match(&sw[p - 2].stem, &verb.stem);
+        if !other_role {
+            continue;
+        }
+        let claim_has = |w: &Word| cw.iter().any(|c| !c.stop && text::stems_match(&c.stem, &w.stem));
+        let agent = sw.iter().enumerate().find_map(|(j, e)| {
+            let theirs = sw.get(j + 2).filter(|a| a.capitalised && !a.stop && !claim_has(a))?;
+            (!e.stop && text::stems_match(&e.stem, &verb.stem) && sw.get(j + 1).is_some_and(|b| b.lower == "by")).then_some(theirs)
+        });
+        if let Some(a) = agent {
+            return Some(reason(
+                "entity",
+                "entity.role_differs",
+                format!(
+                    "the claim says {:?} by {:?}; the evidence gives it to {:?} and {:?} to {:?}",
+                    &claim.text[verb.range.clone()],
+                    &claim.text[cw[name].range.clone()],
+                    &s.text[a.range.clone()],
+                    &s.text[sw[p].range.clone()],
+                    &s.text[sw[p - 2].range.clone()]
+                ),
+                span(&cw[name].range),
+                vec![cite(evidence, s), cite_part(evidence, s, &a.range)],
+            ));
+        }
+    }
+    None
 }
