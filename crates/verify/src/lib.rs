@@ -1079,4 +1079,15 @@ mod tests {
             Status::Supported
         );
     }
+
+    #[test]
+    fn a_two_word_claim_of_nationality_meets_the_copula() {
+        let ev = "The Gifted is an upcoming American television series created for Fox.";
+        let v = verify_text("The Gifted is Swedish.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.nationality_differs");
+        // near misses: the nationality said of something else in the sentence, and the same one
+        assert_ne!(status("The Gifted is Swedish.", "The Gifted, a series, was filmed by an American crew for Fox."), Status::Contradicted);
+        assert_ne!(status("The Gifted is American.", ev), Status::Contradicted);
+    }
 }

@@ -306,7 +306,11 @@ pub(super) fn conflict_in(
     if let Some(r) = name_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
         return Some(r);
     }
-    if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
+    // A claim of two words that says only the subject's nationality ("The Gifted is Swedish")
+    // against a sentence whose copula, after the same subject, gives another ("The Gifted is an
+    // upcoming American television series").
+    let copular_two = missing_units == 1 && m.len() == 2 && nationality_after_copula(claim, s, m, &excused);
+    if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing || copular_two) {
         return Some(r);
     }
     if let Some(r) = role_differs(claim, s, m, evidence) {
@@ -1007,4 +1011,24 @@ fn role_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], ev
         }
     }
     None
+}
+
+/// True when the one word a two-word claim lacks is a nationality right after its copula, and
+/// the sentence speaks of the claim's subject with a copula followed, within three words, by
+/// another nationality ("is an upcoming American ...").
+fn nationality_after_copula(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool]) -> bool {
+    let Some(k) = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k] && !excused[k]) else { return false };
+    let ci = claim.content[k];
+    if ci == 0 || !is_copula(&claim.words[ci - 1].lower) || !nationality_shaped(&claim.text[claim.words[ci].range.clone()]) {
+        return false;
+    }
+    let sw = s.words();
+    let Some(subject_end) = claim.content.iter().zip(m).filter(|(c, _)| **c < ci).filter_map(|(_, p)| p.filter(|&p| p != VIA_TITLE)).max()
+    else {
+        return false;
+    };
+    let Some(ecop) = (subject_end + 1..sw.len()).find(|&j| is_copula(&sw[j].lower)) else { return false };
+    only_asides_between(sw, s.text, subject_end, ecop)
+        && !negation_near(s.negations(), &[ecop + 1, ecop + 2])
+        && (ecop + 1..sw.len().min(ecop + 4)).any(|j| nationality_shaped(&s.text[sw[j].range.clone()]))
 }
