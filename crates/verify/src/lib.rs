@@ -1042,7 +1042,9 @@ mod tests {
     fn a_bare_year_conflicts_where_every_claim_word_is_held() {
         let v = verify_text("Brubaker is a 2007 drama.", "Brubaker is a 1980 American prison drama film directed by Stuart Rosenberg.");
         assert_eq!(v.status, Status::Contradicted, "{v:?}");
-        // near miss: a year of something else in a sentence that lacks a claim word
+        // near misses: a one-word claim with a year, and a year of something else in a sentence
+        // that lacks a claim word
+        assert_ne!(status("Maybe because I have 2000 emails.", "Jones wrote one of the emails in 1999."), Status::Contradicted);
         assert_ne!(
             status("Brubaker is a 2007 prison drama.", "A 1980 study of Brubaker's prison found it overcrowded."),
             Status::Contradicted

@@ -265,7 +265,9 @@ pub(super) fn conflict_in(
         // A sentence that holds every word of the claim states the same proposition whatever
         // the share the value weighs in a short claim ("Brubaker is a 2007 drama").
         let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
-        let all_words = (0..m.len()).all(|k| m[k].is_some() || claim.optional[k] || excused[k]);
+        // (two words at least: "because I have 2000 emails" against "an email of 1999" is no proposition)
+        let checked = claim.optional.iter().filter(|o| !**o).count();
+        let all_words = checked >= 2 && (0..m.len()).all(|k| m[k].is_some() || claim.optional[k] || excused[k]);
         if comparable.is_empty() || (bare && cov < POLARITY_MIN && !all_words) {
             continue;
         }
@@ -742,7 +744,7 @@ fn name_substitution(
                         })
                     };
                     let first = slot;
-                    while slot - first < 3 && !(name_like(slot) && !nationality(slot)) && skippable(slot, slot == first) {
+                    while slot - first < 3 && (!name_like(slot) || nationality(slot)) && skippable(slot, slot == first) {
                         slot += 1;
                     }
                 }
