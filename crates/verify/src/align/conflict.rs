@@ -188,6 +188,7 @@ pub(super) fn conflict_in(
     // the sentence's other value is said of something else.
     // Read only where the sentence states the claim's value somewhere: elsewhere the plain
     // comparison below decides.
+    let binder = |at: usize| bound_word(&claim.words, claim.text, at).map_or("", |b| &claim.text[claim.words[b].range.clone()]);
     for q in &claim.quantities {
         if !s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
@@ -198,7 +199,7 @@ pub(super) fn conflict_in(
                 "the claim says {:?}, the evidence says {:?} of the same word {:?}",
                 &claim.text[q.range.clone()],
                 &s.text[e.range.clone()],
-                bound_word(claim.words.as_slice(), claim.text, q.range.start).map_or("", |b| &claim.text[claim.words[b].range.clone()])
+                binder(q.range.start)
             );
             return Some(reason("number", "number.value_mismatch", detail, span(&q.range), cited(&e.range)));
         }
@@ -213,7 +214,7 @@ pub(super) fn conflict_in(
                 "the claim dates it {:?}, the evidence {:?} of the same word {:?}",
                 &claim.text[d.range.clone()],
                 &s.text[e.range.clone()],
-                bound_word(claim.words.as_slice(), claim.text, d.range.start).map_or("", |b| &claim.text[claim.words[b].range.clone()])
+                binder(d.range.start)
             );
             return Some(reason("date", "date.value_mismatch", detail, span(&d.range), cited(&e.range)));
         }
