@@ -127,17 +127,17 @@ pub struct IndexStats {
 pub(crate) struct FtsIndex {
     conn: Connection,
     path: PathBuf,
-    /// Document frequency and stems by lowercased query term, so a word
-    /// seen before costs no SQL at all. This and the caches below (but the
-    /// shared ones) are cleared when a write begins through this handle,
-    /// and by [`FtsIndex::refresh`] when another handle has committed one.
-    term_df_cache: RefCell<HashMap<String, TermInfo>>,
     /// Document frequency by stem (the vocabulary reads a stem's whole
     /// doclist to count it, so it is worth keeping).
     df_cache: RefCell<HashMap<String, i64>>,
     /// Postings by term, and occurrences of phrases' stems, for ranking
-    /// (see [`FtsIndex::postings`]): shared by the handles on one file in
-    /// this process ([`crate::postings::Shared`]).
+    /// (see [`FtsIndex::postings`]), returned chunks, and the stems and
+    /// document frequency of query terms (so a word seen before costs no
+    /// SQL at all): shared by the handles on one file in this process
+    /// ([`crate::postings::Shared`]). The caches of this handle (the df
+    /// cache above, the lengths and count below) are cleared when a write
+    /// begins through this handle, and by [`FtsIndex::refresh`] when
+    /// another handle has committed one.
     caches: SharedCaches,
     /// Every chunk's length in tokens, for ranking.
     lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
@@ -198,7 +198,15 @@ pub(crate) struct TermInfo {
 }
 
 pub(crate) use crate::postings::Postings;
-use crate::postings::{Posting, SharedCaches, decode, encode, merge, pack, phrase_starts, postings_of, shared_caches, with_shared};
+
+impl crate::postings::Weighed for std::sync::Arc<TermInfo> {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<TermInfo>() + self.stems.iter().map(|s| s.len() + std::mem::size_of::<String>()).sum::<usize>()
+    }
+}
+use crate::postings::{
+    CacheBudgets, Posting, SharedCaches, decode, encode, merge, pack, phrase_starts, postings_of, shared_caches, with_shared,
+};
 
 /// A chunk row id as the compact postings hold it (below 2^28), or
 /// [`Error::Corrupt`].
@@ -222,8 +230,34 @@ pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
 pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of returned chunks may hold, in bytes (a chunk's text is
-/// at most 1,000 bytes; with its item's strings about 1.5 KB: 2,500 chunks).
-pub(crate) const CHUNK_CACHE_BYTES: usize = 4 << 20;
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: 10,000
+/// chunks, a third of the Enron bench wiki). A miss is a join of the chunk
+/// and its item in SQLite, the largest part of a search after ranking when
+/// the cache held 2,500.
+pub(crate) const CHUNK_CACHE_BYTES: usize = 16 << 20;
+/// What the cache of query terms' stems and frequencies may hold, in bytes
+/// (about 150 bytes a term with the entry's overhead: some 28,000 terms).
+pub(crate) const TERM_CACHE_BYTES: usize = 4 << 20;
+/// The budgets of the shared caches of one index file: 52 MiB in all, by
+/// their accounting, whatever the number of handles.
+pub(crate) const CACHE_BUDGETS: CacheBudgets = CacheBudgets {
+    postings: POSTINGS_CACHE_BYTES,
+    occurrences: OCCURRENCES_CACHE_BYTES,
+    chunks: CHUNK_CACHE_BYTES,
+    terms: TERM_CACHE_BYTES,
+};
+/// How much of the SQLite file a handle reads through a memory map instead
+/// of `pread` into its page cache (SQLite's `mmap_size`). Address space,
+/// not memory: only the pages a search touches become resident, and they
+/// are the kernel's file pages, shared with every other mapping of the
+/// file, not copies. In WAL mode every commit of another connection (the
+/// ledger records each message on its own) empties a reader's page cache
+/// at its next read transaction, so without the map a search read its
+/// B-tree pages again with a system call and a copy each (the audit spent
+/// 4.7% of its CPU in `pread64`). 256 MiB covers the index of a wiki many
+/// times the Enron bench's (60 MB with its ledger); pages past it are read
+/// as before.
+pub(crate) const MMAP_BYTES: i64 = 256 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
@@ -285,6 +319,13 @@ fn docsize_tokens(blob: &[u8]) -> Option<u64> {
     Some(total)
 }
 
+/// A stem in at most this many chunks has its postings read with its
+/// document frequency ([`FtsIndex::term_info`]): such a stem fits a
+/// search's row budget ([`crate::query::ROW_BUDGET`]), so it is likely to
+/// be searched for; a more frequent one's postings (up to the whole index)
+/// are read only when the plan keeps it.
+const POSTINGS_WITH_DF: i64 = crate::query::ROW_BUDGET;
+
 /// The term and stem caches are each dropped past this many entries
 /// (bounded memory: about 100 bytes a term, 10 MB).
 const DF_CACHE_MAX: usize = 100_000;
@@ -345,6 +386,8 @@ impl FtsIndex {
         // FTS5's own segment reads did on almost every search: 15% of a
         // search's time went to re-parsing SQL.
         conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map_err(sql_err(&path, "configure"))?;
+        let _mmap: Option<i64> =
+            conn.query_row(&format!("PRAGMA mmap_size={MMAP_BYTES}"), [], |r| r.get(0)).optional().map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
@@ -403,9 +446,8 @@ impl FtsIndex {
         .map_err(sql_err(&path, "create query tables"))?;
         Ok(FtsIndex {
             conn,
-            caches: shared_caches(&path, POSTINGS_CACHE_BYTES, OCCURRENCES_CACHE_BYTES, CHUNK_CACHE_BYTES),
+            caches: shared_caches(&path, CACHE_BUDGETS),
             path,
-            term_df_cache: RefCell::new(HashMap::new()),
             df_cache: RefCell::new(HashMap::new()),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
@@ -452,7 +494,6 @@ impl FtsIndex {
     /// Drop what this handle cached (the shared postings caches follow the
     /// generation on their own: [`crate::postings::Shared`]).
     fn clear_caches(&self) {
-        self.term_df_cache.borrow_mut().clear();
         self.df_cache.borrow_mut().clear();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
@@ -462,7 +503,7 @@ impl FtsIndex {
     /// a tiny cache evicts all the time).
     #[cfg(test)]
     pub(crate) fn set_postings_cache_bytes(&mut self, bytes: usize) {
-        self.caches = shared_caches(Path::new(":memory:"), bytes, bytes, bytes);
+        self.caches = shared_caches(Path::new(":memory:"), CacheBudgets::all(bytes));
     }
 
     /// Test check: [`T_POSTINGS`] is in step with the index generation and
@@ -502,6 +543,20 @@ impl FtsIndex {
     #[cfg(test)]
     pub(crate) fn reads_stored_postings(&self) -> bool {
         self.stored.get()
+    }
+
+    /// Bytes held by each shared cache (postings, occurrences, chunks,
+    /// terms), by their accounting (tests of the bounds).
+    #[cfg(test)]
+    pub(crate) fn shared_cache_bytes(&self) -> [usize; 4] {
+        let c = self.caches.lock().unwrap();
+        [c.postings.bytes(), c.occurrences.bytes(), c.chunks.bytes(), c.terms.bytes()]
+    }
+
+    /// A pragma's value as a number (tests).
+    #[cfg(test)]
+    pub(crate) fn pragma_i64(&self, name: &str) -> i64 {
+        self.conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0)).unwrap()
     }
 
     /// Whether two handles share their postings caches.
@@ -557,14 +612,17 @@ impl FtsIndex {
     /// smallest document frequency of its stems (a phrase cannot occur in
     /// more chunks than its rarest word), 0 when one of its stems is in no
     /// chunk (the term cannot match) or it has no token.
-    pub(crate) fn term_info(&self, terms: &[&str]) -> Result<Vec<TermInfo>> {
+    pub(crate) fn term_info(&self, terms: &[&str]) -> Result<Vec<std::sync::Arc<TermInfo>>> {
         let err = sql_err(&self.path, "look up term frequencies");
-        let mut term_cache = self.term_df_cache.borrow_mut();
-        if term_cache.len() > DF_CACHE_MAX {
-            term_cache.clear();
-        }
-        let keys: Vec<String> = terms.iter().map(|t| t.to_lowercase()).collect();
-        let mut out: Vec<Option<TermInfo>> = keys.iter().map(|k| term_cache.get(k).cloned()).collect();
+        let generation = self.generation.get();
+        // The cache key: the term lowercased (as it was, when it already is).
+        let keys: Vec<std::borrow::Cow<'_, str>> = terms
+            .iter()
+            .map(|t| if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) { (*t).into() } else { t.to_lowercase().into() })
+            .collect();
+        let mut out: Vec<Option<std::sync::Arc<TermInfo>>> =
+            with_shared(&self.caches, generation, |c| keys.iter().map(|k| c.terms.get(k.as_ref())).collect())
+                .unwrap_or_else(|| vec![None; terms.len()]);
         let misses: Vec<usize> = (0..terms.len()).filter(|&i| out[i].is_none()).collect();
         if misses.is_empty() {
             return Ok(out.into_iter().map(Option::unwrap_or_default).collect());
@@ -585,9 +643,16 @@ impl FtsIndex {
         let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
         let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
         // The stored postings know each stem's frequency without reading
-        // its doclist (which FTS5's `row` vocabulary does).
+        // its doclist (which FTS5's `row` vocabulary does), and hold the
+        // postings themselves in the same row: read with the frequency when
+        // the stem is rare enough to be searched for ([`POSTINGS_WITH_DF`]),
+        // so a search finds them cached and looks each stem up once.
         let df_stored = if self.stored.get() {
-            Some(RefCell::new(self.conn.prepare_cached(&format!("SELECT df FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?))
+            Some(RefCell::new(
+                self.conn
+                    .prepare_cached(&format!("SELECT df, CASE WHEN df <= ?2 THEN data END FROM {T_POSTINGS} WHERE term = ?1"))
+                    .map_err(&err)?,
+            ))
         } else {
             None
         };
@@ -601,12 +666,32 @@ impl FtsIndex {
             let df = match cache.get(&stem) {
                 Some(&df) => df,
                 // Postings held for the stem give it at no cost (one per row).
-                None if let Some(p) = with_shared(&self.caches, self.generation.get(), |c| c.postings.get(&stem)).flatten() => {
+                None if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(stem.as_str())).flatten() => {
                     i64::try_from(p.len()).unwrap_or(i64::MAX)
                 }
                 None => {
                     let df: i64 = match &df_stored {
-                        Some(st) => st.borrow_mut().query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
+                        Some(st) => {
+                            let row = st
+                                .borrow_mut()
+                                .query_row(params![&stem, POSTINGS_WITH_DF], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)))
+                                .optional()
+                                .map_err(&err)?;
+                            match row {
+                                Some((df, Some(data))) => {
+                                    let p: Postings = decode(&data)
+                                        .ok_or_else(|| Error::Corrupt {
+                                            path: self.path.clone(),
+                                            reason: format!("the stored postings of {stem:?} are malformed"),
+                                        })?
+                                        .into();
+                                    with_shared(&self.caches, generation, |c| c.postings.insert(stem.as_str(), &p));
+                                    df
+                                }
+                                Some((df, None)) => df,
+                                None => 0,
+                            }
+                        }
                         None => df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
                     };
                     cache.insert(stem.clone(), df);
@@ -619,9 +704,14 @@ impl FtsIndex {
                 info.stems.push(stem);
             }
         }
-        for &i in &misses {
-            let info = found[i].take().unwrap_or_default();
-            term_cache.insert(keys[i].clone(), info.clone());
+        let fresh: Vec<(usize, std::sync::Arc<TermInfo>)> =
+            misses.iter().map(|&i| (i, std::sync::Arc::new(found[i].take().unwrap_or_default()))).collect();
+        with_shared(&self.caches, generation, |c| {
+            for (i, info) in &fresh {
+                c.terms.insert(keys[*i].as_ref(), info);
+            }
+        });
+        for (i, info) in fresh {
             out[i] = Some(info);
         }
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
@@ -637,9 +727,12 @@ impl FtsIndex {
     /// `None` when a count does not fit the compact form (see
     /// [`crate::postings::postings_of`]): the caller then asks FTS5.
     pub(crate) fn postings(&self, stems: &[&str]) -> Result<Option<Postings>> {
-        let key = stems.join(" ");
+        let key: std::borrow::Cow<'_, str> = match stems {
+            [one] => (*one).into(),
+            _ => stems.join(" ").into(),
+        };
         let generation = self.generation.get();
-        if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(&key)).flatten() {
+        if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(key.as_ref())).flatten() {
             return Ok(Some(p));
         }
         let list = match stems {
@@ -649,12 +742,12 @@ impl FtsIndex {
             _ => {
                 let mut occ: Vec<std::sync::Arc<[u64]>> = Vec::with_capacity(stems.len());
                 for stem in stems {
-                    let cached = with_shared(&self.caches, generation, |c| c.occurrences.get(stem)).flatten();
+                    let cached = with_shared(&self.caches, generation, |c| c.occurrences.get(*stem)).flatten();
                     let list = match cached {
                         Some(l) => l,
                         None => {
                             let l: std::sync::Arc<[u64]> = self.occurrences(stem, true)?.into();
-                            with_shared(&self.caches, generation, |c| c.occurrences.insert(stem, &l));
+                            with_shared(&self.caches, generation, |c| c.occurrences.insert(*stem, &l));
                             l
                         }
                     };
@@ -666,7 +759,7 @@ impl FtsIndex {
         };
         let Some(list) = list else { return Ok(None) };
         let p: Postings = list.into();
-        with_shared(&self.caches, generation, |c| c.postings.insert(&key, &p));
+        with_shared(&self.caches, generation, |c| c.postings.insert(key.as_ref(), &p));
         Ok(Some(p))
     }
 
@@ -761,10 +854,12 @@ impl FtsIndex {
     /// statement for all of a search's hits instead of one per hit.
     pub(crate) fn chunks_by_rows(&self, ids: &[i64]) -> Result<Vec<(i64, ChunkRow)>> {
         let generation = self.generation.get();
-        let mut found: Vec<Option<(i64, ChunkRow)>> = ids
-            .iter()
-            .map(|&id| with_shared(&self.caches, generation, |c| c.chunks.get(&id.to_string())).flatten().map(|r| (id, (*r).clone())))
-            .collect();
+        // One lock for all of them, each by its row id.
+        let cached: Vec<Option<std::sync::Arc<ChunkRow>>> =
+            with_shared(&self.caches, generation, |c| ids.iter().map(|id| c.chunks.get(id)).collect())
+                .unwrap_or_else(|| vec![None; ids.len()]);
+        let mut found: Vec<Option<(i64, ChunkRow)>> =
+            ids.iter().zip(cached).map(|(&id, r)| r.map(|r| (id, std::sync::Arc::unwrap_or_clone(r)))).collect();
         let missing: Vec<i64> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(&id, _)| id).collect();
         if missing.is_empty() {
             return Ok(found.into_iter().flatten().collect());
@@ -780,13 +875,19 @@ impl FtsIndex {
                 Ok((r.get::<_, i64>(12)?, ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
             })
             .map_err(&err)?;
+        let mut fresh: Vec<(i64, std::sync::Arc<ChunkRow>)> = Vec::with_capacity(missing.len());
         for row in rows {
             let (id, c) = row.map_err(&err)?;
-            with_shared(&self.caches, generation, |cache| cache.chunks.insert(&id.to_string(), &std::sync::Arc::new(c.clone())));
             if let Some(at) = ids.iter().position(|&i| i == id) {
-                found[at] = Some((id, c));
+                found[at] = Some((id, c.clone()));
             }
+            fresh.push((id, std::sync::Arc::new(c)));
         }
+        with_shared(&self.caches, generation, |cache| {
+            for (id, c) in &fresh {
+                cache.chunks.insert(id, c);
+            }
+        });
         Ok(found.into_iter().flatten().collect())
     }
 

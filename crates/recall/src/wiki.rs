@@ -58,6 +58,17 @@ pub trait Recall {
         let _ = words;
         Ok(None)
     }
+
+    /// [`Recall::search_chunks`] of `claim` and [`Recall::document_frequencies`]
+    /// of `words` together: the same answers as the two calls, which an
+    /// engine may give from one read of its index (the audit asks both of
+    /// every claim, and most of the words are the query's own terms).
+    ///
+    /// # Errors
+    /// As the two calls.
+    fn search_chunks_weighing(&self, claim: &str, k: usize, words: &[&str]) -> Result<(Vec<Hit>, Option<DocumentFrequencies>)> {
+        Ok((self.search_chunks(claim, k)?, self.document_frequencies(words)?))
+    }
 }
 
 /// What [`Recall::document_frequencies`] answers.
@@ -158,8 +169,9 @@ pub struct Wiki {
     dir: PathBuf,
     index: FtsIndex,
     /// Per-row score sums for ranking, reused across searches (zeroed
-    /// where touched), so a search allocates nothing per matching chunk.
-    scores: std::cell::RefCell<Vec<f64>>,
+    /// where touched), and the rows touched, so a search allocates nothing
+    /// per matching chunk.
+    scores: std::cell::RefCell<(Vec<f64>, Vec<u32>)>,
 }
 
 impl Wiki {
@@ -174,7 +186,7 @@ impl Wiki {
         let captured = dir.join("captured");
         std::fs::create_dir_all(&captured).map_err(|source| Error::Io { what: "create folder", path: captured, source })?;
         let index = FtsIndex::open(&home.join("ledger.sqlite"))?;
-        Ok(Wiki { dir, index, scores: std::cell::RefCell::new(Vec::new()) })
+        Ok(Wiki { dir, index, scores: std::cell::RefCell::new((Vec::new(), Vec::new())) })
     }
 
     /// The wiki folder.
@@ -318,11 +330,16 @@ impl Wiki {
 
 impl Recall for Wiki {
     fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
-        self.ranked(claim, k, true)
+        Ok(self.ranked(claim, k, true, None)?.0)
     }
 
     fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
-        self.ranked(claim, k, false)
+        Ok(self.ranked(claim, k, false, None)?.0)
+    }
+
+    fn search_chunks_weighing(&self, claim: &str, k: usize, words: &[&str]) -> Result<(Vec<Hit>, Option<DocumentFrequencies>)> {
+        let (hits, df) = self.ranked(claim, k, false, Some(words))?;
+        Ok((hits, Some(df)))
     }
 
     fn document_frequencies(&self, words: &[&str]) -> Result<Option<DocumentFrequencies>> {
@@ -363,22 +380,31 @@ impl Wiki {
     }
 
     /// [`Recall::search`]; with `with_span` false, [`Recall::search_chunks`]
-    /// (no best sentence sought in each chunk).
-    fn ranked(&self, claim: &str, k: usize, with_span: bool) -> Result<Vec<Hit>> {
+    /// (no best sentence sought in each chunk). With the document
+    /// frequencies of `words` when given ([`Recall::document_frequencies`];
+    /// otherwise `documents` 0 and no counts), looked up with the query's
+    /// terms in one snapshot and one pass over the term cache.
+    fn ranked(&self, claim: &str, k: usize, with_span: bool, words: Option<&[&str]>) -> Result<(Vec<Hit>, DocumentFrequencies)> {
         let q = Query::from_claim(claim);
-        if k == 0 || q.terms.is_empty() {
-            return Ok(Vec::new());
-        }
+        let searched = k > 0 && !q.terms.is_empty();
+        let Some(words) = words.or(searched.then_some(&[])) else {
+            return Ok((Vec::new(), DocumentFrequencies { documents: 0, counts: Vec::new() }));
+        };
         // One snapshot for the whole search, from the generation check to
         // the chunks' texts.
         let txn = self.index.read_txn()?;
         // What another handle committed (a capture, an index run) is seen.
         self.index.refresh()?;
-        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
-        let infos = self.index.term_info(&texts)?;
+        let query_terms = if searched { q.terms.len() } else { 0 };
+        let texts: Vec<&str> = q.terms[..query_terms].iter().map(|t| t.text.as_str()).chain(words.iter().copied()).collect();
+        let mut infos = self.index.term_info(&texts)?;
+        let documents = self.index.chunk_count()?;
+        let weighed =
+            DocumentFrequencies { documents, counts: infos[query_terms..].iter().map(|t| u64::try_from(t.df).unwrap_or(0)).collect() };
+        infos.truncate(query_terms);
         let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
-        let plan = q.plan(&dfs, self.index.chunk_count()?);
-        let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
+        let plan = q.plan(&dfs, documents);
+        let Some(expr) = plan.fts_expression() else { return Ok((Vec::new(), weighed)) };
         // Each planned term's stems: one for a word, several for a phrase.
         let terms: Vec<Vec<&str>> = plan
             .terms
@@ -422,7 +448,7 @@ impl Wiki {
                 path: row.item.path,
             });
         }
-        Ok(hits)
+        Ok((hits, weighed))
     }
 
     /// The `k` chunks with the best bm25 for the OR of the query's terms
@@ -454,11 +480,12 @@ impl Wiki {
             }
         }
         let n_row = i64::try_from(lengths.rows).unwrap_or(i64::MAX);
-        let mut sums = self.scores.borrow_mut();
+        let mut scratch = self.scores.borrow_mut();
+        let (sums, touched) = &mut *scratch;
         if sums.len() < lengths.row_bound() {
             sums.resize(lengths.row_bound(), 0.0);
         }
-        let mut touched: Vec<u32> = Vec::new();
+        touched.clear();
         for postings in &all {
             let n_hit = i64::try_from(postings.len()).unwrap_or(i64::MAX);
             let mut idf = (((n_row - n_hit) as f64 + 0.5) / (n_hit as f64 + 0.5)).ln();
@@ -475,13 +502,13 @@ impl Wiki {
             }
         }
         let mut ranked: Vec<(f64, i64)> = Vec::with_capacity(touched.len());
-        for row in touched {
+        for &row in touched.iter() {
             if let Some(sum) = sums.get_mut(row as usize) {
                 ranked.push((*sum, i64::from(row)));
                 *sum = 0.0;
             }
         }
-        drop(sums);
+        drop(scratch);
         let order = |a: &(f64, i64), b: &(f64, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if ranked.len() > k {
             ranked.select_nth_unstable_by(k - 1, order);
@@ -781,6 +808,74 @@ mod tests {
         // A handle on another home shares nothing.
         let other = home();
         assert!(!Wiki::open(other.path()).unwrap().index.shares_caches_with(&w1.index));
+    }
+
+    /// The term cache (stems and document frequency by query term, shared
+    /// by the handles on a file) follows every write: a word's frequency
+    /// read before a capture through either handle is read anew after it,
+    /// and the search with frequencies answers exactly what the two
+    /// separate calls answer.
+    #[test]
+    fn term_frequencies_follow_writes_and_match_the_separate_calls() {
+        let h = home();
+        let mut w1 = Wiki::open(h.path()).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        let mut w2 = Wiki::open(h.path()).unwrap();
+        let words = ["penguins", "glaciers", "alps", "absent-word", "3.41"];
+        let df = |w: &Wiki| w.document_frequencies(&words).unwrap().unwrap();
+        let before = df(&w1);
+        assert_eq!((before.documents, before.counts.clone()), (4, vec![1, 1, 1, 0, 1]));
+        assert_eq!(df(&w2), before, "the second handle reads the shared cache");
+        let claim = "Penguins of the Alps: 3.41 glaciers";
+        let check = |w: &Wiki| {
+            let (hits, weighed) = w.search_chunks_weighing(claim, 5, &words).unwrap();
+            assert_eq!(hits, w.search_chunks(claim, 5).unwrap());
+            assert_eq!(weighed, w.document_frequencies(&words).unwrap());
+            assert_eq!(ranking(&hits), fts5_ranking(w, claim, 5));
+        };
+        check(&w1);
+        // Captured through w2: both handles see the new counts at once.
+        w2.capture(&Capture { text: "Penguins and penguins again: 3.41 of them.", title: None, source_url: None, retrieved_at: "x" })
+            .unwrap();
+        let after = df(&w1);
+        assert_eq!((after.documents, after.counts.clone()), (5, vec![2, 1, 1, 0, 2]));
+        assert_eq!(df(&w2), after);
+        check(&w1);
+        check(&w2);
+        // Removed by an index run through w1.
+        std::fs::remove_file(h.path().join("wiki/glaciers.md")).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!(df(&w2).counts, vec![1, 0, 0, 0, 2], "glaciers.md held a penguin too");
+        check(&w2);
+        // No words, no query terms: the chunk count alone, as the separate call.
+        let (hits, weighed) = w2.search_chunks_weighing("the of and", 5, &[]).unwrap();
+        assert!(hits.is_empty());
+        assert_eq!(weighed, w2.document_frequencies(&[]).unwrap());
+    }
+
+    /// Searches keep the shared caches within their byte budgets, and the
+    /// index file is read through a memory map.
+    #[test]
+    fn shared_caches_stay_within_their_budgets() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        let mmap: i64 = w.index.pragma_i64("mmap_size");
+        assert_eq!(mmap, crate::index::MMAP_BYTES);
+        let budget = 2_000;
+        w.index.set_postings_cache_bytes(budget);
+        let claims =
+            ["glaciers Alps 10% volume 2023", "Arctic sea ice 3.41 million km2", "Samalas 1257 volcanoes", "Keeling curve 420 ppm"];
+        for round in 0..20 {
+            for c in claims {
+                let hits = w.search_chunks(&format!("{c} extra{round} word{round}"), 5).unwrap();
+                assert!(!hits.is_empty());
+                let held = w.index.shared_cache_bytes();
+                assert!(held.iter().all(|&b| b <= budget), "{held:?}");
+            }
+        }
+        assert!(w.index.shared_cache_bytes().iter().sum::<usize>() <= crate::postings::CacheBudgets::all(budget).total());
+        assert_eq!(ranking(&w.search_chunks(claims[1], 5).unwrap()), fts5_ranking(&w, claims[1], 5));
     }
 
     /// The index's own postings table stays exactly FTS5's postings through
