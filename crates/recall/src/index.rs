@@ -230,15 +230,15 @@ pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
 pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of returned chunks may hold, in bytes (a chunk's text is
-/// at most 1,000 bytes; with its item's strings about 1.5 KB: 10,000
-/// chunks, a third of the Enron bench wiki). A miss is a join of the chunk
-/// and its item in SQLite, the largest part of a search after ranking when
-/// the cache held 2,500.
-pub(crate) const CHUNK_CACHE_BYTES: usize = 16 << 20;
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: 5,000
+/// chunks, a seventh of the Enron bench wiki). A miss is a join of the
+/// chunk and its item in SQLite, the largest part of a search after
+/// ranking when the cache held 2,500.
+pub(crate) const CHUNK_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of query terms' stems and frequencies may hold, in bytes
 /// (about 150 bytes a term with the entry's overhead: some 28,000 terms).
 pub(crate) const TERM_CACHE_BYTES: usize = 4 << 20;
-/// The budgets of the shared caches of one index file: 52 MiB in all, by
+/// The budgets of the shared caches of one index file: 44 MiB in all, by
 /// their accounting, whatever the number of handles.
 pub(crate) const CACHE_BUDGETS: CacheBudgets = CacheBudgets {
     postings: POSTINGS_CACHE_BYTES,
@@ -319,6 +319,9 @@ fn docsize_tokens(blob: &[u8]) -> Option<u64> {
     Some(total)
 }
 
+/// Prepared statements kept per connection (see [`FtsIndex::open`]).
+const STATEMENT_CACHE: usize = 64;
+
 /// A stem in at most this many chunks has its postings read with its
 /// document frequency ([`FtsIndex::term_info`]): such a stem fits a
 /// search's row budget ([`crate::query::ROW_BUDGET`]), so it is likely to
@@ -386,6 +389,12 @@ impl FtsIndex {
         // FTS5's own segment reads did on almost every search: 15% of a
         // search's time went to re-parsing SQL.
         conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map_err(sql_err(&path, "configure"))?;
+        // Room for every statement a search and an index run prepare (the
+        // generation check, the read transaction, term and postings
+        // lookups, chunk lookups for 1 to k rows, the writer's): at
+        // rusqlite's default of 16 they evicted each other and a search
+        // parsed SQL again.
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let _mmap: Option<i64> =
             conn.query_row(&format!("PRAGMA mmap_size={MMAP_BYTES}"), [], |r| r.get(0)).optional().map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
