@@ -45,10 +45,10 @@ mod walk;
 mod wiki;
 
 pub use error::{Error, Result};
-pub use hit::{Hit, OpenedChunk};
+pub use hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
-pub use note::NoteWarning;
+pub use note::{NoteWarning, WRITTEN_KEYS, WrittenTime};
 pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{
     Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted,
