@@ -8,7 +8,9 @@
 //! `wiki/captured/` so the next run is a local hit.
 //!
 //! - Input: wiki files (`.md`, `.markdown`, `.txt`, `.html`, `.htm`) with
-//!   optional `---` front matter (`title`, `source`, `retrieved_at`, `digest`).
+//!   optional `---` front matter (`title`, `source`, `retrieved_at`, `digest`,
+//!   and when the note was written: the dates of [`WRITTEN_KEYS`], else the
+//!   file's modification time, kept per revision as [`Hit::written_at`]).
 //!   Each file is an item whose id comes from its content digest ([`ItemId`]);
 //!   its body is cut into chunks of whole sentences ([`chunk`]).
 //! - Index: SQLite FTS5 (bm25, porter over unicode61) in
