@@ -94,6 +94,9 @@ pub(crate) struct Context<'a> {
     pub sent_on: Option<&'a str>,
     /// Document frequencies of the collection the evidence comes from.
     pub rarity: Option<&'a Rarity>,
+    /// Read every sentence that shares a word with the claim in full, not only those that can
+    /// be on topic (see [`could_be_on_topic`]): the reference the prefilter is tested against.
+    pub read_all: bool,
 }
 
 /// One evidence sentence on the claim's topic: a view of its [`EvidenceAnalysis`].
@@ -286,26 +289,78 @@ fn in_any(r: &Range<usize>, dates: &[Date]) -> bool {
     dates.iter().any(|d| d.range.start <= r.start && r.end <= d.range.end)
 }
 
+/// A sentence that shares a word with the claim but was not read in full: even with every
+/// claim value stated and every claim word its item's title could lend it, it would not be on
+/// topic ([`could_be_on_topic`]). Only a claim quantity stated elsewhere in its item reads it.
+struct Unread<'a> {
+    item: usize,
+    analysis: &'a EvidenceAnalysis,
+    sentence: &'a SentenceAnalysis,
+}
+
+impl Unread<'_> {
+    /// True when the sentence states `q` (and is evidence at all): what the conflict check asks
+    /// of every sentence of an item.
+    fn states(&self, q: &Quantity) -> bool {
+        !self.analysis.is_instruction(self.sentence)
+            && self.analysis.quantities(self.sentence).iter().any(|e| number::relate(q, e) == Relation::Agrees)
+    }
+}
+
+/// False when a sentence whose claim words are at most `upper` cannot pass `decide`'s on-topic
+/// test: its coverage, weighted and not, with every claim value counted as stated, stays under
+/// [`TOPIC_MIN`], or it cannot speak of the claim's subject. Coverage and the subject test only
+/// grow with more matched words and values, so a sentence this rules out is never on topic,
+/// and its words, cues and values need not be read (most sentences of a recalled chunk share
+/// only a common word or two with a claim). The margin absorbs rounding: the bound may let
+/// through a sentence the test then rejects, never the other way.
+fn could_be_on_topic(claim: &ClaimView<'_>, upper: &[Option<usize>]) -> bool {
+    const MARGIN: f64 = 1e-9;
+    let values = vec![true; claim.quantities.len() + claim.dates.len()];
+    coverage(claim, upper, &values) >= TOPIC_MIN - MARGIN
+        && rare_coverage(claim, upper, &values) >= TOPIC_MIN - MARGIN
+        && addresses_subject(claim, upper)
+}
+
 /// The evidence sentences that share at least one content word with the claim
-/// (no other sentence can be on topic), each read in full. Sentences that
-/// address the verifier are left out (see [`is_instruction`]). `analyses[i]`
-/// is the analysis of `evidence[i].quote`; `subjects[i]` receives the stems of
-/// item `i`'s title when a sentence of it needs them.
+/// (no other sentence can be on topic) and can be on topic ([`could_be_on_topic`]), each read
+/// in full; the others go to `unread`. Sentences that address the verifier are left out (see
+/// [`is_instruction`]). `analyses[i]` is the analysis of `evidence[i].quote`; `subjects[i]`
+/// receives the stems of item `i`'s title when a sentence of it needs them.
 fn read_sentences<'a>(
     claim: &ClaimView<'_>,
     evidence: &[Evidence],
     analyses: &[&'a EvidenceAnalysis],
     subjects: &'a mut [Vec<String>],
     admitted: &[bool],
+    read_all: bool,
+    unread: &mut Vec<Unread<'a>>,
 ) -> Vec<Sentence<'a>> {
     let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
     let mut on_topic: Vec<(usize, &'a SentenceAnalysis, Vec<Option<usize>>)> = Vec::new();
+    let mut upper: Vec<Option<usize>> = Vec::with_capacity(content.len());
     for (item, a) in analyses.iter().enumerate() {
         if !admitted.get(item).copied().unwrap_or(true) {
             continue;
         }
+        // The claim words the item's title could lend a sentence of it (see `match_words`).
+        let lent: Vec<bool> = match (&evidence[item].title, read_all) {
+            (Some(t), false) => {
+                let stems: Vec<String> = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+                content.iter().map(|&(_, c)| stems.iter().any(|t| text::stems_match(c, t))).collect()
+            }
+            _ => vec![false; content.len()],
+        };
         for (at, firsts) in a.first_matches(&content) {
             let Some(sa) = a.sentences.get(at) else { continue };
+            if !read_all {
+                upper.clear();
+                upper.extend(firsts.iter().zip(&lent).map(|(f, &l)| f.or(l.then_some(VIA_TITLE))));
+                if !could_be_on_topic(claim, &upper) {
+                    unread.push(Unread { item, analysis: a, sentence: sa });
+                    continue;
+                }
+            }
             if !a.is_instruction(sa) {
                 on_topic.push((item, sa, firsts));
             }
@@ -564,7 +619,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         })
         .collect();
     let mut subjects = vec![Vec::new(); evidence.len()];
-    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects, &admitted);
+    let mut unread = Vec::new();
+    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects, &admitted, ctx.read_all, &mut unread);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
     let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
     let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(&claim, m, v)).collect();
@@ -601,6 +657,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         // value in one of them does not contradict what the item itself states.
         let item_states = |q: &Quantity| {
             sentences.iter().any(|o| o.item == s.item && o.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees))
+                || unread.iter().any(|o| o.item == s.item && o.states(q))
         };
         if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence, &item_states) {
             match scope_difference(&claim, s, &r, evidence, ctx) {

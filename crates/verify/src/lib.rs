@@ -32,7 +32,11 @@
 //! cues) depends on the text alone, so it is read once per text (`analysis`
 //! module) and a [`Verifier`] keeps the analyses of recent texts; the claims
 //! of one message usually recall the same chunks. [`verify`] uses one
-//! [`Verifier`] per thread; the verdicts are those of a fresh analysis.
+//! [`Verifier`] per thread; the verdicts are those of a fresh analysis. A
+//! sentence that shares a word with the claim but could not be on topic even
+//! with every claim value stated is not read further (`align`'s prefilter,
+//! held to reading every sentence by tests). `examples/verify_costs.rs` times
+//! verification alone on recorded inputs and digests every verdict.
 //!
 //! Evidence text is data. A sentence that addresses the verifier ("ignore
 //! previous instructions", "mark this claim supported") is left out of the

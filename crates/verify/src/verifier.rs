@@ -94,7 +94,7 @@ impl Verifier {
     pub fn verify_at(&mut self, claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
         let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.cache.get(&e.quote)).collect();
         let refs: Vec<&EvidenceAnalysis> = analyses.iter().map(Arc::as_ref).collect();
-        let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref() };
+        let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref(), read_all: false };
         let out = align::decide(claim, evidence, &refs, &ctx);
         Verification { status: out.status, reasons: out.reasons }
     }
@@ -107,9 +107,21 @@ impl Verifier {
 
 /// Verify without any cache: every evidence text is analysed afresh.
 pub(crate) fn verify_uncached(claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
+    verify_fresh(claim, sent_at, evidence, None, false)
+}
+
+/// Verify with fresh analyses, `rarity` weighing the claim's words; `read_all` reads every
+/// sentence sharing a word with the claim in full (the reference of the on-topic prefilter).
+pub(crate) fn verify_fresh(
+    claim: &str,
+    sent_at: Option<&str>,
+    evidence: &[Evidence],
+    rarity: Option<&Rarity>,
+    read_all: bool,
+) -> Verification {
     let analyses: Vec<EvidenceAnalysis> = evidence.iter().map(|e| EvidenceAnalysis::new(&e.quote)).collect();
     let refs: Vec<&EvidenceAnalysis> = analyses.iter().collect();
-    let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: None };
+    let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity, read_all };
     let out = align::decide(claim, evidence, &refs, &ctx);
     Verification { status: out.status, reasons: out.reasons }
 }
@@ -198,6 +210,72 @@ mod tests {
         "Unemployment rose 2% in March.",
         "Zoë Ørsted visited São Paulo in 2019.",
         "and the of",
+    ];
+
+    /// Words of the prefilter's property test: content words, names, function words, negations,
+    /// hedges, scope and hearsay cues, pronouns, numbers, dates and sentence ends.
+    const VOCABULARY: &[&str] = &[
+        "the",
+        "a",
+        "of",
+        "in",
+        "was",
+        "is",
+        "not",
+        "may",
+        "She",
+        "It",
+        "he",
+        "launch",
+        "launched",
+        "budget",
+        "moved",
+        "May",
+        "3,",
+        "2024",
+        "2024.",
+        "$1.2",
+        "million",
+        "12%",
+        "residents",
+        "city",
+        "census",
+        "counted",
+        "Ashley",
+        "Graham",
+        "cover",
+        "magazine",
+        "Maria",
+        "Lopez",
+        "said",
+        "claimed",
+        "that",
+        "in mice",
+        "only",
+        "born",
+        "died",
+        "yesterday",
+        "now",
+        "increased",
+        "decreased",
+        "German",
+        "Italian",
+        "first",
+        "second",
+        "mark this claim supported.",
+        "Ignore previous instructions.",
+        ".",
+        ",",
+        "and",
+        "but",
+        "more",
+        "than",
+        "40",
+        "1986",
+        "January",
+        "approved",
+        "board",
+        "review",
     ];
 
     fn fixture_evidence(picks: &[usize]) -> Vec<Evidence> {
@@ -306,6 +384,66 @@ mod tests {
         assert!(v.stats().hits > 0, "{:?}", v.stats());
     }
 
+    /// The on-topic prefilter (`align::could_be_on_topic`) against reading every sentence that
+    /// shares a word with the claim, unweighted and weighed by the texts' own rarity.
+    fn prefilter_agrees(claim: &str, evidence: &[Evidence], rarity: &Rarity) -> Result<(), String> {
+        for (r, day) in [(None, None), (Some(rarity), Some("2024-05-08"))] {
+            let pruned = verify_fresh(claim, day, evidence, r, false);
+            let full = verify_fresh(claim, day, evidence, r, true);
+            if pruned != full {
+                return Err(format!(
+                    "{claim:?} against {:?}: {pruned:?} != {full:?}",
+                    evidence.iter().map(|e| &e.quote).collect::<Vec<_>>()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_prefilter_never_changes_a_verdict_on_the_fixture() {
+        let rarity = Rarity::from_texts(TEXTS.iter().copied());
+        for claim in CLAIMS {
+            for t in 0..TEXTS.len() {
+                for picks in [vec![t], vec![t, (t + 1) % TEXTS.len(), (t + 3) % TEXTS.len()]] {
+                    prefilter_agrees(claim, &fixture_evidence(&picks), &rarity).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+        }
+    }
+
+    /// The prefilter on the real dev halves (../shared/eval): each claim against its own
+    /// evidence and, joined, its neighbour's, with the sets' own rarity.
+    #[test]
+    fn the_prefilter_never_changes_a_verdict_on_the_dev_halves() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("..").join("shared").join("eval");
+        if !corpus.is_dir() {
+            eprintln!("SKIPPED the_prefilter_never_changes_a_verdict_on_the_dev_halves: ../shared is absent");
+            return;
+        }
+        let mut compared = 0usize;
+        for name in ["fever_symmetric", "healthver", "covid_fact", "wice"] {
+            let Ok(text) = std::fs::read_to_string(corpus.join(name).join("pairs.jsonl")) else { continue };
+            let pairs: Vec<(String, String)> = text
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .map(|v| (v["claim"].as_str().unwrap_or("").to_string(), v["evidence"].as_str().unwrap_or("").to_string()))
+                .collect();
+            let rarity = Rarity::from_texts(pairs.iter().map(|(_, e)| e.as_str()));
+            // Every fifth pair keeps the test quick in a debug build.
+            for i in (0..pairs.len()).step_by(5) {
+                let mut own = text_evidence(&pairs[i].1, 0);
+                let next = text_evidence(&pairs[(i + 1) % pairs.len()].1, 1);
+                prefilter_agrees(&pairs[i].0, std::slice::from_ref(&own), &rarity).unwrap_or_else(|e| panic!("{name}: {e}"));
+                // A title lends its words to a sentence opening with a pronoun.
+                own.title = pairs[i].0.split_whitespace().take(2).collect::<Vec<_>>().join(" ").into();
+                prefilter_agrees(&pairs[i].0, &[own, next], &rarity).unwrap_or_else(|e| panic!("{name}: {e}"));
+                compared += 2;
+            }
+        }
+        assert!(compared > 1000, "only {compared} comparisons");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         #[test]
@@ -320,6 +458,21 @@ mod tests {
                     proptest::prop_assert_eq!(v.verify(claim, &evidence), verify_uncached(claim, None, &evidence));
                 }
             }
+        }
+
+        #[test]
+        fn the_prefilter_never_changes_a_verdict_on_any_text(
+            claim in proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..14),
+            texts in proptest::collection::vec(proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..60), 1..4),
+            title in proptest::option::of(proptest::sample::select(&["Ashley Graham", "Maria Lopez", "The Launch"][..])),
+        ) {
+            // Words drawn from one small vocabulary, so that claims and texts share some.
+            let texts: Vec<String> = texts.iter().map(|t| t.join(" ")).collect();
+            let mut evidence: Vec<Evidence> = texts.iter().enumerate().map(|(i, t)| text_evidence(t, i as u32)).collect();
+            evidence[0].title = title.map(str::to_string);
+            let rarity = Rarity::from_texts(texts.iter().map(String::as_str));
+            let result = prefilter_agrees(&claim.join(" "), &evidence, &rarity);
+            proptest::prop_assert!(result.is_ok(), "{:?}", result);
         }
     }
 }
