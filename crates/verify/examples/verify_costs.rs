@@ -65,7 +65,10 @@ fn main() {
     let mut digest = String::new();
     let mut stats = None;
     for _ in 0..rounds {
-        let mut verifier = Verifier::new();
+        let mut verifier = match std::env::var("VERIFY_COSTS_CAPACITY").ok().and_then(|c| c.parse().ok()) {
+            Some(c) => Verifier::with_capacity(c),
+            None => Verifier::new(),
+        };
         let mut verdicts = Vec::with_capacity(cases.len());
         let t = Instant::now();
         for c in &cases {
