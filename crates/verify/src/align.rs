@@ -27,6 +27,7 @@ use super::scope::{self, TimeScope};
 use super::text::{self, Word};
 use amem_model::{Evidence, Reason, Span, Status};
 use regex::Regex;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -191,13 +192,45 @@ pub(crate) fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
     if evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
         return true;
     }
-    let words = text::words(claim);
-    if speaks_of_now(&words, scope::relative_time(&words).is_some()) {
+    let about_now = remembered_about_now(claim).unwrap_or_else(|| {
+        let words = text::words(claim);
+        speaks_of_now(&words, scope::relative_time(&words).is_some())
+    });
+    if about_now {
         return true;
     }
     // Any day would do: a relative form is read only when there is one.
     let ranges = |ds: Vec<Date>| ds.into_iter().map(|d| d.range).collect::<Vec<_>>();
-    ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
+    date::may_be_relative(claim) && ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
+}
+
+thread_local! {
+    /// The last claim this thread read ([`read_claim`]) and whether it speaks of its present:
+    /// an audit asks [`reads_writing_day`] of the claim it has just verified, which then need
+    /// not read the claim's words again. A pure function of the text, so never stale.
+    static LAST_CLAIM: std::cell::RefCell<Option<(String, bool)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn remember_about_now(claim: &str, about_now: bool) {
+    let _ = LAST_CLAIM.try_with(|last| {
+        if let Ok(mut last) = last.try_borrow_mut() {
+            match last.as_mut() {
+                Some((text, now)) => {
+                    text.clear();
+                    text.push_str(claim);
+                    *now = about_now;
+                }
+                None => *last = Some((claim.to_string(), about_now)),
+            }
+        }
+    });
+}
+
+fn remembered_about_now(claim: &str) -> Option<bool> {
+    LAST_CLAIM
+        .try_with(|last| last.try_borrow().ok().and_then(|last| last.as_ref().filter(|(text, _)| text == claim).map(|&(_, now)| now)))
+        .ok()
+        .flatten()
 }
 
 fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
@@ -250,6 +283,7 @@ fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
     let subject = relevance::subject(&words, &content, &optional, &name_list);
     let relative_time = scope::relative_time(&words);
     let about_now = speaks_of_now(&words, relative_time.is_some());
+    remember_about_now(text, about_now);
     ClaimView {
         text,
         words,
@@ -339,16 +373,16 @@ fn read_sentences<'a>(
     let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
     let mut on_topic: Vec<(usize, &'a SentenceAnalysis, Vec<Option<usize>>)> = Vec::new();
     let mut upper: Vec<Option<usize>> = Vec::with_capacity(content.len());
+    // The words of each item's title, read once (the analysis keeps them for the next claim).
+    let titles: Vec<Option<Cow<'a, [Word]>>> =
+        evidence.iter().zip(analyses).map(|(e, a)| e.title.as_deref().map(|t| a.title_words(t))).collect();
     for (item, a) in analyses.iter().enumerate() {
         if !admitted.get(item).copied().unwrap_or(true) {
             continue;
         }
         // The claim words the item's title could lend a sentence of it (see `match_words`).
-        let lent: Vec<bool> = match (&evidence[item].title, read_all) {
-            (Some(t), false) => {
-                let stems: Vec<String> = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
-                content.iter().map(|&(_, c)| stems.iter().any(|t| text::stems_match(c, t))).collect()
-            }
+        let lent: Vec<bool> = match (&titles[item], read_all) {
+            (Some(tw), false) => content.iter().map(|&(_, c)| tw.iter().any(|t| !t.stop && text::stems_match(c, &t.stem))).collect(),
             _ => vec![false; content.len()],
         };
         for (at, firsts) in a.first_matches(&content) {
@@ -373,19 +407,19 @@ fn read_sentences<'a>(
     let borrows: Vec<bool> = on_topic
         .iter()
         .map(|&(item, sa, _)| {
-            let Some(t) = &evidence[item].title else { return false };
+            let Some(t) = &titles[item] else { return false };
             if sa.opens_with_pronoun {
                 return true;
             }
-            let tw = title_words[item].get_or_insert_with(|| text::words(t).into_iter().filter(|w| !w.stop && w.capitalised).collect());
+            let tw = title_words[item].get_or_insert_with(|| t.iter().filter(|w| !w.stop && w.capitalised).cloned().collect());
             names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), tw)
         })
         .collect();
     for (&(item, _, _), &b) in on_topic.iter().zip(&borrows) {
-        if let (Some(t), true, Some(slot)) = (&evidence[item].title, b, subjects.get_mut(item))
+        if let (Some(t), true, Some(slot)) = (&titles[item], b, subjects.get_mut(item))
             && slot.is_empty()
         {
-            *slot = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+            *slot = t.iter().filter(|w| !w.stop).map(|w| w.stem.clone()).collect();
         }
     }
     let subjects: &'a [Vec<String>] = subjects;

@@ -19,6 +19,7 @@ use super::date::{self, Date};
 use super::number::{self, Quantity};
 use super::text::{self, Word};
 use amem_text::sentence::Layout;
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -39,6 +40,9 @@ pub(crate) struct EvidenceAnalysis {
     /// `key << 64 | position in words` of every word, sorted: the words a claim word can match
     /// (the same key) are found without reading the others, in text order.
     index: Vec<u128>,
+    /// The title this text was first verified under and its words: a recalled chunk comes
+    /// with its note's title every time, and each claim reads the title's words.
+    title: OnceLock<(Box<str>, Vec<Word>)>,
 }
 
 /// One sentence of an evidence text. Past its stems, each fact is read on first use: a claim
@@ -133,7 +137,7 @@ impl EvidenceAnalysis {
             })
             .collect();
         index.sort_unstable();
-        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index }
+        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index, title: OnceLock::new() }
     }
 
     /// The stem of word `i` (a position in `words`).
@@ -178,6 +182,13 @@ impl EvidenceAnalysis {
             }
         }
         found
+    }
+
+    /// [`text::words`] of `title`, the title of an evidence item whose quote this text is: kept
+    /// for the first title asked for, read afresh for another.
+    pub(super) fn title_words(&self, title: &str) -> Cow<'_, [Word]> {
+        let (kept, words) = self.title.get_or_init(|| (title.into(), text::words(title)));
+        if **kept == *title { Cow::Borrowed(words) } else { Cow::Owned(text::words(title)) }
     }
 
     /// The text of sentence `s`.

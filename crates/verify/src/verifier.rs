@@ -437,6 +437,23 @@ mod tests {
         assert!(found.iter().all(|s| s.hits > 0 && s.entries <= DEFAULT_CAPACITY), "{found:?}");
     }
 
+    /// `reads_writing_day` after a verification (the claim's reading remembered) is what it is
+    /// for a claim never read, for claims that do and do not speak of their present.
+    #[test]
+    fn the_writing_day_test_is_the_same_after_a_verification() {
+        let more = ["The office is now closed.", "Sales rose yesterday.", "The plant currently runs on coal.", "It opened in 2019."];
+        let evidence = fixture_evidence(&[0, 1]);
+        let fresh: Vec<bool> = CLAIMS.iter().chain(&more).map(|c| super::super::reads_writing_day(c, &evidence)).collect();
+        let mut v = Verifier::with_capacity(4);
+        for (claim, expected) in CLAIMS.iter().chain(&more).zip(&fresh) {
+            v.verify_at(claim, Some("2024-05-08"), &evidence);
+            assert_eq!(super::super::reads_writing_day(claim, &evidence), *expected, "{claim}");
+            // and for another claim than the one just read
+            assert_eq!(super::super::reads_writing_day("The office is now closed.", &evidence), fresh[CLAIMS.len()], "{claim}");
+        }
+        assert!(fresh[CLAIMS.len()] && fresh[CLAIMS.len() + 1] && fresh[CLAIMS.len() + 2] && !fresh[CLAIMS.len() + 3], "{fresh:?}");
+    }
+
     #[test]
     fn a_verifier_can_move_to_a_worker_thread() {
         fn send<T: Send + 'static>() {}
