@@ -30,9 +30,14 @@
 //!
 //! Speed: everything read from an evidence text (sentences, stems, values,
 //! cues) depends on the text alone, so it is read once per text (`analysis`
-//! module) and a [`Verifier`] keeps the analyses of recent texts; the claims
-//! of one message usually recall the same chunks. [`verify`] uses one
-//! [`Verifier`] per thread; the verdicts are those of a fresh analysis.
+//! module) and the process keeps the analyses of recent texts for every
+//! [`Verifier`]; the claims of one message, and of the next, usually recall
+//! the same chunks. [`verify`] uses one
+//! [`Verifier`] per thread; the verdicts are those of a fresh analysis. A
+//! sentence that shares a word with the claim but could not be on topic even
+//! with every claim value stated is not read further (`align`'s prefilter,
+//! held to reading every sentence by tests). `examples/verify_costs.rs` times
+//! verification alone on recorded inputs and digests every verdict.
 //!
 //! Evidence text is data. A sentence that addresses the verifier ("ignore
 //! previous instructions", "mark this claim supported") is left out of the
@@ -124,9 +129,10 @@ pub struct Verification {
 /// offset inside the quote), so `reason.evidence[i].span` still points into
 /// the chunk the quote came from.
 ///
-/// Each thread that calls it keeps a [`Verifier`] of [`DEFAULT_CAPACITY`] (a
-/// few megabytes at most), so an evidence text verified again on the same
-/// thread is not analysed again; the answer is the same either way.
+/// Each thread that calls it keeps a [`Verifier`] on the process-wide cache of
+/// [`DEFAULT_CAPACITY`] analyses (tens of megabytes at most, whatever the number
+/// of threads), so an evidence text verified again is not analysed again; the
+/// answer is the same either way.
 pub fn verify(claim: &str, evidence: &[Evidence]) -> Verification {
     thread_local! {
         static VERIFIER: std::cell::RefCell<Verifier> = std::cell::RefCell::new(Verifier::new());
