@@ -8,7 +8,10 @@
 //!
 //! Tables (names are the constants below):
 //! - [`T_META`]: `key`, `value`: the schema version and the last run's counts.
-//! - [`T_ITEMS`]: one row per item revision (id, digest, front matter, path).
+//! - [`T_ITEMS`]: one row per item revision (id, digest, front matter, path,
+//!   and when the note was written: `written_at`, RFC 3339 UTC, from the
+//!   front matter key named in `written_from`, or `mtime` for the file's
+//!   modification time when the front matter gives none).
 //! - [`T_FILES`]: one row per wiki file: path, item id, digest, size, mtime;
 //!   what the last committed index run saw, used to skip unchanged files.
 //! - [`T_CHUNKS`]: the chunk texts, `(item_id, chunk_no)` unique.
@@ -31,8 +34,9 @@ mod write;
 pub(crate) use write::Writer;
 
 /// Version of the wiki tables' layout. Bump on any change; an older layout is
-/// rebuilt (it is derived data), a newer one is refused.
-pub const SCHEMA_VERSION: i64 = 2;
+/// rebuilt (it is derived data), a newer one is refused. 3: items carry when
+/// the note was written (`written_at`, `written_from`).
+pub const SCHEMA_VERSION: i64 = 3;
 /// Key/value table: schema version, last run.
 pub const T_META: &str = "wiki_meta";
 /// Item revisions.
@@ -70,6 +74,10 @@ pub(crate) struct ItemRow {
     pub(crate) source_url: Option<String>,
     pub(crate) retrieved_at: Option<String>,
     pub(crate) indexed_at: String,
+    /// When the note was written, RFC 3339 UTC (see [`crate::Hit::written_at`]).
+    pub(crate) written_at: Option<String>,
+    /// Where that time came from: a front matter key, or `mtime`.
+    pub(crate) written_from: Option<String>,
     pub(crate) path: String,
     pub(crate) bytes: i64,
     pub(crate) chunks: i64,
@@ -109,6 +117,8 @@ impl crate::postings::Weighed for std::sync::Arc<ChunkRow> {
             + opt(&i.title)
             + opt(&i.source_url)
             + opt(&i.retrieved_at)
+            + opt(&i.written_at)
+            + opt(&i.written_from)
     }
 }
 
@@ -328,7 +338,9 @@ fn sql_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -
     }
 }
 
-const ITEM_COLS: &str = "i.item_id, i.digest, i.kind, i.title, i.source_url, i.retrieved_at, i.indexed_at, i.path, i.bytes, i.chunks";
+const ITEM_COLS: &str = "i.item_id, i.digest, i.kind, i.title, i.source_url, i.retrieved_at, i.indexed_at, i.path, i.bytes, i.chunks, i.written_at, i.written_from";
+/// How many columns [`ITEM_COLS`] selects: a query's own columns come after them.
+const ITEM_COL_COUNT: usize = 12;
 
 fn item_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ItemRow> {
     Ok(ItemRow {
@@ -342,6 +354,8 @@ fn item_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ItemRow> 
         path: r.get(at + 7)?,
         bytes: r.get(at + 8)?,
         chunks: r.get(at + 9)?,
+        written_at: r.get(at + 10)?,
+        written_from: r.get(at + 11)?,
     })
 }
 
@@ -412,7 +426,8 @@ impl FtsIndex {
         tx.execute_batch(&format!(
             "CREATE TABLE IF NOT EXISTS {T_ITEMS} (
                 item_id TEXT PRIMARY KEY, digest TEXT NOT NULL, kind TEXT NOT NULL, title TEXT, source_url TEXT,
-                retrieved_at TEXT, indexed_at TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+                retrieved_at TEXT, indexed_at TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL,
+                written_at TEXT, written_from TEXT);
              CREATE TABLE IF NOT EXISTS {T_FILES} (
                 path TEXT PRIMARY KEY, item_id TEXT NOT NULL, digest TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS {T_FILES}_item ON {T_FILES}(item_id);
@@ -597,7 +612,12 @@ impl FtsIndex {
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let rows = st
             .query_map(params![expr, k], |r| {
-                Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: r.get(12)? })
+                Ok(ChunkRow {
+                    item: item_from_row(r, 0)?,
+                    chunk_no: r.get(ITEM_COL_COUNT)?,
+                    text: r.get(ITEM_COL_COUNT + 1)?,
+                    bm25: r.get(ITEM_COL_COUNT + 2)?,
+                })
             })
             .map_err(&err)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
@@ -867,7 +887,10 @@ impl FtsIndex {
         let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
         let rows = st
             .query_map(rusqlite::params_from_iter(&missing), |r| {
-                Ok((r.get::<_, i64>(12)?, ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
+                Ok((
+                    r.get::<_, i64>(ITEM_COL_COUNT + 2)?,
+                    ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(ITEM_COL_COUNT)?, text: r.get(ITEM_COL_COUNT + 1)?, bm25: 0.0 },
+                ))
             })
             .map_err(&err)?;
         let mut fresh: Vec<(i64, std::sync::Arc<ChunkRow>)> = Vec::with_capacity(missing.len());
@@ -1011,6 +1034,8 @@ mod tests {
             source_url: None,
             retrieved_at: None,
             indexed_at: "2024-01-01T00:00:00Z".into(),
+            written_at: Some("2019-03-01T00:00:00Z".into()),
+            written_from: Some("date".into()),
             path: format!("{id}.md"),
             bytes: 10,
             chunks,

@@ -3,7 +3,7 @@
 
 use crate::chunk;
 use crate::error::{Error, Result};
-use crate::hit::{Hit, OpenedChunk};
+use crate::hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
 use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::query::Query;
@@ -145,6 +145,10 @@ pub struct IndexReport {
     pub skipped: Vec<SkippedFile>,
     /// Files indexed as plain text, with the line their front matter broke at.
     pub warnings: Vec<WarnedFile>,
+    /// Files whose front matter gives a `date:` (`updated:`, ...) that is
+    /// not a date, with its line: indexed whole, written at the other keys'
+    /// time or else at the file's modification time.
+    pub time_warnings: Vec<WarnedFile>,
     /// What the index holds after the run.
     #[serde(skip)]
     pub stats: IndexStats,
@@ -364,6 +368,8 @@ impl Recall for Wiki {
             title: item.title.clone(),
             source_url: item.source_url.clone(),
             retrieved_at: item.retrieved_at.clone(),
+            written_at: item.written_at.clone(),
+            written_from: item.written_from.clone(),
             item_digest: self.digest_of(&item)?,
             path: item.path,
         })
@@ -445,6 +451,8 @@ impl Wiki {
                 source_url: row.item.source_url,
                 retrieved_at: row.item.retrieved_at,
                 indexed_at: row.item.indexed_at,
+                written_at: row.item.written_at,
+                written_from: row.item.written_from,
                 path: row.item.path,
             });
         }
@@ -573,6 +581,7 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
         None => {
             let ranges = chunk::chunks(&parsed.body);
             let texts: Vec<&str> = ranges.iter().map(|r| &parsed.body[r.clone()]).collect();
+            let (written_at, written_from) = written_time(parsed, f);
             let row = ItemRow {
                 id: parsed.id.0.clone(),
                 digest: digest.clone(),
@@ -583,6 +592,8 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
                 source_url: parsed.source_url.clone(),
                 retrieved_at: parsed.retrieved_at.clone(),
                 indexed_at: now.to_string(),
+                written_at,
+                written_from,
                 path: f.rel.clone(),
                 bytes: i64::try_from(parsed.body.len()).unwrap_or(i64::MAX),
                 chunks: texts.len() as i64,
@@ -594,6 +605,22 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
     }
     w.upsert_file(&FileRow { path: f.rel.clone(), item_id: parsed.id.0.clone(), digest, size: f.size, mtime_ns: f.mtime_ns })?;
     Ok(true)
+}
+
+/// When the note was written and which time that is: its front matter's
+/// (the latest of [`crate::WRITTEN_KEYS`]), else the file's modification
+/// time to the second; neither when the file system gave no time.
+fn written_time(parsed: &ParsedItem, f: &FoundFile) -> (Option<String>, Option<String>) {
+    if let Some(w) = &parsed.written {
+        return (Some(w.at.to_string()), Some(w.key.clone()));
+    }
+    if f.mtime_ns <= 0 {
+        return (None, None);
+    }
+    match jiff::Timestamp::from_second(f.mtime_ns.div_euclid(1_000_000_000)) {
+        Ok(t) => (Some(t.to_string()), Some(WRITTEN_FROM_MTIME.to_string())),
+        Err(_) => (None, None),
+    }
 }
 
 /// RFC 3339 to the second.
@@ -949,9 +976,13 @@ mod tests {
         assert_eq!(ev.captured_at.as_deref(), Some("2024-05-01T10:00:00Z"));
         assert_eq!(ev.source_url.as_deref(), Some("https://example.org/glaciers"));
         assert_eq!(ev.item_digest, Digest::of(GLACIERS.as_bytes()));
-        // Own notes: captured_at is the index time.
+        assert_eq!(ev.written_at, None, "a fetched page's time is its fetch time");
+        // Own notes: no fetch time; written at the file's modification time (no front matter date).
         let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
-        assert_eq!(ice.to_evidence().captured_at.as_deref(), Some("2024-06-01T00:00:00Z"));
+        assert_eq!(ice.to_evidence().captured_at, None);
+        assert_eq!(ice.written_from.as_deref(), Some(WRITTEN_FROM_MTIME));
+        assert_eq!(ice.to_evidence().written_at, ice.written_at);
+        assert_ne!(ice.written_at.as_deref(), Some(ice.indexed_at.as_str()), "never the index time");
         assert_eq!(ice.title.as_deref(), Some("Arctic ice"));
         // HTML is searched by its visible text, and every item by its title.
         assert_eq!(w.search("Samalas eruption", 1).unwrap()[0].title.as_deref(), Some("Volcanoes"));
@@ -1130,5 +1161,80 @@ mod tests {
             w.capture(&Capture { text: " \n", title: None, source_url: None, retrieved_at: "x" }),
             Err(Error::EmptyCapture(_))
         ));
+    }
+
+    /// A file whose modification time is `t` (RFC 3339).
+    fn set_mtime(path: &Path, t: &str) {
+        let t: jiff::Timestamp = t.parse().unwrap();
+        let f = std::fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.as_second() as u64)).unwrap();
+    }
+
+    #[test]
+    fn a_notes_written_time_is_its_front_matter_date_else_its_files_mtime() {
+        let d = tempfile::tempdir().unwrap();
+        let wiki = d.path().join("wiki");
+        std::fs::create_dir_all(&wiki).unwrap();
+        let notes = [
+            ("dated.md", "---\ntitle: Lisbon warehouse\ndate: 2019-03-01\n---\nThe Lisbon warehouse is run by Ana Duarte.\n"),
+            (
+                "updated.md",
+                "---\ntitle: Porto office\ndate: 2021-05-02\nupdated: 2024-01-10T08:30:00+01:00\n---\nThe Porto office has nine desks.\n",
+            ),
+            ("bad.md", "---\ntitle: Faro shop\ndate: last spring\n---\nThe Faro shop sells cork.\n"),
+            ("plain.md", "The Braga depot stores tiles.\n"),
+        ];
+        for (name, text) in notes {
+            std::fs::write(wiki.join(name), text).unwrap();
+            set_mtime(&wiki.join(name), "2022-07-04T12:00:00Z");
+        }
+        let mut w = Wiki::open(d.path()).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!(r.items_added, 4, "{r:?}");
+        let written = |q: &str| {
+            let h = w.search(q, 1).unwrap().remove(0);
+            (h.written_at.unwrap_or_default(), h.written_from.unwrap_or_default())
+        };
+        assert_eq!(written("Lisbon warehouse Ana Duarte"), ("2019-03-01T00:00:00Z".into(), "date".into()));
+        assert_eq!(written("Porto office nine desks"), ("2024-01-10T07:30:00Z".into(), "updated".into()), "the latest key, in UTC");
+        // A bad value: a warning naming the file and line, and the file's time stands in.
+        assert_eq!(written("Faro shop cork"), ("2022-07-04T12:00:00Z".into(), WRITTEN_FROM_MTIME.into()));
+        assert_eq!(r.time_warnings.len(), 1, "{:?}", r.time_warnings);
+        assert!(r.time_warnings[0].path.ends_with("bad.md"));
+        assert_eq!(r.time_warnings[0].warning.line, 3);
+        assert!(r.time_warnings[0].warning.problem.contains("last spring"), "{:?}", r.time_warnings[0]);
+        assert!(r.warnings.is_empty(), "the note is not read as plain text: {:?}", r.warnings);
+        // No front matter: the file's modification time.
+        assert_eq!(written("Braga depot tiles"), ("2022-07-04T12:00:00Z".into(), WRITTEN_FROM_MTIME.into()));
+        // `open` says the same.
+        let h = w.search("Lisbon warehouse Ana Duarte", 1).unwrap().remove(0);
+        let o = w.open_uri(&h.uri).unwrap();
+        assert_eq!((o.written_at.as_deref(), o.written_from.as_deref()), (Some("2019-03-01T00:00:00Z"), Some("date")));
+        assert_eq!(h.to_evidence().written_at.as_deref(), Some("2019-03-01T00:00:00Z"));
+    }
+
+    #[test]
+    fn an_index_of_the_previous_version_is_rebuilt_with_written_times() {
+        let h = home();
+        set_mtime(&h.path().join("wiki/notes/ice.md"), "2020-02-02T02:02:02Z");
+        {
+            let mut w = Wiki::open(h.path()).unwrap();
+            w.index_wiki(at(), &mut go()).unwrap();
+        }
+        // Turn the file into the version 2 layout: items without the written columns.
+        let c = rusqlite::Connection::open(h.path().join("ledger.sqlite")).unwrap();
+        c.execute_batch(
+            "ALTER TABLE wiki_items DROP COLUMN written_at; ALTER TABLE wiki_items DROP COLUMN written_from;
+             UPDATE wiki_meta SET value = '2' WHERE key = 'schema_version';",
+        )
+        .unwrap();
+        drop(c);
+        let mut w = Wiki::open(h.path()).unwrap();
+        assert_eq!(w.stats().unwrap().items, 0, "the old layout is dropped");
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.added, r.items_added), (4, 4), "every file is read again: {r:?}");
+        let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
+        assert_eq!(ice.written_at.as_deref(), Some("2020-02-02T02:02:02Z"));
+        w.check().unwrap();
     }
 }

@@ -347,6 +347,7 @@ fn outcome_bytes(o: &Outcome) -> usize {
         96 + e.uri.item.len()
             + e.quote.len()
             + e.captured_at.as_ref().map_or(0, String::len)
+            + e.written_at.as_ref().map_or(0, String::len)
             + e.source_url.as_ref().map_or(0, String::len)
             + e.title.as_ref().map_or(0, String::len)
     };
