@@ -256,18 +256,6 @@ pub(crate) const CACHE_BUDGETS: CacheBudgets = CacheBudgets {
     chunks: CHUNK_CACHE_BYTES,
     terms: TERM_CACHE_BYTES,
 };
-/// How much of the SQLite file a handle reads through a memory map instead
-/// of `pread` into its page cache (SQLite's `mmap_size`). Address space,
-/// not memory: only the pages a search touches become resident, and they
-/// are the kernel's file pages, shared with every other mapping of the
-/// file, not copies. In WAL mode every commit of another connection (the
-/// ledger records each message on its own) empties a reader's page cache
-/// at its next read transaction, so without the map a search read its
-/// B-tree pages again with a system call and a copy each (the audit spent
-/// 4.7% of its CPU in `pread64`). 256 MiB covers the index of a wiki many
-/// times the Enron bench's (60 MB with its ledger); pages past it are read
-/// as before.
-pub(crate) const MMAP_BYTES: i64 = 256 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
@@ -409,8 +397,12 @@ impl FtsIndex {
         // rusqlite's default of 16 they evicted each other and a search
         // parsed SQL again.
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let _mmap: Option<i64> =
-            conn.query_row(&format!("PRAGMA mmap_size={MMAP_BYTES}"), [], |r| r.get(0)).optional().map_err(sql_err(&path, "configure"))?;
+        // No memory map (`mmap_size`): reading the index through one spares
+        // the `pread` copies of pages that every ledger commit makes a WAL
+        // reader read again, but each connection's touched pages then count
+        // in the process's resident set: +60 MB of peak RSS on the x1 Enron
+        // audit (392 against 330 MB) and 434 MB at x10, too near the 500 MB
+        // bound.
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
@@ -575,12 +567,6 @@ impl FtsIndex {
     pub(crate) fn shared_cache_bytes(&self) -> [usize; 4] {
         let c = self.caches.lock().unwrap();
         [c.postings.bytes(), c.occurrences.bytes(), c.chunks.bytes(), c.terms.bytes()]
-    }
-
-    /// A pragma's value as a number (tests).
-    #[cfg(test)]
-    pub(crate) fn pragma_i64(&self, name: &str) -> i64 {
-        self.conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0)).unwrap()
     }
 
     /// Whether two handles share their postings caches.

@@ -880,15 +880,12 @@ mod tests {
         assert_eq!(weighed, w2.document_frequencies(&[]).unwrap());
     }
 
-    /// Searches keep the shared caches within their byte budgets, and the
-    /// index file is read through a memory map.
+    /// Searches keep the shared caches within their byte budgets.
     #[test]
     fn shared_caches_stay_within_their_budgets() {
         let h = home();
         let mut w = Wiki::open(h.path()).unwrap();
         w.index_wiki(at(), &mut go()).unwrap();
-        let mmap: i64 = w.index.pragma_i64("mmap_size");
-        assert_eq!(mmap, crate::index::MMAP_BYTES);
         let budget = 2_000;
         w.index.set_postings_cache_bytes(budget);
         let claims =
