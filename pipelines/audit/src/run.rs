@@ -310,7 +310,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         recorded
     })?;
     ledger.flush()?;
-    phase.end("assessing, other", "messages assessed and recorded");
+    phase.end("assessing (other)", "messages assessed and recorded");
 
     if counters.is_interrupted() {
         return Err(Interrupted { run_id: run.run_id, recorded: Counters::get(&counters.recorded) }.into());
@@ -333,7 +333,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     };
     let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, &options, &params.home, &cpu)?;
     ledger.finish_run(&summary)?;
-    phase.end("reports, other", "reports written");
+    phase.end("reports (other)", "reports written");
     tracing::info!("CPU by part: {}", cpu.line(crate::cpu::process_cpu()));
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
 }
