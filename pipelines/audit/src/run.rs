@@ -25,7 +25,7 @@ use crate::cpu::{CpuParts, Phase};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
-use amem_ledger::{HomeLock, Ledger, MessageOutcome};
+use amem_ledger::{HomeLock, Ledger};
 use amem_model::{
     Assessment, AuditRecord, Claim, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped,
     SourceKind, TimeWindow, Who,
@@ -720,20 +720,12 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, p
             Item::Skipped(s) => ledger.record_skipped(&s)?,
             Item::Fatal(e) => anyhow::bail!("{e}"),
             Item::Message(w) => {
-                let assessments: Vec<Assessment> = w
-                    .claims
-                    .iter()
-                    .zip(&w.outcomes)
-                    .filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy)))
-                    .collect();
-                Counters::add(&c.skipped, w.skipped.len() as u64);
-                ledger.record(&MessageOutcome {
-                    message: &w.message,
-                    claims: &w.claims,
-                    assessments: &assessments,
-                    skipped: &w.skipped,
-                })?;
-                for d in &w.stale {
+                let Work { message, claims, outcomes, skipped, stale, .. } = *w;
+                let assessments: Vec<Assessment> =
+                    claims.iter().zip(&outcomes).filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy))).collect();
+                Counters::add(&c.skipped, skipped.len() as u64);
+                ledger.record_owned(Box::new(message), claims, assessments, skipped)?;
+                for d in &stale {
                     // A source changed since it was captured: earlier verdicts
                     // resting on the old revision are now stale (new observations).
                     ledger.mark_stale(d, stale_at)?;
@@ -782,6 +774,7 @@ fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use amem_ledger::MessageOutcome;
     use amem_model::{Claim, ClaimKind, MessageId, Reason, RunParams, Span, Status};
     use std::collections::BTreeMap;
 
