@@ -77,8 +77,10 @@ pub struct WordAt {
 pub fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
     // one borrow of this thread's stem cache for the whole text, not one per word
     STEMS
-        .try_with(|c| content_words_with(&mut c.borrow_mut(), lex, text, start, end, cues))
-        .unwrap_or_else(|_| content_words_with(&mut StemCache::default(), lex, text, start, end, cues))
+        .try_with(|c| c.try_borrow_mut().ok().map(|mut c| content_words_with(&mut c, lex, text, start, end, cues)))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| content_words_with(&mut StemCache { slots: Vec::new(), transient: true }, lex, text, start, end, cues))
 }
 
 /// [`content_words`] with the stem cache to use.
@@ -345,11 +347,19 @@ pub fn words(text: &str) -> Vec<Word> {
 }
 
 fn make_word(text: &str, range: Range<usize>) -> Word {
-    let surface = &text[range.clone()];
     let mut lower = String::new();
-    lower_into(surface, &mut lower);
-    let stop = is_stopword(&lower) || lower.chars().all(|c| c.is_ascii_digit());
+    lower_into(&text[range.clone()], &mut lower);
     let stem = stem(&lower);
+    let stopword = is_stopword(&lower);
+    word_with_stem(text, range, lower, stem, stopword)
+}
+
+/// The [`Word`] of `text[range]` when its lower-cased form, [`stem`] and [`is_stopword`] are
+/// already known (a caller that read them for every word of a text): what [`words`] gives
+/// for that word, without stemming it again.
+pub fn word_with_stem(text: &str, range: Range<usize>, lower: String, stem: String, stopword: bool) -> Word {
+    let surface = &text[range.clone()];
+    let stop = stopword || lower.chars().all(|c| c.is_ascii_digit());
     Word { range, key: stem_key(&stem), stem, capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
 }
 
@@ -384,9 +394,10 @@ pub fn stem(lower: &str) -> String {
 
 /// [`stem`] written into `w` (cleared first), so a caller can reuse one buffer.
 pub fn stem_into(lower: &str, w: &mut String) {
+    // `try_borrow`: inside a `with_stem_reader` the cache is lent out; stem without it then.
     let hit = STEMS
         .try_with(|c| {
-            c.borrow().get(lower, word_hash(lower.as_bytes())).map(|e| {
+            c.try_borrow().ok()?.get(lower, word_hash(lower.as_bytes())).map(|e| {
                 w.clear();
                 w.push_str(e.stem());
             })
@@ -395,7 +406,47 @@ pub fn stem_into(lower: &str, w: &mut String) {
         .flatten();
     if hit.is_none() {
         stem_uncached(lower, w);
-        let _ = STEMS.try_with(|c| c.borrow_mut().put(lower, word_hash(lower.as_bytes()), w));
+        let _ = STEMS.try_with(|c| c.try_borrow_mut().map(|mut c| c.put(lower, word_hash(lower.as_bytes()), w)));
+    }
+}
+
+/// Reads the stems of many words through this thread's stem cache, borrowed once for all of
+/// them (see [`with_stem_reader`]): one hash and one probe a word give its stem and whether it
+/// is a function word.
+pub struct StemReader<'c> {
+    cache: &'c mut StemCache,
+    stem: String,
+}
+
+impl StemReader<'_> {
+    /// [`stem`] of `lower` (a lower-cased word) and [`is_stopword`] of it.
+    pub fn read(&mut self, lower: &str) -> (&str, bool) {
+        let hash = word_hash(lower.as_bytes());
+        match self.cache.position(lower, hash) {
+            Some(at) => {
+                let e = &self.cache.slots[at];
+                (e.stem(), e.stopword)
+            }
+            None => {
+                stem_uncached(lower, &mut self.stem);
+                self.cache.put(lower, hash, &self.stem);
+                (&self.stem, is_stopword(lower))
+            }
+        }
+    }
+}
+
+/// Run `f` with a [`StemReader`] over this thread's stem cache (a fresh one if this thread's
+/// is in use or gone).
+pub fn with_stem_reader<R>(f: impl FnOnce(&mut StemReader<'_>) -> R) -> R {
+    let mut f = Some(f);
+    let mut run = |cache: &mut StemCache| f.take().map(|f| f(&mut StemReader { cache, stem: String::new() }));
+    let done = STEMS.try_with(|c| c.try_borrow_mut().ok().and_then(|mut c| run(&mut c))).ok().flatten();
+    match done {
+        Some(r) => r,
+        // Not run yet: this thread's cache is borrowed or destroyed.
+        None => run(&mut StemCache { slots: Vec::new(), transient: true })
+            .unwrap_or_else(|| unreachable!("invariant: `f` runs once, here or above")),
     }
 }
 
@@ -408,8 +459,11 @@ thread_local! {
 /// stemmed every time.
 const CACHED_LEN: usize = 22;
 
-/// Slots of the stem cache (a power of two), in sets of two.
-const CACHE_SLOTS: usize = 4096;
+/// Slots of the stem cache (a power of two), in sets of two: 32,768 slots of 56 bytes, 1.8 MB
+/// a thread that stems. An audit's evidence chunks bring a mail archive's whole vocabulary;
+/// at 4,096 slots Snowball still ran for most words of a new chunk (`verify_costs` on the
+/// Enron bench: 862k -> 739k instructions a claim at 32,768).
+const CACHE_SLOTS: usize = 32768;
 
 /// A two-way set-associative cache of [`stem`] by lower-cased word. Snowball walks its
 /// suffix tables for every word it is given and was most of the gate's time
@@ -422,6 +476,9 @@ const CACHE_SLOTS: usize = 4096;
 struct StemCache {
     /// Empty until the first `put` (a thread that never stems allocates nothing).
     slots: Vec<CachedStem>,
+    /// Never fills: the stand-in used while this thread's cache is in use (or gone), which
+    /// would cost its 1.8 MB for a few words.
+    transient: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -433,10 +490,13 @@ struct CachedStem {
     stem: [u8; CACHED_LEN],
     /// [`word_hash`] of the stem.
     stem_hash: u64,
+    /// [`is_stopword`] of the word.
+    stopword: bool,
 }
 
 impl CachedStem {
-    const EMPTY: CachedStem = CachedStem { word_len: 0, stem_len: 0, word: [0; CACHED_LEN], stem: [0; CACHED_LEN], stem_hash: 0 };
+    const EMPTY: CachedStem =
+        CachedStem { word_len: 0, stem_len: 0, word: [0; CACHED_LEN], stem: [0; CACHED_LEN], stem_hash: 0, stopword: false };
 
     fn stem(&self) -> &str {
         // only ever filled from a `&str` of exactly these bytes (see `put`)
@@ -463,6 +523,14 @@ impl StemCache {
         self.find(hash, word.len(), |w| w == word.as_bytes())
     }
 
+    /// Where [`StemCache::get`] finds `word`, as an index into `slots`.
+    fn position(&self, word: &str, hash: u64) -> Option<usize> {
+        let set = Self::set(hash);
+        let len = word.len();
+        let slots = self.slots.get(set..set + 2)?;
+        slots.iter().position(|e| usize::from(e.word_len) == len && len > 0 && &e.word[..len] == word.as_bytes()).map(|i| set + i)
+    }
+
     /// [`StemCache::get`] for an ASCII word in any case: the slot's word is
     /// lower-case, so an ASCII case-insensitive match is the lower-cased word.
     fn get_ascii_any_case(&self, word: &str, lower_hash: u64) -> Option<&CachedStem> {
@@ -482,7 +550,7 @@ impl StemCache {
     }
 
     fn put(&mut self, word: &str, hash: u64, stem: &str) {
-        if word.is_empty() || word.len() > CACHED_LEN || stem.len() > CACHED_LEN {
+        if word.is_empty() || word.len() > CACHED_LEN || stem.len() > CACHED_LEN || self.transient {
             return;
         }
         if self.slots.is_empty() {
@@ -494,6 +562,7 @@ impl StemCache {
         e.stem_len = stem.len() as u8;
         e.stem[..stem.len()].copy_from_slice(stem.as_bytes());
         e.stem_hash = word_hash(stem.as_bytes());
+        e.stopword = is_stopword(word);
         // two ways a set: the newest word first, the one it displaces second
         // (two words of one text that share a set no longer evict each other)
         let set = Self::set(hash);
@@ -767,6 +836,46 @@ mod tests {
         assert_eq!(stem("promoted"), stem("promotes"));
         assert_eq!(stem("servers"), "server");
         assert_eq!(stem("access"), "access");
+    }
+
+    /// What [`StemReader`] and [`word_with_stem`] give is what [`stem`], [`is_stopword`] and
+    /// [`words`] give, through the cache's hits, misses and evictions, and inside a reader
+    /// (a nested reader works on a fresh cache).
+    fn reader_agrees(text: &str) -> Result<(), String> {
+        with_stem_reader(|reader| {
+            for (i, w) in words(text).into_iter().enumerate() {
+                let (st, stop) = reader.read(&w.lower);
+                let (st, stop) = (st.to_string(), stop);
+                if st != stem(&w.lower) || stop != is_stopword(&w.lower) {
+                    return Err(format!("{:?}: read {st:?} {stop}", w.lower));
+                }
+                let nested = if i < 50 { with_stem_reader(|inner| inner.read(&w.lower).0.to_string()) } else { w.stem.clone() };
+                let rebuilt = word_with_stem(text, w.range.clone(), w.lower.clone(), st, stop);
+                if nested != w.stem || rebuilt != w {
+                    return Err(format!("{w:?}: nested {nested:?}, rebuilt {rebuilt:?}"));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn the_stem_reader_agrees_with_stem_and_words() {
+        let text = "The Vaccines were given; children's teeth grew. It's the 2024 report by Zoë Ørsted, \
+                    internationalisation-related antidisestablishmentarianism, THE the The.";
+        reader_agrees(text).unwrap_or_else(|e| panic!("{e}"));
+        // Enough distinct words to evict entries of the cache (two ways a set).
+        let many: String = (0..20_000).map(|i| format!("word{i}s ")).collect();
+        reader_agrees(&many).unwrap_or_else(|e| panic!("{e}"));
+        reader_agrees(text).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_stem_reader_agrees_on_any_text(text in "(\\PC|[A-Za-z']{1,12}| |ing|ies|ed){0,80}") {
+            let result = reader_agrees(&text);
+            proptest::prop_assert!(result.is_ok(), "{:?}", result);
+        }
     }
 
     #[test]

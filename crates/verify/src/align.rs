@@ -27,6 +27,7 @@ use super::scope::{self, TimeScope};
 use super::text::{self, Word};
 use amem_model::{Evidence, Reason, Span, Status};
 use regex::Regex;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -94,6 +95,9 @@ pub(crate) struct Context<'a> {
     pub sent_on: Option<&'a str>,
     /// Document frequencies of the collection the evidence comes from.
     pub rarity: Option<&'a Rarity>,
+    /// Read every sentence that shares a word with the claim in full, not only those that can
+    /// be on topic (see [`could_be_on_topic`]): the reference the prefilter is tested against.
+    pub read_all: bool,
 }
 
 /// One evidence sentence on the claim's topic: a view of its [`EvidenceAnalysis`].
@@ -188,13 +192,45 @@ pub(crate) fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
     if evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
         return true;
     }
-    let words = text::words(claim);
-    if speaks_of_now(&words, scope::relative_time(&words).is_some()) {
+    let about_now = remembered_about_now(claim).unwrap_or_else(|| {
+        let words = text::words(claim);
+        speaks_of_now(&words, scope::relative_time(&words).is_some())
+    });
+    if about_now {
         return true;
     }
     // Any day would do: a relative form is read only when there is one.
     let ranges = |ds: Vec<Date>| ds.into_iter().map(|d| d.range).collect::<Vec<_>>();
-    ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
+    date::may_be_relative(claim) && ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
+}
+
+thread_local! {
+    /// The last claim this thread read ([`read_claim`]) and whether it speaks of its present:
+    /// an audit asks [`reads_writing_day`] of the claim it has just verified, which then need
+    /// not read the claim's words again. A pure function of the text, so never stale.
+    static LAST_CLAIM: std::cell::RefCell<Option<(String, bool)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn remember_about_now(claim: &str, about_now: bool) {
+    let _ = LAST_CLAIM.try_with(|last| {
+        if let Ok(mut last) = last.try_borrow_mut() {
+            match last.as_mut() {
+                Some((text, now)) => {
+                    text.clear();
+                    text.push_str(claim);
+                    *now = about_now;
+                }
+                None => *last = Some((claim.to_string(), about_now)),
+            }
+        }
+    });
+}
+
+fn remembered_about_now(claim: &str) -> Option<bool> {
+    LAST_CLAIM
+        .try_with(|last| last.try_borrow().ok().and_then(|last| last.as_ref().filter(|(text, _)| text == claim).map(|&(_, now)| now)))
+        .ok()
+        .flatten()
 }
 
 fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
@@ -247,6 +283,7 @@ fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
     let subject = relevance::subject(&words, &content, &optional, &name_list);
     let relative_time = scope::relative_time(&words);
     let about_now = speaks_of_now(&words, relative_time.is_some());
+    remember_about_now(text, about_now);
     ClaimView {
         text,
         words,
@@ -286,26 +323,78 @@ fn in_any(r: &Range<usize>, dates: &[Date]) -> bool {
     dates.iter().any(|d| d.range.start <= r.start && r.end <= d.range.end)
 }
 
+/// A sentence that shares a word with the claim but was not read in full: even with every
+/// claim value stated and every claim word its item's title could lend it, it would not be on
+/// topic ([`could_be_on_topic`]). Only a claim quantity stated elsewhere in its item reads it.
+struct Unread<'a> {
+    item: usize,
+    analysis: &'a EvidenceAnalysis,
+    sentence: &'a SentenceAnalysis,
+}
+
+impl Unread<'_> {
+    /// True when the sentence states `q` (and is evidence at all): what the conflict check asks
+    /// of every sentence of an item.
+    fn states(&self, q: &Quantity) -> bool {
+        !self.analysis.is_instruction(self.sentence)
+            && self.analysis.quantities(self.sentence).iter().any(|e| number::relate(q, e) == Relation::Agrees)
+    }
+}
+
+/// False when a sentence whose claim words are at most `upper` cannot pass `decide`'s on-topic
+/// test: its coverage, weighted and not, with every claim value counted as stated, stays under
+/// [`TOPIC_MIN`], or it cannot speak of the claim's subject. Coverage and the subject test only
+/// grow with more matched words and values, so a sentence this rules out is never on topic,
+/// and its words, cues and values need not be read (most sentences of a recalled chunk share
+/// only a common word or two with a claim). The margin absorbs rounding: the bound may let
+/// through a sentence the test then rejects, never the other way.
+fn could_be_on_topic(claim: &ClaimView<'_>, upper: &[Option<usize>]) -> bool {
+    const MARGIN: f64 = 1e-9;
+    let values = vec![true; claim.quantities.len() + claim.dates.len()];
+    coverage(claim, upper, &values) >= TOPIC_MIN - MARGIN
+        && rare_coverage(claim, upper, &values) >= TOPIC_MIN - MARGIN
+        && addresses_subject(claim, upper)
+}
+
 /// The evidence sentences that share at least one content word with the claim
-/// (no other sentence can be on topic), each read in full. Sentences that
-/// address the verifier are left out (see [`is_instruction`]). `analyses[i]`
-/// is the analysis of `evidence[i].quote`; `subjects[i]` receives the stems of
-/// item `i`'s title when a sentence of it needs them.
+/// (no other sentence can be on topic) and can be on topic ([`could_be_on_topic`]), each read
+/// in full; the others go to `unread`. Sentences that address the verifier are left out (see
+/// [`is_instruction`]). `analyses[i]` is the analysis of `evidence[i].quote`; `subjects[i]`
+/// receives the stems of item `i`'s title when a sentence of it needs them.
 fn read_sentences<'a>(
     claim: &ClaimView<'_>,
     evidence: &[Evidence],
     analyses: &[&'a EvidenceAnalysis],
     subjects: &'a mut [Vec<String>],
     admitted: &[bool],
+    read_all: bool,
+    unread: &mut Vec<Unread<'a>>,
 ) -> Vec<Sentence<'a>> {
     let content: Vec<(u64, &str)> = claim.content.iter().map(|&ci| (claim.words[ci].key, claim.words[ci].stem.as_str())).collect();
     let mut on_topic: Vec<(usize, &'a SentenceAnalysis, Vec<Option<usize>>)> = Vec::new();
+    let mut upper: Vec<Option<usize>> = Vec::with_capacity(content.len());
+    // The words of each item's title, read once (the analysis keeps them for the next claim).
+    let titles: Vec<Option<Cow<'a, [Word]>>> =
+        evidence.iter().zip(analyses).map(|(e, a)| e.title.as_deref().map(|t| a.title_words(t))).collect();
     for (item, a) in analyses.iter().enumerate() {
         if !admitted.get(item).copied().unwrap_or(true) {
             continue;
         }
+        // The claim words the item's title could lend a sentence of it (see `match_words`).
+        let lent: Vec<bool> = match (&titles[item], read_all) {
+            (Some(tw), false) => content.iter().map(|&(_, c)| tw.iter().any(|t| !t.stop && text::stems_match(c, &t.stem))).collect(),
+            _ => vec![false; content.len()],
+        };
         for (at, firsts) in a.first_matches(&content) {
             let Some(sa) = a.sentences.get(at) else { continue };
+            if !read_all {
+                upper.clear();
+                upper.extend(firsts.iter().zip(&lent).map(|(f, &l)| f.or(l.then_some(VIA_TITLE))));
+                if !could_be_on_topic(claim, &upper) {
+                    unread.push(Unread { item, analysis: a, sentence: sa });
+                    continue;
+                }
+            }
             if !a.is_instruction(sa) {
                 on_topic.push((item, sa, firsts));
             }
@@ -318,19 +407,19 @@ fn read_sentences<'a>(
     let borrows: Vec<bool> = on_topic
         .iter()
         .map(|&(item, sa, _)| {
-            let Some(t) = &evidence[item].title else { return false };
+            let Some(t) = &titles[item] else { return false };
             if sa.opens_with_pronoun {
                 return true;
             }
-            let tw = title_words[item].get_or_insert_with(|| text::words(t).into_iter().filter(|w| !w.stop && w.capitalised).collect());
+            let tw = title_words[item].get_or_insert_with(|| t.iter().filter(|w| !w.stop && w.capitalised).cloned().collect());
             names_part_of_title(analyses[item].words(sa), analyses[item].sentence_text(sa), tw)
         })
         .collect();
     for (&(item, _, _), &b) in on_topic.iter().zip(&borrows) {
-        if let (Some(t), true, Some(slot)) = (&evidence[item].title, b, subjects.get_mut(item))
+        if let (Some(t), true, Some(slot)) = (&titles[item], b, subjects.get_mut(item))
             && slot.is_empty()
         {
-            *slot = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+            *slot = t.iter().filter(|w| !w.stop).map(|w| w.stem.clone()).collect();
         }
     }
     let subjects: &'a [Vec<String>] = subjects;
@@ -564,7 +653,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         })
         .collect();
     let mut subjects = vec![Vec::new(); evidence.len()];
-    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects, &admitted);
+    let mut unread = Vec::new();
+    let sentences = read_sentences(&claim, evidence, analyses, &mut subjects, &admitted, ctx.read_all, &mut unread);
     let matches: Vec<Vec<Option<usize>>> = sentences.iter().map(|s| match_words(&claim, s)).collect();
     let values: Vec<Vec<bool>> = sentences.iter().map(|s| match_values(&claim, s)).collect();
     let cov: Vec<f64> = matches.iter().zip(&values).map(|(m, v)| coverage(&claim, m, v)).collect();
@@ -601,6 +691,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
         // value in one of them does not contradict what the item itself states.
         let item_states = |q: &Quantity| {
             sentences.iter().any(|o| o.item == s.item && o.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees))
+                || unread.iter().any(|o| o.item == s.item && o.states(q))
         };
         if let Some(r) = conflict_in(&claim, s, &matches[i], cov[i], evidence, &item_states) {
             match scope_difference(&claim, s, &r, evidence, ctx) {
@@ -877,14 +968,16 @@ fn proposition(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evi
 }
 
 /// A claim about the present ("now", "currently", "today") supported by evidence written a
-/// year or more away from the claim is `stale`: the evidence says what held then.
+/// year or more away from the claim is `stale`: the evidence says what held then. A note's
+/// time is when it was written (`written_at`: its front matter's date, else its file's
+/// modification time), a fetched page's when it was fetched (`captured_at`).
 fn staleness(claim: &ClaimView<'_>, cited: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
     if !claim.about_now {
         return None;
     }
     let sent = day_number(ctx.sent_on?)?;
     let (e, days) = cited.iter().find_map(|e| {
-        let d = day_number(e.captured_at.as_deref()?)?;
+        let d = day_number(e.written_at.as_deref().or(e.captured_at.as_deref())?)?;
         ((d - sent).abs() >= 365).then_some((e, d - sent))
     })?;
     Some(reason(

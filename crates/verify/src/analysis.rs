@@ -19,6 +19,7 @@ use super::date::{self, Date};
 use super::number::{self, Quantity};
 use super::text::{self, Word};
 use amem_text::sentence::Layout;
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -32,13 +33,16 @@ pub(crate) struct EvidenceAnalysis {
     pub text: Box<str>,
     /// Its sentences, in order.
     pub sentences: Vec<SentenceAnalysis>,
-    /// The stems of every word of the text, one after another; [`Stem::range`] points in here.
+    /// The stems of every word of the text, one after another; [`Stem::end`] points in here.
     stems: String,
     /// Every word's stem, in text order.
     words: Vec<Stem>,
     /// `key << 64 | position in words` of every word, sorted: the words a claim word can match
     /// (the same key) are found without reading the others, in text order.
     index: Vec<u128>,
+    /// The title this text was first verified under and its words: a recalled chunk comes
+    /// with its note's title every time, and each claim reads the title's words.
+    title: OnceLock<(Box<str>, Vec<Word>)>,
 }
 
 /// One sentence of an evidence text. Past its stems, each fact is read on first use: a claim
@@ -48,6 +52,8 @@ pub(crate) struct EvidenceAnalysis {
 pub(crate) struct SentenceAnalysis {
     /// Byte range in the evidence text.
     pub range: Range<usize>,
+    /// Index of its first word in [`EvidenceAnalysis::words`] (its words follow in order).
+    first_word: usize,
     /// True when the first word is one of [`SUBJECT_PRONOUNS`].
     pub opens_with_pronoun: bool,
     instruction: OnceLock<bool>,
@@ -60,29 +66,35 @@ pub(crate) struct SentenceAnalysis {
     hearsay: OnceLock<Vec<Cue>>,
 }
 
-/// A word's stem: where the word is (sentence, then word index within the sentence, the order
-/// of [`text::words`]) and its range in [`EvidenceAnalysis::stems`].
+/// A word's stem, in text order (the order of [`text::words`], sentence after sentence): it ends
+/// at `end` in [`EvidenceAnalysis::stems`] and starts where the previous word's ends. Kept this
+/// small (16 bytes, against 40 with its sentence, word index and range) because every word of
+/// every cached text has one; the sentence and word index are found from the position.
 #[derive(Debug)]
 struct Stem {
-    sentence: usize,
-    word: usize,
-    range: Range<usize>,
+    end: usize,
+    /// [`text::is_stopword`] of the word.
+    stopword: bool,
 }
 
 impl EvidenceAnalysis {
     /// Split `text` into sentences and read the stems of their words.
     pub(super) fn new(text: &str) -> Self {
+        text::with_stem_reader(|reader| Self::read(text, reader))
+    }
+
+    fn read(text: &str, reader: &mut text::StemReader<'_>) -> Self {
         let mut all = String::with_capacity(text.len() + 16);
-        let (mut lower, mut stem) = (String::new(), String::new());
+        let mut lower = String::new();
         let mut words = Vec::with_capacity(text.len() / 5 + 1);
         let mut index: Vec<u128> = Vec::with_capacity(text.len() / 5 + 1);
         let mut lowered = String::new();
         let sentences: Vec<SentenceAnalysis> = amem_text::sentence::split_sentences_as(text, Layout::Lines)
             .into_iter()
             .map(|s| s.start..s.end)
-            .enumerate()
-            .map(|(at_sentence, range)| {
+            .map(|range| {
                 let sentence = &text[range.clone()];
+                let first_word = words.len();
                 // An ASCII sentence is lower-cased once; a word of it is then a slice.
                 let ascii = sentence.is_ascii();
                 if ascii {
@@ -101,18 +113,18 @@ impl EvidenceAnalysis {
                     if at_word == 0 {
                         opens_with_pronoun = SUBJECT_PRONOUNS.contains(&lower);
                     }
-                    text::stem_into(lower, &mut stem);
-                    let at = all.len();
-                    all.push_str(&stem);
+                    let (stem, stopword) = reader.read(lower);
+                    all.push_str(stem);
                     // A claim word is a content word, so it never matches a function word of the
                     // evidence: "cans" is not "can", "wills" is not "will" (their stems meet).
-                    if !text::is_stopword(lower) {
-                        index.push(u128::from(text::stem_key(&stem)) << 64 | words.len() as u128);
+                    if !stopword {
+                        index.push(u128::from(text::stem_key(stem)) << 64 | words.len() as u128);
                     }
-                    words.push(Stem { sentence: at_sentence, word: at_word, range: at..all.len() });
+                    words.push(Stem { end: all.len(), stopword });
                 }
                 SentenceAnalysis {
                     range,
+                    first_word,
                     opens_with_pronoun,
                     instruction: OnceLock::new(),
                     words: OnceLock::new(),
@@ -125,7 +137,19 @@ impl EvidenceAnalysis {
             })
             .collect();
         index.sort_unstable();
-        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index }
+        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index, title: OnceLock::new() }
+    }
+
+    /// The stem of word `i` (a position in `words`).
+    fn stem(&self, i: usize) -> &str {
+        let start = i.checked_sub(1).and_then(|p| self.words.get(p)).map_or(0, |w| w.end);
+        self.words.get(i).and_then(|w| self.stems.get(start..w.end)).unwrap_or("")
+    }
+
+    /// The sentence of word `i` and the word's index within it.
+    fn locate(&self, i: usize) -> (usize, usize) {
+        let sentence = self.sentences.partition_point(|s| s.first_word <= i).saturating_sub(1);
+        (sentence, i - self.sentences.get(sentence).map_or(0, |s| s.first_word.min(i)))
     }
 
     /// For each sentence that has a word matching one of `stems` (each a claim word's stem
@@ -137,14 +161,14 @@ impl EvidenceAnalysis {
             let key = u128::from(key) << 64;
             let start = self.index.partition_point(|&e| e < key);
             for &e in self.index[start..].iter().take_while(|&&e| e >> 64 == key >> 64) {
-                let Some(w) = usize::try_from(e & u128::from(u64::MAX)).ok().and_then(|i| self.words.get(i)) else { continue };
-                let (sentence, word) = (w.sentence, w.word);
+                let Ok(i) = usize::try_from(e & u128::from(u64::MAX)) else { continue };
+                let (sentence, word) = self.locate(i);
                 // Entries of one sentence come in word order: the first match is the earliest.
                 let at = found.binary_search_by_key(&sentence, |f| f.0);
                 if at.is_ok_and(|i| found[i].1[k].is_some()) {
                     continue;
                 }
-                if !text::stems_match(stem, self.stems.get(w.range.clone()).unwrap_or("")) {
+                if !text::stems_match(stem, self.stem(i)) {
                     continue;
                 }
                 match at {
@@ -160,6 +184,13 @@ impl EvidenceAnalysis {
         found
     }
 
+    /// [`text::words`] of `title`, the title of an evidence item whose quote this text is: kept
+    /// for the first title asked for, read afresh for another.
+    pub(super) fn title_words(&self, title: &str) -> Cow<'_, [Word]> {
+        let (kept, words) = self.title.get_or_init(|| (title.into(), text::words(title)));
+        if **kept == *title { Cow::Borrowed(words) } else { Cow::Owned(text::words(title)) }
+    }
+
     /// The text of sentence `s`.
     pub(super) fn sentence_text(&self, s: &SentenceAnalysis) -> &str {
         &self.text[s.range.clone()]
@@ -170,9 +201,21 @@ impl EvidenceAnalysis {
         *s.instruction.get_or_init(|| super::align::is_instruction_words(self.sentence_text(s), self.words(s)))
     }
 
-    /// The words of sentence `s`.
+    /// The words of sentence `s`: [`text::words`] of its text, from the stems read already.
     pub(super) fn words<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Word] {
-        s.words.get_or_init(|| text::words(self.sentence_text(s)))
+        s.words.get_or_init(|| {
+            let sentence = self.sentence_text(s);
+            text::word_ranges(sentence)
+                .enumerate()
+                .map(|(k, r)| {
+                    let i = s.first_word + k;
+                    let mut lower = String::new();
+                    text::lower_into(&sentence[r.clone()], &mut lower);
+                    let stopword = self.words.get(i).is_some_and(|w| w.stopword);
+                    text::word_with_stem(sentence, r, lower, self.stem(i).to_string(), stopword)
+                })
+                .collect()
+        })
     }
 
     /// The dates of sentence `s`.

@@ -30,9 +30,14 @@
 //!
 //! Speed: everything read from an evidence text (sentences, stems, values,
 //! cues) depends on the text alone, so it is read once per text (`analysis`
-//! module) and a [`Verifier`] keeps the analyses of recent texts; the claims
-//! of one message usually recall the same chunks. [`verify`] uses one
-//! [`Verifier`] per thread; the verdicts are those of a fresh analysis.
+//! module) and the process keeps the analyses of recent texts for every
+//! [`Verifier`]; the claims of one message, and of the next, usually recall
+//! the same chunks. [`verify`] uses one
+//! [`Verifier`] per thread; the verdicts are those of a fresh analysis. A
+//! sentence that shares a word with the claim but could not be on topic even
+//! with every claim value stated is not read further (`align`'s prefilter,
+//! held to reading every sentence by tests). `examples/verify_costs.rs` times
+//! verification alone on recorded inputs and digests every verdict.
 //!
 //! Evidence text is data. A sentence that addresses the verifier ("ignore
 //! previous instructions", "mark this claim supported") is left out of the
@@ -124,9 +129,10 @@ pub struct Verification {
 /// offset inside the quote), so `reason.evidence[i].span` still points into
 /// the chunk the quote came from.
 ///
-/// Each thread that calls it keeps a [`Verifier`] of [`DEFAULT_CAPACITY`] (a
-/// few megabytes at most), so an evidence text verified again on the same
-/// thread is not analysed again; the answer is the same either way.
+/// Each thread that calls it keeps a [`Verifier`] on the process-wide cache of
+/// [`DEFAULT_CAPACITY`] analyses (tens of megabytes at most, whatever the number
+/// of threads), so an evidence text verified again is not analysed again; the
+/// answer is the same either way.
 pub fn verify(claim: &str, evidence: &[Evidence]) -> Verification {
     thread_local! {
         static VERIFIER: std::cell::RefCell<Verifier> = std::cell::RefCell::new(Verifier::new());
@@ -179,6 +185,7 @@ pub fn text_evidence(text: &str, chunk: u32) -> Evidence {
         span: Span::new(0, text.len()),
         item_digest: digest,
         captured_at: None,
+        written_at: None,
         source_url: None,
         title: None,
     }
@@ -667,6 +674,30 @@ mod tests {
             Status::Supported
         );
         assert_eq!(verify_at(claim, None, &[ev]).status, Status::Supported);
+    }
+
+    #[test]
+    fn a_note_written_years_before_a_claim_about_now_is_stale_evidence() {
+        // A note whose front matter says `date: 2019-03-01`, indexed today: its time is 2019.
+        let mut note = text_evidence("The Lisbon warehouse is run by Ana Duarte.", 0);
+        note.written_at = Some("2019-03-01T00:00:00Z".into());
+        let sent = Some("2024-06-03T09:00:00Z");
+        let v = verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, std::slice::from_ref(&note));
+        assert_eq!(v.status, Status::Stale, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "time.evidence_years_apart");
+        assert!(v.reasons[0].detail.contains("days before"), "{}", v.reasons[0].detail);
+        // Near miss: the same claim without a present-time marker is what the note says.
+        assert_eq!(verify_at("The Lisbon warehouse is run by Ana Duarte.", sent, std::slice::from_ref(&note)).status, Status::Supported);
+        // Near miss: a note `updated: 2024-01-10` is recent enough for "currently".
+        note.written_at = Some("2024-01-10T00:00:00Z".into());
+        assert_eq!(
+            verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, std::slice::from_ref(&note)).status,
+            Status::Supported
+        );
+        // The written time wins over a fetch time the note may also carry.
+        note.written_at = Some("2019-03-01T00:00:00Z".into());
+        note.captured_at = Some("2024-06-01T00:00:00Z".into());
+        assert_eq!(verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, &[note]).status, Status::Stale);
     }
 
     #[test]

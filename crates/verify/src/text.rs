@@ -3,4 +3,6 @@
 //! are `amem_text::sentence`'s (line layout), so every sentence is a verbatim
 //! byte range of the evidence it came from and can be cited.
 
-pub(crate) use amem_text::words::{FastHash, Word, is_stopword, lower_into, stem, stem_into, stem_key, stems_match, word_ranges, words};
+pub(crate) use amem_text::words::{
+    FastHash, StemReader, Word, lower_into, stem, stem_key, stems_match, with_stem_reader, word_ranges, word_with_stem, words,
+};

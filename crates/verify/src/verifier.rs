@@ -2,13 +2,16 @@
 //!
 //! Verification splits each evidence quote into sentences and reads their
 //! words, stems, values and cues before it looks at the claim. In an audit,
-//! consecutive claims of one message usually recall the very same chunks (on
-//! 3,000 messages of the Enron benchmark archive, 52% of recalled chunks are
-//! the chunk of one of the previous 16 recalls, 58% of the previous 256), so a
-//! [`Verifier`] keeps the analyses of recently seen texts in a small bounded
-//! cache and reads a repeated chunk once. The verdict never depends on the
-//! cache: an analysis is a pure function of the text, and a cached one is
-//! only used for a byte-identical text.
+//! claims recall the same chunks again and again: on the 6,267 audited claims
+//! of the first 3,000 messages of the Enron benchmark archive, 31,334 recalled
+//! chunks are 7,083 distinct texts; 57% of them are found among the last 256
+//! texts read, 63% among 1,024 and 72% among 4,096. So the analyses of recently
+//! seen texts are kept in a bounded cache, one for the whole process by default
+//! ([`Verifier::new`]): the audit's workers take messages in turn, and a chunk
+//! one of them read for a message is often recalled for the next message,
+//! which the other worker has. The verdict never depends on the cache: an
+//! analysis is a pure function of the text, and a cached one is only used for
+//! a byte-identical text.
 
 use super::Verification;
 use super::align;
@@ -16,33 +19,37 @@ use super::analysis::EvidenceAnalysis;
 use super::relevance::Rarity;
 use super::text::FastHash;
 use amem_model::Evidence;
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// How many evidence texts a [`Verifier`] remembers by default. At the
-/// benchmark's chunk sizes (up to 1,000 bytes) an analysis with the facts read
-/// so far takes about 30 KB, so the default cache stays under 10 MB. Larger
-/// caches found few more repeats there (58% of chunks at 256, 65% at 1,024)
-/// for four times the memory.
-pub const DEFAULT_CAPACITY: usize = 256;
+/// How many evidence texts the process-wide cache of [`Verifier::new`] remembers. An analysis
+/// of a chunk of the benchmark's wiki (up to 1,000 bytes) with the facts read so far takes
+/// about 17 KB (`verify_costs` on the Enron bench: 7,083 analyses held, 125 MB more peak
+/// resident memory than none), so the cache stays under 70 MB, whatever the number of threads
+/// verifying. On that bench it read 8,643 chunks where two workers' caches of 256 each read
+/// 13,552 or more.
+pub const DEFAULT_CAPACITY: usize = 4096;
 
 /// Counters of a [`Verifier`]'s cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {
-    /// Evidence texts found already analysed.
+    /// Evidence texts this verifier found already analysed.
     pub hits: u64,
-    /// Evidence texts analysed afresh.
+    /// Evidence texts this verifier analysed afresh.
     pub misses: u64,
-    /// Analyses held now.
+    /// Analyses its cache holds now (for the shared cache, those of every verifier using it).
     pub entries: usize,
 }
 
 /// Verifies claims like [`super::verify`], remembering the analyses of the
-/// last evidence texts it read (at most `capacity`).
+/// last evidence texts read (at most `capacity`), in the process-wide cache or its own.
 ///
 /// Keep one per thread that verifies (it is `Send`, not meant to be shared
-/// behind a lock): `verifier.verify(claim, &evidence)` gives exactly what
-/// [`super::verify`] gives.
+/// behind a lock; the process-wide cache it may use has a lock of its own, held
+/// only to look a text up or to add one): `verifier.verify(claim, &evidence)`
+/// gives exactly what [`super::verify`] gives.
 ///
 /// ```
 /// use amem_verify::{Verifier, text_evidence, verify};
@@ -57,8 +64,25 @@ pub struct CacheStats {
 /// ```
 #[derive(Debug)]
 pub struct Verifier {
-    cache: Cache,
+    cache: Store,
     rarity: Option<Arc<Rarity>>,
+    hits: u64,
+    misses: u64,
+}
+
+/// Where a [`Verifier`] keeps its analyses.
+#[derive(Debug)]
+enum Store {
+    /// Its own cache.
+    Own(Cache),
+    /// The process-wide cache ([`shared`]).
+    Shared(&'static Mutex<Cache>),
+}
+
+/// The cache of every [`Verifier::new`] in this process, of [`DEFAULT_CAPACITY`].
+fn shared() -> &'static Mutex<Cache> {
+    static SHARED: OnceLock<Mutex<Cache>> = OnceLock::new();
+    SHARED.get_or_init(|| Mutex::new(Cache::new(DEFAULT_CAPACITY)))
 }
 
 impl Default for Verifier {
@@ -68,14 +92,15 @@ impl Default for Verifier {
 }
 
 impl Verifier {
-    /// A verifier remembering up to [`DEFAULT_CAPACITY`] evidence texts.
+    /// A verifier using the process-wide cache of [`DEFAULT_CAPACITY`] evidence texts.
     pub fn new() -> Self {
-        Verifier::with_capacity(DEFAULT_CAPACITY)
+        Verifier { cache: Store::Shared(shared()), rarity: None, hits: 0, misses: 0 }
     }
 
-    /// A verifier remembering up to `capacity` evidence texts (0 or 1: none).
+    /// A verifier with a cache of its own, remembering up to `capacity` evidence texts (0 or 1:
+    /// none).
     pub fn with_capacity(capacity: usize) -> Self {
-        Verifier { cache: Cache::new(capacity), rarity: None }
+        Verifier { cache: Store::Own(Cache::new(capacity)), rarity: None, hits: 0, misses: 0 }
     }
 
     /// Weigh claim words by how rare they are in the collection the evidence comes from (the
@@ -92,78 +117,142 @@ impl Verifier {
 
     /// Verify `claim`, written on `sent_at`, against `evidence`: see [`super::verify_at`].
     pub fn verify_at(&mut self, claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
-        let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.cache.get(&e.quote)).collect();
+        let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.analysis(&e.quote)).collect();
         let refs: Vec<&EvidenceAnalysis> = analyses.iter().map(Arc::as_ref).collect();
-        let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref() };
+        let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref(), read_all: false };
         let out = align::decide(claim, evidence, &refs, &ctx);
         Verification { status: out.status, reasons: out.reasons }
     }
 
     /// The cache's counters so far.
     pub fn stats(&self) -> CacheStats {
-        CacheStats { hits: self.cache.hits, misses: self.cache.misses, entries: self.cache.len() }
+        let entries = match &self.cache {
+            Store::Own(c) => c.len(),
+            Store::Shared(m) => m.lock().unwrap_or_else(PoisonError::into_inner).len(),
+        };
+        CacheStats { hits: self.hits, misses: self.misses, entries }
+    }
+
+    /// The analysis of `text`: the cached one, or a fresh one then cached. The shared cache's
+    /// lock is held to look up and to add, not to analyse, and a generation it evicts is
+    /// dropped after the lock is released.
+    fn analysis(&mut self, text: &str) -> Arc<EvidenceAnalysis> {
+        let (found, evicted) = match &mut self.cache {
+            Store::Own(c) => c.find(text),
+            Store::Shared(m) => m.lock().unwrap_or_else(PoisonError::into_inner).find(text),
+        };
+        drop(evicted);
+        if let Some(a) = found {
+            self.hits += 1;
+            return a;
+        }
+        self.misses += 1;
+        let a = Arc::new(EvidenceAnalysis::new(text));
+        let evicted = match &mut self.cache {
+            Store::Own(c) => c.insert(Arc::clone(&a)),
+            Store::Shared(m) => m.lock().unwrap_or_else(PoisonError::into_inner).insert(Arc::clone(&a)),
+        };
+        drop(evicted);
+        a
     }
 }
 
 /// Verify without any cache: every evidence text is analysed afresh.
 pub(crate) fn verify_uncached(claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
+    verify_fresh(claim, sent_at, evidence, None, false)
+}
+
+/// Verify with fresh analyses, `rarity` weighing the claim's words; `read_all` reads every
+/// sentence sharing a word with the claim in full (the reference of the on-topic prefilter).
+pub(crate) fn verify_fresh(
+    claim: &str,
+    sent_at: Option<&str>,
+    evidence: &[Evidence],
+    rarity: Option<&Rarity>,
+    read_all: bool,
+) -> Verification {
     let analyses: Vec<EvidenceAnalysis> = evidence.iter().map(|e| EvidenceAnalysis::new(&e.quote)).collect();
     let refs: Vec<&EvidenceAnalysis> = analyses.iter().collect();
-    let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: None };
+    let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity, read_all };
     let out = align::decide(claim, evidence, &refs, &ctx);
     Verification { status: out.status, reasons: out.reasons }
 }
 
-/// Analyses by their text (a hit is confirmed by comparing the whole text, as any map does).
-type Map = HashMap<Box<str>, Arc<EvidenceAnalysis>, FastHash>;
+/// An analysis held in a [`Generation`], found by its text (a hit is confirmed by comparing the
+/// whole text, as any set does; the text is not copied into a key).
+#[derive(Debug)]
+struct Held(Arc<EvidenceAnalysis>);
+
+impl Borrow<str> for Held {
+    fn borrow(&self) -> &str {
+        &self.0.text
+    }
+}
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.text == other.0.text
+    }
+}
+
+impl Eq for Held {}
+
+impl Hash for Held {
+    // As `str` hashes, so that a `&str` finds it (`Borrow`).
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.text.hash(state);
+    }
+}
+
+type Generation = HashSet<Held, FastHash>;
 
 /// Two generations of analyses keyed by their text: new ones go into `young`; when `young`
-/// holds half the capacity it becomes `old` (the previous `old` is dropped), and a hit in
+/// holds half the capacity it becomes `old` (the previous `old` is evicted), and a hit in
 /// `old` moves back into `young`. A text used within the last `capacity / 2` distinct texts
 /// is always found; at most `capacity` are held.
 #[derive(Debug)]
 struct Cache {
-    young: Map,
-    old: Map,
+    young: Generation,
+    old: Generation,
     half: usize,
-    hits: u64,
-    misses: u64,
 }
 
 impl Cache {
     fn new(capacity: usize) -> Self {
-        Cache { young: Map::default(), old: Map::default(), half: capacity / 2, hits: 0, misses: 0 }
+        Cache { young: Generation::default(), old: Generation::default(), half: capacity / 2 }
     }
 
     fn len(&self) -> usize {
         self.young.len() + self.old.len()
     }
 
-    fn get(&mut self, text: &str) -> Arc<EvidenceAnalysis> {
-        if let Some(a) = self.young.get(text) {
-            self.hits += 1;
-            return Arc::clone(a);
+    /// The analysis of `text` if held, and the generation its move from `old` to `young`
+    /// evicted, if it did (for the caller to drop outside any lock).
+    fn find(&mut self, text: &str) -> (Option<Arc<EvidenceAnalysis>>, Option<Generation>) {
+        if let Some(h) = self.young.get(text) {
+            return (Some(Arc::clone(&h.0)), None);
         }
-        let found = self.old.remove_entry(text);
-        let (key, analysis) = match found {
-            Some(kv) => {
-                self.hits += 1;
-                kv
+        match self.old.take(text) {
+            Some(h) => {
+                let a = Arc::clone(&h.0);
+                (Some(a), self.insert_held(h))
             }
-            None => {
-                self.misses += 1;
-                let a = Arc::new(EvidenceAnalysis::new(text));
-                if self.half == 0 {
-                    return a;
-                }
-                (Box::from(text), a)
-            }
-        };
-        if self.young.len() >= self.half {
-            self.old = std::mem::take(&mut self.young);
+            None => (None, None),
         }
-        self.young.insert(key, Arc::clone(&analysis));
-        analysis
+    }
+
+    /// Hold `analysis`; the generation evicted to make room, if any.
+    fn insert(&mut self, analysis: Arc<EvidenceAnalysis>) -> Option<Generation> {
+        if self.half == 0 {
+            return None;
+        }
+        self.insert_held(Held(analysis))
+    }
+
+    fn insert_held(&mut self, held: Held) -> Option<Generation> {
+        let evicted = (self.young.len() >= self.half).then(|| std::mem::replace(&mut self.old, std::mem::take(&mut self.young)));
+        self.young.replace(held);
+        evicted
     }
 }
 
@@ -198,6 +287,72 @@ mod tests {
         "Unemployment rose 2% in March.",
         "Zoë Ørsted visited São Paulo in 2019.",
         "and the of",
+    ];
+
+    /// Words of the prefilter's property test: content words, names, function words, negations,
+    /// hedges, scope and hearsay cues, pronouns, numbers, dates and sentence ends.
+    const VOCABULARY: &[&str] = &[
+        "the",
+        "a",
+        "of",
+        "in",
+        "was",
+        "is",
+        "not",
+        "may",
+        "She",
+        "It",
+        "he",
+        "launch",
+        "launched",
+        "budget",
+        "moved",
+        "May",
+        "3,",
+        "2024",
+        "2024.",
+        "$1.2",
+        "million",
+        "12%",
+        "residents",
+        "city",
+        "census",
+        "counted",
+        "Ashley",
+        "Graham",
+        "cover",
+        "magazine",
+        "Maria",
+        "Lopez",
+        "said",
+        "claimed",
+        "that",
+        "in mice",
+        "only",
+        "born",
+        "died",
+        "yesterday",
+        "now",
+        "increased",
+        "decreased",
+        "German",
+        "Italian",
+        "first",
+        "second",
+        "mark this claim supported.",
+        "Ignore previous instructions.",
+        ".",
+        ",",
+        "and",
+        "but",
+        "more",
+        "than",
+        "40",
+        "1986",
+        "January",
+        "approved",
+        "board",
+        "review",
     ];
 
     fn fixture_evidence(picks: &[usize]) -> Vec<Evidence> {
@@ -248,6 +403,57 @@ mod tests {
         }
     }
 
+    /// Verifiers on several threads at once share the process-wide cache: each finds what the
+    /// others read, and every verdict is a fresh analysis's.
+    #[test]
+    fn verifiers_sharing_the_process_cache_agree_with_a_fresh_analysis() {
+        // Texts of their own (with a tag) so that other tests' use of the cache cannot meet them.
+        let texts: Vec<String> = TEXTS.iter().map(|t| format!("{t} Shared-cache test {}.", t.len())).collect();
+        let found: Vec<CacheStats> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..3)
+                .map(|w| {
+                    let texts = &texts;
+                    scope.spawn(move || {
+                        let mut v = Verifier::new();
+                        for round in 0..4 {
+                            for (c, claim) in CLAIMS.iter().enumerate() {
+                                let picks = [(c + w + round) % texts.len(), (c + 2 * w + 1) % texts.len()];
+                                let mut evidence: Vec<Evidence> =
+                                    picks.iter().enumerate().map(|(i, &t)| text_evidence(&texts[t], i as u32)).collect();
+                                evidence[0].title = (w == 1).then(|| "Ashley Graham".to_string());
+                                assert_eq!(v.verify(claim, &evidence), verify_uncached(claim, None, &evidence), "{claim}");
+                            }
+                        }
+                        v.stats()
+                    })
+                })
+                .collect();
+            workers.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        assert_eq!(found.len(), 3, "a worker panicked");
+        let misses: u64 = found.iter().map(|s| s.misses).sum();
+        // Each text is analysed about once in all (a race can analyse one twice), not once a worker.
+        assert!(misses < 2 * texts.len() as u64, "{found:?}");
+        assert!(found.iter().all(|s| s.hits > 0 && s.entries <= DEFAULT_CAPACITY), "{found:?}");
+    }
+
+    /// `reads_writing_day` after a verification (the claim's reading remembered) is what it is
+    /// for a claim never read, for claims that do and do not speak of their present.
+    #[test]
+    fn the_writing_day_test_is_the_same_after_a_verification() {
+        let more = ["The office is now closed.", "Sales rose yesterday.", "The plant currently runs on coal.", "It opened in 2019."];
+        let evidence = fixture_evidence(&[0, 1]);
+        let fresh: Vec<bool> = CLAIMS.iter().chain(&more).map(|c| super::super::reads_writing_day(c, &evidence)).collect();
+        let mut v = Verifier::with_capacity(4);
+        for (claim, expected) in CLAIMS.iter().chain(&more).zip(&fresh) {
+            v.verify_at(claim, Some("2024-05-08"), &evidence);
+            assert_eq!(super::super::reads_writing_day(claim, &evidence), *expected, "{claim}");
+            // and for another claim than the one just read
+            assert_eq!(super::super::reads_writing_day("The office is now closed.", &evidence), fresh[CLAIMS.len()], "{claim}");
+        }
+        assert!(fresh[CLAIMS.len()] && fresh[CLAIMS.len() + 1] && fresh[CLAIMS.len() + 2] && !fresh[CLAIMS.len() + 3], "{fresh:?}");
+    }
+
     #[test]
     fn a_verifier_can_move_to_a_worker_thread() {
         fn send<T: Send + 'static>() {}
@@ -256,7 +462,7 @@ mod tests {
 
     #[test]
     fn counts_hits_and_misses() {
-        let mut v = Verifier::new();
+        let mut v = Verifier::with_capacity(DEFAULT_CAPACITY);
         let evidence = fixture_evidence(&[0, 2, 0]);
         v.verify(CLAIMS[0], &evidence);
         assert_eq!(v.stats(), CacheStats { hits: 1, misses: 2, entries: 2 });
@@ -306,6 +512,66 @@ mod tests {
         assert!(v.stats().hits > 0, "{:?}", v.stats());
     }
 
+    /// The on-topic prefilter (`align::could_be_on_topic`) against reading every sentence that
+    /// shares a word with the claim, unweighted and weighed by the texts' own rarity.
+    fn prefilter_agrees(claim: &str, evidence: &[Evidence], rarity: &Rarity) -> Result<(), String> {
+        for (r, day) in [(None, None), (Some(rarity), Some("2024-05-08"))] {
+            let pruned = verify_fresh(claim, day, evidence, r, false);
+            let full = verify_fresh(claim, day, evidence, r, true);
+            if pruned != full {
+                return Err(format!(
+                    "{claim:?} against {:?}: {pruned:?} != {full:?}",
+                    evidence.iter().map(|e| &e.quote).collect::<Vec<_>>()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn the_prefilter_never_changes_a_verdict_on_the_fixture() {
+        let rarity = Rarity::from_texts(TEXTS.iter().copied());
+        for claim in CLAIMS {
+            for t in 0..TEXTS.len() {
+                for picks in [vec![t], vec![t, (t + 1) % TEXTS.len(), (t + 3) % TEXTS.len()]] {
+                    prefilter_agrees(claim, &fixture_evidence(&picks), &rarity).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+        }
+    }
+
+    /// The prefilter on the real dev halves (../shared/eval): each claim against its own
+    /// evidence and, joined, its neighbour's, with the sets' own rarity.
+    #[test]
+    fn the_prefilter_never_changes_a_verdict_on_the_dev_halves() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("..").join("shared").join("eval");
+        if !corpus.is_dir() {
+            eprintln!("SKIPPED the_prefilter_never_changes_a_verdict_on_the_dev_halves: ../shared is absent");
+            return;
+        }
+        let mut compared = 0usize;
+        for name in ["fever_symmetric", "healthver", "covid_fact", "wice"] {
+            let Ok(text) = std::fs::read_to_string(corpus.join(name).join("pairs.jsonl")) else { continue };
+            let pairs: Vec<(String, String)> = text
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .map(|v| (v["claim"].as_str().unwrap_or("").to_string(), v["evidence"].as_str().unwrap_or("").to_string()))
+                .collect();
+            let rarity = Rarity::from_texts(pairs.iter().map(|(_, e)| e.as_str()));
+            // Every fifth pair keeps the test quick in a debug build.
+            for i in (0..pairs.len()).step_by(5) {
+                let mut own = text_evidence(&pairs[i].1, 0);
+                let next = text_evidence(&pairs[(i + 1) % pairs.len()].1, 1);
+                prefilter_agrees(&pairs[i].0, std::slice::from_ref(&own), &rarity).unwrap_or_else(|e| panic!("{name}: {e}"));
+                // A title lends its words to a sentence opening with a pronoun.
+                own.title = pairs[i].0.split_whitespace().take(2).collect::<Vec<_>>().join(" ").into();
+                prefilter_agrees(&pairs[i].0, &[own, next], &rarity).unwrap_or_else(|e| panic!("{name}: {e}"));
+                compared += 2;
+            }
+        }
+        assert!(compared > 1000, "only {compared} comparisons");
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         #[test]
@@ -320,6 +586,21 @@ mod tests {
                     proptest::prop_assert_eq!(v.verify(claim, &evidence), verify_uncached(claim, None, &evidence));
                 }
             }
+        }
+
+        #[test]
+        fn the_prefilter_never_changes_a_verdict_on_any_text(
+            claim in proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..14),
+            texts in proptest::collection::vec(proptest::collection::vec(proptest::sample::select(VOCABULARY), 0..60), 1..4),
+            title in proptest::option::of(proptest::sample::select(&["Ashley Graham", "Maria Lopez", "The Launch"][..])),
+        ) {
+            // Words drawn from one small vocabulary, so that claims and texts share some.
+            let texts: Vec<String> = texts.iter().map(|t| t.join(" ")).collect();
+            let mut evidence: Vec<Evidence> = texts.iter().enumerate().map(|(i, t)| text_evidence(t, i as u32)).collect();
+            evidence[0].title = title.map(str::to_string);
+            let rarity = Rarity::from_texts(texts.iter().map(String::as_str));
+            let result = prefilter_agrees(&claim.join(" "), &evidence, &rarity);
+            proptest::prop_assert!(result.is_ok(), "{:?}", result);
         }
     }
 }

@@ -43,10 +43,11 @@ fn part_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Where the cited wiki items are: path and file modification time, looked
-/// up once per item through the index the quotes are read from (a note's
-/// own time, not when it was indexed). An item the index no longer holds
-/// gets no entry.
+/// Where the cited wiki items are: path, file modification time and when
+/// the note was written (front matter date, else file time, as indexed),
+/// looked up once per item through the index the quotes are read from (a
+/// note's own time, not when it was indexed). An item the index no longer
+/// holds gets no entry.
 struct NoteLookup<'w> {
     wiki: &'w amem_recall::Wiki,
     known: HashMap<String, Option<NoteRef>>,
@@ -71,7 +72,13 @@ impl<'w> NoteLookup<'w> {
                         .ok()
                         .and_then(|t| jiff::Timestamp::try_from(t).ok())
                         .map(|t| t.to_string());
-                    NoteRef { item: e.uri.item.clone(), path: opened.path, modified_at }
+                    NoteRef {
+                        item: e.uri.item.clone(),
+                        path: opened.path,
+                        modified_at,
+                        written_at: opened.written_at,
+                        written_from: opened.written_from,
+                    }
                 });
                 self.known.insert(e.uri.item.clone(), found);
             }
