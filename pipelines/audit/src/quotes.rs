@@ -8,12 +8,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// How many chunks [`WikiQuotes`] remembers. A report pass reads the rows
-/// in conversation order, and the notes they cite come in no order: on the
-/// x1 audit bench 92,000 evidence rows cite 9,300 distinct chunks, so a
-/// cache of 4,096 (cleared when full) still looked most of them up again.
-/// Past this the memory starts afresh, so it stays flat (a chunk is about a
-/// kilobyte and a half).
-const REMEMBERED_CHUNKS: usize = 16_384;
+/// in conversation order, and the notes they cite come in no order (on the
+/// x1 audit bench 92,000 evidence rows cite 9,300 distinct chunks), so more
+/// would be found again here; but the pass runs one of these per rebuild
+/// thread, each beside its own index and ledger page caches, and the run's
+/// peak RSS is bounded (issue 14: under 500 MB). Past this the memory
+/// starts afresh, so it stays flat (a chunk is about a kilobyte and a half).
+const REMEMBERED_CHUNKS: usize = 4096;
 
 /// A [`QuoteSource`] over the wiki index: a chunk's text, when the item is
 /// still at the revision asked for. One per thread (it remembers chunks).
