@@ -64,11 +64,13 @@
 mod error;
 mod lock;
 mod read;
+mod rebuild;
 mod schema;
 mod write;
 
 pub use error::{Error, Result};
 pub use lock::{DAMAGED_LOCK_GRACE, HomeLock, LOCK_FILE, LockHolder};
+pub use read::{ROWS_PER_REBUILD, RowHead};
 
 use amem_model::{AmemUri, Assessment, Claim, ClaimKind, Digest, Message, RunId, Skipped};
 use rusqlite::{Connection, ErrorCode};
@@ -95,6 +97,13 @@ pub trait QuoteSource {
     /// The text of the chunk `uri` names, if the item is at revision
     /// `item_digest` now; `None` when it changed, is gone, or is unknown.
     fn chunk_text(&self, uri: &AmemUri, item_digest: &Digest) -> Option<String>;
+
+    /// The text at `span` of that chunk (byte offsets), when there is such
+    /// text. A source that keeps chunks can give the slice without copying
+    /// the whole chunk first (the report pass reads a quote per evidence row).
+    fn chunk_slice(&self, uri: &AmemUri, item_digest: &Digest, span: amem_model::Span) -> Option<String> {
+        self.chunk_text(uri, item_digest).and_then(|text| text.get(span.start..span.end).map(str::to_string))
+    }
 }
 
 /// A [`QuoteSource`] that knows no chunk: quotes kept by reference read
@@ -211,6 +220,8 @@ struct Ids {
     runs: HashMap<String, i64>,
     revisions: HashMap<(Digest, String), i64>,
     texts: HashMap<String, i64>,
+    /// What readers looked up by number (see `rebuild`).
+    read: std::cell::RefCell<rebuild::ReadCache>,
 }
 
 /// One buffered write.
@@ -243,13 +254,16 @@ pub struct RunTotals {
     pub assessments: u64,
 }
 
-fn map_sql(path: &Path, action: &str, busy: Duration) -> impl FnOnce(rusqlite::Error) -> Error + use<> {
-    let path = path.to_path_buf();
-    let action = action.to_string();
+/// The error for a failed SQLite call. The path and action are copied only
+/// when it fails: `map_err(self.err(..))` is on every row read and write,
+/// and copying them each time was a measurable part of the report pass.
+fn map_sql<'a>(path: &'a Path, action: &'a str, busy: Duration) -> impl FnOnce(rusqlite::Error) -> Error + 'a {
     move |e| match e.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase) => Error::NotADatabase { path, source: e },
-        Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => Error::Busy { path, waited_ms: busy.as_millis() as u64 },
-        _ => Error::Sqlite { path, action, source: e },
+        Some(ErrorCode::NotADatabase) => Error::NotADatabase { path: path.to_path_buf(), source: e },
+        Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
+            Error::Busy { path: path.to_path_buf(), waited_ms: busy.as_millis() as u64 }
+        }
+        _ => Error::Sqlite { path: path.to_path_buf(), action: action.to_string(), source: e },
     }
 }
 
@@ -258,7 +272,7 @@ fn encode<T: serde::Serialize>(what: &str, v: &T) -> Result<String> {
 }
 
 impl Ledger {
-    fn err(&self, action: &str) -> impl FnOnce(rusqlite::Error) -> Error + use<> {
+    fn err<'a>(&'a self, action: &'a str) -> impl FnOnce(rusqlite::Error) -> Error + 'a {
         map_sql(&self.path, action, self.opts.busy_timeout)
     }
 

@@ -4,19 +4,19 @@
 
 use crate::{Error, Ledger, QUOTE_UNAVAILABLE, QuoteSource, Result, RunTotals, Scope, write::quote_check};
 use amem_model::{
-    AmemUri, Assessment, AuditRecord, Claim, ClaimId, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict,
-    MessageId, Reason, RunId, RunInfo, RunSummary, Skipped, SourceKind, Span, Status, cited_evidence,
+    AmemUri, Assessment, AuditRecord, ClaimId, ClaimKind, Digest, MessageId, RunId, RunInfo, RunSummary, Skipped, SourceKind, Span,
+    cited_evidence,
 };
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, params};
 use std::collections::BTreeMap;
 
 /// A snake_case or SCREAMING_SNAKE name read back into its enum.
-fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+pub(crate) fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
 }
 
-fn digest_of(bytes: &[u8]) -> Option<Digest> {
+pub(crate) fn digest_of(bytes: &[u8]) -> Option<Digest> {
     let a: [u8; 32] = bytes.try_into().ok()?;
     Some(Digest(a))
 }
@@ -207,14 +207,26 @@ impl Ledger {
             }
             seqs
         };
-        seqs.into_iter().map(|seq| self.assessment_at(seq, quotes)).collect()
+        let mut out = Vec::with_capacity(seqs.len());
+        for chunk in seqs.chunks(crate::rebuild::CHUNK) {
+            let mut got = self.rebuild(chunk, quotes)?;
+            for seq in chunk {
+                let (_, a) = got.remove(seq).ok_or_else(|| self.corrupt("assessments", &seq.to_string(), "no such assessment"))?;
+                out.push(a);
+            }
+        }
+        Ok(out)
     }
 
     /// Stream the latest assessment of every claim in `scope` as report rows
     /// (message context from `messages_seen`, the claim, the assessment, its
     /// evidence with quotes read back through `quotes`), sorted by source,
     /// archive, conversation, sent_at, message id and claim span. Memory
-    /// stays flat: one row at a time.
+    /// stays flat: the rows are rebuilt [`ROWS_PER_REBUILD`] at a time.
+    ///
+    /// The same rows can be rebuilt on several connections at once:
+    /// [`Ledger::for_each_latest_head`] gives each row's place in order, and
+    /// [`Ledger::rebuild_rows`] rebuilds a run of them on any connection.
     ///
     /// # Errors
     /// SQLite fails, a stored row does not decode, or `f` fails (its error is returned).
@@ -222,6 +234,34 @@ impl Ledger {
     where
         E: From<Error>,
         F: FnMut(AuditRecord) -> std::result::Result<(), E>,
+    {
+        let mut chunk: Vec<RowHead> = Vec::with_capacity(ROWS_PER_REBUILD);
+        let mut emit = |chunk: &mut Vec<RowHead>| -> std::result::Result<(), E> {
+            for rec in self.rebuild_rows(std::mem::take(chunk), quotes)? {
+                f(rec)?;
+            }
+            Ok(())
+        };
+        self.for_each_latest_head(scope, |head| -> std::result::Result<(), E> {
+            chunk.push(head);
+            if chunk.len() == ROWS_PER_REBUILD {
+                emit(&mut chunk)?;
+            }
+            Ok(())
+        })?;
+        emit(&mut chunk)
+    }
+
+    /// The place of every row [`Ledger::for_each_latest`] gives, in its
+    /// order: the message context (read with the sorted scan) and which
+    /// assessment to rebuild ([`Ledger::rebuild_rows`]).
+    ///
+    /// # Errors
+    /// SQLite fails, a stored row does not decode, or `f` fails (its error is returned).
+    pub fn for_each_latest_head<E, F>(&self, scope: Scope<'_>, mut f: F) -> std::result::Result<(), E>
+    where
+        E: From<Error>,
+        F: FnMut(RowHead) -> std::result::Result<(), E>,
     {
         let action = "reading report rows";
         let run_no = match scope {
@@ -252,251 +292,103 @@ impl Ledger {
         }
         .map_err(self.err(action))?;
         while let Some(row) = rows.next().map_err(self.err(action))? {
-            let seq: i64 = row.get(0).map_err(self.err(action))?;
-            let key = seq.to_string();
-            let text = |i: usize| -> Result<String> { row.get::<_, String>(i).map_err(self.err(action)) };
-            let claim_no: i64 = row.get(2).map_err(self.err(action))?;
-            let source_name = text(3)?;
-            let source = SourceKind::parse(&source_name)
-                .ok_or_else(|| self.corrupt("messages_seen", &key, format!("unknown source kind {source_name:?}")))?;
-            let sent_at_text = text(9)?;
-            let sent_at: Timestamp = sent_at_text
-                .parse()
-                .map_err(|e: jiff::Error| self.corrupt("messages_seen", &key, format!("sent_at {sent_at_text:?}: {e}")))?;
-            let assessment = self.assessment_at(seq, quotes)?;
-            let claim = self.claim_at(claim_no)?;
-            let evidence = cited_evidence(&assessment);
-            let rec = AuditRecord {
-                run_id: RunId(text(1)?),
-                source,
-                archive: text(4)?,
-                conversation: text(5)?,
-                message_id: MessageId(text(6)?),
-                locator: text(7)?,
-                author: text(8)?,
-                sent_at,
-                subject: row.get::<_, Option<String>>(10).map_err(self.err(action))?,
-                claim,
-                assessment,
-                evidence,
-                // Filled in by the report pass: whose message it was (`[me]`)
-                // and where the cited notes are.
-                from_me: false,
-                notes: Vec::new(),
-            };
-            f(rec)?;
+            f(self.head(row)?)?;
         }
         Ok(())
     }
 
-    /// Claim number `claim`, rebuilt from its row and its cues.
-    fn claim_at(&self, claim: i64) -> Result<Claim> {
-        let action = "reading a claim";
-        let key = claim.to_string();
-        type Row = (Option<Vec<u8>>, String, Vec<u8>, i64, i64, String, Option<String>, String);
-        let (stored_id, message_id, digest, start, end, kind, text, extractor): Row = self
-            .conn
-            .prepare_cached(
-                "SELECT c.claim_id, m.message_id, m.digest, c.span_start, c.span_end, k.name, t.text, x.name
-                 FROM claims c JOIN messages_seen m ON m.msg = c.msg JOIN names x ON x.id = c.extractor JOIN names k ON k.id = c.kind
-                 JOIN texts t ON t.id = c.text
-                 WHERE c.claim = ?1",
-            )
-            .and_then(|mut s| {
-                s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))
-            })
-            .map_err(self.err(action))?;
-        let message_digest = digest_of(&digest).ok_or_else(|| self.corrupt("messages_seen", &key, "digest is not 32 bytes"))?;
-        let text = text.ok_or_else(|| self.corrupt("claims", &key, "an assessed claim was kept without its text"))?;
-        let span = span_of(start, end);
-        let id = match stored_id {
-            Some(b) => ClaimId(digest_of(&b).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"))?),
-            None => Claim::id_for(&message_digest, span, &text),
-        };
-        let kind: ClaimKind = from_name(&kind).ok_or_else(|| self.corrupt("claims", &key, format!("unknown claim kind {kind:?}")))?;
-        let mut cues = Vec::new();
-        let mut st = self
-            .conn
-            .prepare_cached(
-                "SELECT q.class, q.text, q.span_start, q.span_end, n.name FROM claim_cues q JOIN names n ON n.id = q.rule
-                 WHERE q.claim = ?1 ORDER BY q.ord",
-            )
-            .map_err(self.err(action))?;
-        let rows = st
-            .query_map([claim], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-            .map_err(self.err(action))?;
-        for row in rows {
-            let (class, cue_text, s, e, rule): (String, Option<String>, i64, i64, String) = row.map_err(self.err(action))?;
-            let class: CueClass =
-                from_name(&class).ok_or_else(|| self.corrupt("claim_cues", &key, format!("unknown cue class {class:?}")))?;
-            let span = span_of(s, e);
-            let cue_text = match cue_text {
-                Some(t) => t,
-                None => text
-                    .get(span.start..span.end)
-                    .ok_or_else(|| self.corrupt("claim_cues", &key, "the cue's span is not inside the claim text"))?
-                    .to_string(),
-            };
-            cues.push(Cue { class, text: cue_text, span, rule });
+    /// The report rows at `heads` (from [`Ledger::for_each_latest_head`],
+    /// on this or another connection to the same file), in that order,
+    /// quotes read back through `quotes`: the claims and assessments
+    /// rebuilt [`ROWS_PER_REBUILD`] at a time (see the `rebuild` module).
+    ///
+    /// # Errors
+    /// SQLite fails or a stored row does not decode.
+    pub fn rebuild_rows(&self, heads: Vec<RowHead>, quotes: &dyn QuoteSource) -> Result<Vec<AuditRecord>> {
+        let mut out = Vec::with_capacity(heads.len());
+        let mut heads = heads.into_iter().peekable();
+        while heads.peek().is_some() {
+            let chunk: Vec<RowHead> = heads.by_ref().take(ROWS_PER_REBUILD).collect();
+            let seqs: Vec<i64> = chunk.iter().map(|h| h.seq).collect();
+            let mut parts = self.rebuild(&seqs, quotes)?;
+            for h in chunk {
+                let (claim, assessment) =
+                    parts.remove(&h.seq).ok_or_else(|| self.corrupt("assessments", &h.seq.to_string(), "no such assessment"))?;
+                let evidence = cited_evidence(&assessment);
+                out.push(AuditRecord {
+                    run_id: RunId(h.run_id),
+                    source: h.source,
+                    archive: h.archive,
+                    conversation: h.conversation,
+                    message_id: MessageId(h.message_id),
+                    locator: h.locator,
+                    author: h.author,
+                    sent_at: h.sent_at,
+                    subject: h.subject,
+                    claim,
+                    assessment,
+                    evidence,
+                    // Filled in by the report pass: whose message it was (`[me]`)
+                    // and where the cited notes are.
+                    from_me: false,
+                    notes: Vec::new(),
+                });
+            }
         }
-        Ok(Claim { id, message: MessageId(message_id), message_digest, span, text, kind, cues, extractor })
+        Ok(out)
     }
+}
 
-    /// The id of claim number `claim`: kept whole, or computed back from its
-    /// message digest, span and text.
-    fn claim_id_at(&self, claim: i64) -> Result<ClaimId> {
-        let key = claim.to_string();
-        let (stored, digest, start, end, text): (Option<Vec<u8>>, Vec<u8>, i64, i64, Option<String>) = self
-            .conn
-            .prepare_cached(
-                "SELECT c.claim_id, m.digest, c.span_start, c.span_end, t.text FROM claims c JOIN messages_seen m ON m.msg = c.msg
-                 JOIN texts t ON t.id = c.text
-                 WHERE c.claim = ?1",
-            )
-            .and_then(|mut s| s.query_row([claim], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))))
-            .map_err(self.err("reading a claim id"))?;
-        if let Some(b) = stored {
-            return digest_of(&b).map(ClaimId).ok_or_else(|| self.corrupt("claims", &key, "claim_id is not 32 bytes"));
-        }
-        let d = digest_of(&digest).ok_or_else(|| self.corrupt("messages_seen", &key, "digest is not 32 bytes"))?;
-        let text = text.ok_or_else(|| self.corrupt("claims", &key, "an assessed claim was kept without its text"))?;
-        Ok(Claim::id_for(&d, span_of(start, end), &text))
-    }
+/// Report rows rebuilt per query round by [`Ledger::rebuild_rows`].
+pub const ROWS_PER_REBUILD: usize = crate::rebuild::CHUNK;
 
-    /// Assessment `seq`, rebuilt from its row, its reasons, their evidence
-    /// (quotes read back through `quotes`) and its gate flags.
-    pub(crate) fn assessment_at(&self, seq: i64, quotes: &dyn QuoteSource) -> Result<Assessment> {
-        let action = "reading an assessment";
-        let key = seq.to_string();
-        let (claim_no, status, method, policy, assessed_at, gate): (i64, String, String, String, String, Option<String>) = self
-            .conn
-            .prepare_cached(
-                "SELECT a.claim, sn.name, mn.name, pn.name, tn.name, gn.name FROM assessments a
-                 JOIN names sn ON sn.id = a.status JOIN names mn ON mn.id = a.method JOIN names pn ON pn.id = a.policy
-                 JOIN names tn ON tn.id = a.assessed_at LEFT JOIN names gn ON gn.id = a.gate
-                 WHERE a.seq = ?1",
-            )
-            .and_then(|mut s| s.query_row([seq], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))))
-            .map_err(self.err(action))?;
-        let claim = self.claim_id_at(claim_no)?;
-        let status = Status::parse(&status).ok_or_else(|| self.corrupt("assessments", &key, format!("unknown status {status:?}")))?;
-        let mut reasons: Vec<Reason> = Vec::new();
-        {
-            let mut st = self
-                .conn
-                .prepare_cached(
-                    "SELECT f.name, u.name, d.text, x.claim_start, x.claim_end FROM assessment_reasons x
-                     JOIN names f ON f.id = x.facet JOIN names u ON u.id = x.rule JOIN texts d ON d.id = x.detail
-                     WHERE x.seq = ?1 ORDER BY x.ord",
-                )
-                .map_err(self.err(action))?;
-            let rows = st
-                .query_map([seq], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get(2)?,
-                        r.get::<_, Option<i64>>(3)?,
-                        r.get::<_, Option<i64>>(4)?,
-                    ))
-                })
-                .map_err(self.err(action))?;
-            for row in rows {
-                let (facet, rule, detail, s, e) = row.map_err(self.err(action))?;
-                let claim_span = match (s, e) {
-                    (Some(s), Some(e)) => Some(span_of(s, e)),
-                    _ => None,
-                };
-                reasons.push(Reason { facet, detail, claim_span, evidence: Vec::new(), rule });
-            }
-        }
-        {
-            let mut st = self
-                .conn
-                .prepare_cached(
-                    "SELECT e.reason, e.chunk, e.span_start, e.span_end, e.quote_check, e.quote,
-                            v.item_digest, v.item, v.captured_at, v.source_url, v.title
-                     FROM assessment_evidence e JOIN evidence_revisions v ON v.rev = e.rev WHERE e.seq = ?1 ORDER BY e.reason, e.ord",
-                )
-                .map_err(self.err(action))?;
-            let mut rows = st.query([seq]).map_err(self.err(action))?;
-            while let Some(r) = rows.next().map_err(self.err(action))? {
-                let get_err = self.err(action);
-                let parts = (|| -> rusqlite::Result<_> {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, Option<i64>>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, i64>(4)?,
-                        r.get::<_, Option<String>>(5)?,
-                        r.get::<_, Vec<u8>>(6)?,
-                        r.get::<_, String>(7)?,
-                        r.get::<_, Option<String>>(8)?,
-                        r.get::<_, Option<String>>(9)?,
-                        r.get::<_, Option<String>>(10)?,
-                    ))
-                })()
-                .map_err(get_err)?;
-                let (reason, chunk, s, e, check, inline, digest, item, captured_at, source_url, title) = parts;
-                let item_digest =
-                    digest_of(&digest).ok_or_else(|| self.corrupt("evidence_revisions", &key, "item_digest is not 32 bytes"))?;
-                let uri = AmemUri { item, chunk: chunk.and_then(|c| u32::try_from(c).ok()) };
-                let span = span_of(s, e);
-                let quote = match inline {
-                    Some(q) => q,
-                    None => read_back(quotes, &uri, &item_digest, span, check),
-                };
-                let target = reasons
-                    .get_mut(reason as usize)
-                    .ok_or_else(|| self.corrupt("assessment_evidence", &key, format!("cites reason {reason}, which is not recorded")))?;
-                target.evidence.push(Evidence { uri, quote, span, item_digest, captured_at, written_at: None, source_url, title });
-            }
-        }
-        let gate = match gate {
-            None => None,
-            Some(v) => {
-                let verdict: GateVerdict =
-                    from_name(&v).ok_or_else(|| self.corrupt("assessments", &key, format!("unknown gate verdict {v:?}")))?;
-                let mut flags = Vec::new();
-                let mut st = self
-                    .conn
-                    .prepare_cached(
-                        "SELECT k.name, u.name, g.cue, g.source_start, g.source_end, ss.text, ms.text
-                         FROM gate_flags g JOIN names k ON k.id = g.flag_check JOIN names u ON u.id = g.rule
-                         JOIN texts ss ON ss.id = g.source_sentence JOIN texts ms ON ms.id = g.memory_sentence
-                         WHERE g.seq = ?1 ORDER BY g.ord",
-                    )
-                    .map_err(self.err(action))?;
-                let rows = st
-                    .query_map([seq], |r| {
-                        Ok(GateFlag {
-                            check: r.get(0)?,
-                            rule: r.get(1)?,
-                            cue: r.get(2)?,
-                            source_span: span_of(r.get(3)?, r.get(4)?),
-                            source_sentence: r.get(5)?,
-                            memory_sentence: r.get(6)?,
-                        })
-                    })
-                    .map_err(self.err(action))?;
-                for f in rows {
-                    flags.push(f.map_err(self.err(action))?);
-                }
-                Some(GateSummary { verdict, flags })
-            }
-        };
-        Ok(Assessment { claim, status, method, reasons, gate, assessed_at, policy_version: policy })
+/// A report row's place in [`Ledger::for_each_latest_head`]'s order: its
+/// message context and the assessment [`Ledger::rebuild_rows`] rebuilds.
+#[derive(Clone, Debug)]
+pub struct RowHead {
+    seq: i64,
+    run_id: String,
+    source: SourceKind,
+    archive: String,
+    conversation: String,
+    message_id: String,
+    locator: String,
+    author: String,
+    sent_at: Timestamp,
+    subject: Option<String>,
+}
+
+impl Ledger {
+    fn head(&self, row: &rusqlite::Row<'_>) -> Result<RowHead> {
+        let action = "reading report rows";
+        let seq: i64 = row.get(0).map_err(self.err(action))?;
+        let text = |i: usize| -> Result<String> { row.get::<_, String>(i).map_err(self.err(action)) };
+        let source_name = text(3)?;
+        let key = || seq.to_string();
+        let source = SourceKind::parse(&source_name)
+            .ok_or_else(|| self.corrupt("messages_seen", &key(), format!("unknown source kind {source_name:?}")))?;
+        let sent_at_text = text(9)?;
+        let sent_at: Timestamp = sent_at_text
+            .parse()
+            .map_err(|e: jiff::Error| self.corrupt("messages_seen", &key(), format!("sent_at {sent_at_text:?}: {e}")))?;
+        Ok(RowHead {
+            seq,
+            run_id: text(1)?,
+            source,
+            archive: text(4)?,
+            conversation: text(5)?,
+            message_id: text(6)?,
+            locator: text(7)?,
+            author: text(8)?,
+            sent_at,
+            subject: row.get::<_, Option<String>>(10).map_err(self.err(action))?,
+        })
     }
 }
 
 /// The quote a reference gives back: the chunk's text at `span` when the
 /// item is still at the cited revision and that text has the recorded
 /// check digest; [`QUOTE_UNAVAILABLE`] otherwise, never other text.
-fn read_back(quotes: &dyn QuoteSource, uri: &AmemUri, item_digest: &Digest, span: Span, check: i64) -> String {
-    quotes
-        .chunk_text(uri, item_digest)
-        .and_then(|text| text.get(span.start..span.end).map(str::to_string))
-        .filter(|q| quote_check(q) == check)
-        .unwrap_or_else(|| QUOTE_UNAVAILABLE.to_string())
+pub(crate) fn read_back(quotes: &dyn QuoteSource, uri: &AmemUri, item_digest: &Digest, span: Span, check: i64) -> String {
+    quotes.chunk_slice(uri, item_digest, span).filter(|q| quote_check(q) == check).unwrap_or_else(|| QUOTE_UNAVAILABLE.to_string())
 }

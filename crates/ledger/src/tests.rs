@@ -1026,3 +1026,74 @@ fn cached_lookups_are_not_prepared_again_on_every_use() {
     let st = l.conn.prepare_cached(sql).unwrap();
     assert!(st.get_status(rusqlite::StatementStatus::RePrepare) <= 1, "{}", st.get_status(rusqlite::StatementStatus::RePrepare));
 }
+
+/// The report rows are rebuilt a chunk at a time: across several chunks
+/// and a partial last one, every row reads back as it was recorded (claim
+/// with its cues, reasons, evidence by reference and inline, gate flags,
+/// no gate at all), in report order, and the latest assessment per claim
+/// (a later one of the same claim wins, an earlier run's does not count).
+#[test]
+fn report_rows_read_back_whole_across_chunks() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    let n = (2 * crate::rebuild::CHUNK + 37) as u32;
+    l.begin_run(&run_info("r0")).unwrap();
+    let m0 = message(0);
+    let (c0, a0) = rich_outcome(&m0, Status::Contradicted, b"rev2", "2024-01-31T00:00:00Z");
+    l.record(&MessageOutcome { message: &m0, claims: &c0, assessments: std::slice::from_ref(&a0), skipped: &[] }).unwrap();
+    l.begin_run(&run_info("r1")).unwrap();
+    let mut want: Vec<(Message, Claim, Assessment)> = Vec::new();
+    for i in 0..n {
+        let m = message(i);
+        let (claims, mut a) =
+            rich_outcome(&m, if i % 3 == 0 { Status::Supported } else { Status::NoEvidence }, b"rev1", "2024-02-01T00:00:00Z");
+        if i % 5 == 0 {
+            a.gate = None;
+        }
+        if i % 7 == 0 {
+            a.reasons.truncate(1);
+            a.reasons[0].evidence.clear();
+        }
+        l.record(&MessageOutcome { message: &m, claims: &claims, assessments: std::slice::from_ref(&a), skipped: &[] }).unwrap();
+        want.push((m, claims[0].clone(), a));
+    }
+    l.flush().unwrap();
+    // A later verdict on one claim in the same run: it is the row shown.
+    let (m, c, mut a) = want[11].clone();
+    a.status = Status::Contradicted;
+    a.assessed_at = "2024-02-02T00:00:00Z".into();
+    l.append_assessment(&m.digest(), &a).unwrap();
+    want[11] = (m, c, a);
+    want.sort_by(|x, y| {
+        (&x.0.conversation, x.0.sent_at, &x.0.id.0, x.1.span.start).cmp(&(&y.0.conversation, y.0.sent_at, &y.0.id.0, y.1.span.start))
+    });
+    let mut got = Vec::new();
+    l.for_each_latest::<Error, _>(Scope::Run(&RunId("r1".into())), &quotes(), |r| {
+        got.push(r);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(got.len(), want.len());
+    for (r, (m, c, a)) in got.iter().zip(&want) {
+        assert_eq!(r.message_id, m.id);
+        assert_eq!(
+            (&r.conversation, &r.author, &r.locator, r.sent_at, &r.subject),
+            (&m.conversation, &m.author, &m.locator, m.sent_at, &m.subject)
+        );
+        assert_eq!(&r.claim, c);
+        assert_eq!(&r.assessment, a);
+        assert_eq!(r.evidence, cited_evidence(a));
+    }
+    // The same assessments, one at a time and all at once.
+    let seqs: Vec<i64> = l
+        .conn
+        .prepare("SELECT seq FROM assessments ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|s| s.unwrap())
+        .collect();
+    let all = l.latest_assessments(Scope::Run(&RunId("r1".into())), &quotes()).unwrap();
+    assert_eq!(all.len(), want.len());
+    assert_eq!(l.assessment_at(seqs[0], &quotes()).unwrap(), a0);
+    assert!(l.assessment_at(seqs[seqs.len() - 1] + 1, &quotes()).is_err());
+}

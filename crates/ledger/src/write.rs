@@ -385,17 +385,30 @@ impl Ledger {
     /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; a batch write
     /// that fails (see [`Ledger::flush`]).
     pub fn record(&mut self, outcome: &crate::MessageOutcome<'_>) -> Result<()> {
+        self.record_owned(
+            Box::new(outcome.message.clone()),
+            outcome.claims.to_vec(),
+            outcome.assessments.to_vec(),
+            outcome.skipped.to_vec(),
+        )
+    }
+
+    /// [`Ledger::record`], taking the outcome instead of copying it into
+    /// the batch (the pipeline's recording thread owns each message's
+    /// outcome once it is assessed).
+    ///
+    /// # Errors
+    /// As [`Ledger::record`].
+    pub fn record_owned(
+        &mut self,
+        message: Box<Message>,
+        claims: Vec<Claim>,
+        assessments: Vec<Assessment>,
+        skipped: Vec<Skipped>,
+    ) -> Result<()> {
         let (run, policy) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
-        let m = outcome.message;
-        self.push(Pending::Outcome {
-            run,
-            policy,
-            digest: m.digest(),
-            message: Box::new(m.clone()),
-            claims: outcome.claims.to_vec(),
-            assessments: outcome.assessments.to_vec(),
-            skipped: outcome.skipped.to_vec(),
-        })
+        let digest = message.digest();
+        self.push(Pending::Outcome { run, policy, digest, message, claims, assessments, skipped })
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -21,10 +21,11 @@
 //! the stream, for that reason.
 
 use crate::assess::{Assessor, Lookup, Outcome, OutcomeCache};
+use crate::cpu::{CpuParts, Phase};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
-use amem_ledger::{HomeLock, Ledger, MessageOutcome};
+use amem_ledger::{HomeLock, Ledger};
 use amem_model::{
     Assessment, AuditRecord, Claim, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped,
     SourceKind, TimeWindow, Who,
@@ -199,11 +200,13 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let now = params.now.unwrap_or(wall);
     let policy = policy_version();
 
+    // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
+    let cpu = CpuParts::default();
     // Bring the index up to date with the wiki before anything is assessed.
     let mut wiki = Wiki::open(&params.home).context("cannot open the wiki index")?;
-    let phase = std::time::Instant::now();
+    let phase = Phase::start(&cpu);
     let report = wiki.index_wiki(IndexOptions { rehash: false, now: Some(now) }, &mut |_| ControlFlow::Continue(()))?;
-    tracing::info!("wiki index brought up to date in {:.2?}", phase.elapsed());
+    phase.end("index check", "wiki index brought up to date");
     let mut ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
 
     let sources: Vec<RunSource> = params.sources.iter().map(|(k, p)| RunSource { kind: *k, path: p.display().to_string() }).collect();
@@ -222,13 +225,18 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let my_slack_names = std::sync::Mutex::new(std::collections::BTreeSet::<String>::new());
     let (msg_tx, msg_rx) = sync_channel::<Result<Message, amem_model::ImportError>>(256);
     let (done_tx, done_rx) = sync_channel::<Item>(1024);
+    let phase = Phase::start(&cpu);
 
     std::thread::scope(|scope| -> anyhow::Result<()> {
         // Importers, one after the other, on their own thread.
         let srcs = params.sources.clone();
         let opts = ImportOptions { window };
         let c = Arc::clone(&counters);
-        scope.spawn(move || import_all(&srcs, &opts, msg_tx, &c));
+        let cpu = &cpu;
+        scope.spawn(move || {
+            import_all(&srcs, &opts, msg_tx, &c);
+            cpu.add("import", crate::cpu::thread_cpu());
+        });
 
         let grounding = grounder.filter(|_| !params.offline);
         let (miss_tx, regrade_handle) = match &grounding {
@@ -241,7 +249,10 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 scope.spawn(move || ground_stage(g, conc, miss_rx, back_tx, c));
                 let done = done_tx.clone();
                 let wiki = open_wiki(&params.home)?;
-                let h = scope.spawn(move || regrade_stage(wiki, back_rx, done));
+                let h = scope.spawn(move || {
+                    regrade_stage(wiki, back_rx, done);
+                    cpu.add("regrade", crate::cpu::thread_cpu());
+                });
                 (Some(miss_tx), Some(h))
             }
             None => (None, None),
@@ -285,22 +296,26 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     misses,
                     counters: c,
                     cache: &cache,
-                })
+                });
+                cpu.add("assess", crate::cpu::thread_cpu());
             });
         }
         drop(done_tx);
         drop(miss_tx);
         let _ = regrade_handle;
 
-        record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy)
+        let recording = crate::cpu::thread_cpu();
+        let recorded = record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy);
+        cpu.add("record", crate::cpu::thread_cpu().saturating_sub(recording));
+        recorded
     })?;
-    tracing::info!("messages assessed and recorded in {:.2?}", phase.elapsed());
-
     ledger.flush()?;
+    phase.end("assessing (other)", "messages assessed and recorded");
+
     if counters.is_interrupted() {
         return Err(Interrupted { run_id: run.run_id, recorded: Counters::get(&counters.recorded) }.into());
     }
-    let phase = std::time::Instant::now();
+    let phase = Phase::start(&cpu);
     // The counts come from the ledger, in the same pass over the run's rows
     // that writes the reports (the sinks take the summary when they finish),
     // so a resumed run and an uninterrupted one give the same figures. The
@@ -309,7 +324,6 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
     // Quotes and the cited notes' paths are read back from the wiki index
     // (the ledger keeps evidence by reference).
-    let wiki = open_wiki(&params.home)?;
     let my_slack_names = my_slack_names.into_inner().unwrap_or_default();
     let options = crate::report::ReportOptions {
         formats: params.formats,
@@ -317,9 +331,10 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         slack_names: &my_slack_names,
         full: params.full_report,
     };
-    let files = crate::report::write_reports(&ledger, &wiki, &run, &mut summary, count_row, &report_dir, &options, &params.home)?;
+    let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, &options, &params.home, &cpu)?;
     ledger.finish_run(&summary)?;
-    tracing::info!("reports written in {:.2?}", phase.elapsed());
+    phase.end("reports (other)", "reports written");
+    tracing::info!("CPU by part: {}", cpu.line(crate::cpu::process_cpu()));
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
 }
 
@@ -705,20 +720,12 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, p
             Item::Skipped(s) => ledger.record_skipped(&s)?,
             Item::Fatal(e) => anyhow::bail!("{e}"),
             Item::Message(w) => {
-                let assessments: Vec<Assessment> = w
-                    .claims
-                    .iter()
-                    .zip(&w.outcomes)
-                    .filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy)))
-                    .collect();
-                Counters::add(&c.skipped, w.skipped.len() as u64);
-                ledger.record(&MessageOutcome {
-                    message: &w.message,
-                    claims: &w.claims,
-                    assessments: &assessments,
-                    skipped: &w.skipped,
-                })?;
-                for d in &w.stale {
+                let Work { message, claims, outcomes, skipped, stale, .. } = *w;
+                let assessments: Vec<Assessment> =
+                    claims.iter().zip(&outcomes).filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy))).collect();
+                Counters::add(&c.skipped, skipped.len() as u64);
+                ledger.record_owned(Box::new(message), claims, assessments, skipped)?;
+                for d in &stale {
                     // A source changed since it was captured: earlier verdicts
                     // resting on the old revision are now stale (new observations).
                     ledger.mark_stale(d, stale_at)?;
@@ -767,6 +774,7 @@ fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use amem_ledger::MessageOutcome;
     use amem_model::{Claim, ClaimKind, MessageId, Reason, RunParams, Span, Status};
     use std::collections::BTreeMap;
 

@@ -28,10 +28,14 @@
 //! many more the data files hold; [`MarkdownSink::full`] (`--full`) lists
 //! everything.
 //!
-//! Rows arrive in pipeline order but are shown grouped and sorted, so the
-//! sink parks each row in a temporary SQLite file next to the report and
-//! reads it back with `ORDER BY` at `finish`: SQLite sorts out of core, so
-//! memory stays flat whatever the number of rows. The output is written to
+//! Rows arrive in pipeline order but are shown grouped and sorted. The
+//! default report keeps in memory only the rows it can list (a bounded heap
+//! per listing, on the report's sort key) and tallies the rest (see the
+//! `best` module). `--full` lists every row, so that sink parks each row in
+//! a temporary SQLite file next to the report and reads it back with
+//! `ORDER BY` at `finish`: SQLite sorts out of core, so memory stays flat
+//! whatever the number of rows. Both give the same bytes for the rows they
+//! both list (a test pins it). The output is written to
 //! `audit.md.tmp` and renamed into place, so a killed run never leaves a
 //! half report under the final name. Same input, same bytes: all ordering is
 //! by sort keys, never by arrival.
@@ -51,6 +55,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod best;
 mod escape;
 mod render;
 
@@ -122,13 +127,35 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 struct Open {
     run: RunInfo,
-    rows: Connection,
+    rows: Rows,
+}
+
+/// Where the rows wait for `finish`.
+enum Rows {
+    /// `--full`: every row, in the temporary SQLite file.
+    Store(Connection),
+    /// The default report: the rows it lists, and tallies.
+    Best(Box<best::BestRows>),
+}
+
+/// Which rows a listing shows.
+#[derive(Clone, Copy, Debug)]
+enum Listed {
+    /// A group's rows (by rank), the user's own first.
+    Group(i64),
+    /// The most check-worthy unverified rows.
+    Worthiest,
+    /// Rows the gate could align nothing for.
+    Uncheckable,
 }
 
 /// Writes `<dir>/audit.md`. See the crate docs.
 pub struct MarkdownSink {
     dir: PathBuf,
     full: bool,
+    /// Park rows in the SQLite store even for the default report (tests
+    /// compare the two ways).
+    store_always: bool,
     open: Option<Open>,
 }
 
@@ -177,13 +204,20 @@ impl MarkdownSink {
     /// A sink writing into `dir` (created at `begin`), normally
     /// `$AMEM_HOME/reports/<run-id>` or the user's `--out`.
     pub fn new(dir: impl Into<PathBuf>) -> MarkdownSink {
-        MarkdownSink { dir: dir.into(), full: false, open: None }
+        MarkdownSink { dir: dir.into(), full: false, store_always: false, open: None }
     }
 
     /// List every claim (`--full`), not only the first of each group and
     /// the most check-worthy unverified ones.
     pub fn full(mut self, full: bool) -> MarkdownSink {
         self.full = full;
+        self
+    }
+
+    /// Use the SQLite row store whatever the mode.
+    #[cfg(test)]
+    pub(crate) fn store_always(mut self) -> MarkdownSink {
+        self.store_always = true;
         self
     }
 
@@ -205,6 +239,11 @@ impl MarkdownSink {
         fs::create_dir_all(&self.dir).map_err(|source| Error::Io { path: self.dir.clone(), source })?;
         let rows_path = self.rows_path();
         remove_if_exists(&rows_path)?;
+        if !self.full && !self.store_always {
+            let best = best::BestRows::new(CONTRADICTED_LISTED, SUPPORTED_LISTED, UNVERIFIED_LISTED, UNCHECKABLE_LISTED);
+            self.open = Some(Open { run: run.clone(), rows: Rows::Best(Box::new(best)) });
+            return Ok(());
+        }
         let rows = Connection::open(&rows_path).map_err(self.rows_err("creating"))?;
         // Scratch data: no journal, no fsync; a crash just leaves a file the
         // next begin removes. The page cache is capped at 32 MiB (SQLite's
@@ -237,47 +276,56 @@ impl MarkdownSink {
              BEGIN;",
         )
         .map_err(self.rows_err("creating the row table"))?;
-        self.open = Some(Open { run: run.clone(), rows });
+        self.open = Some(Open { run: run.clone(), rows: Rows::Store(rows) });
         Ok(())
     }
 
     fn write_inner(&mut self, rec: &AuditRecord) -> Result<()> {
         let err = self.rows_err("storing a row");
         let open = self.open.as_mut().ok_or(Error::NotBegun("write"))?;
+        let rows = match &mut open.rows {
+            Rows::Best(best) => {
+                best.add(rec);
+                return Ok(());
+            }
+            Rows::Store(rows) => rows,
+        };
         let json = serde_json::to_string(rec).map_err(|source| Error::Json { what: "encoding", source })?;
-        open.rows
-            .prepare_cached(
-                "INSERT INTO rows (grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method,
+        rows.prepare_cached(
+            "INSERT INTO rows (grp, source, archive, conversation, sent_at, message_id, span_start, claim_id, method,
                                    assessed_at, uncheckable, mine, worth, author, status, json)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            )
-            .and_then(|mut st| {
-                st.execute(params![
-                    group_rank(rec.group()),
-                    rec.source.as_str(),
-                    rec.archive,
-                    rec.conversation,
-                    rec.sent_at.as_microsecond(),
-                    rec.message_id.0,
-                    rec.claim.span.start as i64,
-                    rec.claim.id.0.to_hex(),
-                    rec.assessment.method,
-                    rec.assessment.assessed_at,
-                    rec.is_uncheckable() as i64,
-                    rec.from_me as i64,
-                    check_worth(rec),
-                    rec.author,
-                    rec.assessment.status.as_str(),
-                    json
-                ])
-            })
-            .map_err(err)?;
+        )
+        .and_then(|mut st| {
+            st.execute(params![
+                group_rank(rec.group()),
+                rec.source.as_str(),
+                rec.archive,
+                rec.conversation,
+                rec.sent_at.as_microsecond(),
+                rec.message_id.0,
+                rec.claim.span.start as i64,
+                rec.claim.id.0.to_hex(),
+                rec.assessment.method,
+                rec.assessment.assessed_at,
+                rec.is_uncheckable() as i64,
+                rec.from_me as i64,
+                check_worth(rec),
+                rec.author,
+                rec.assessment.status.as_str(),
+                json
+            ])
+        })
+        .map_err(err)?;
         Ok(())
     }
 
     fn finish_inner(&mut self, summary: &RunSummary) -> Result<()> {
-        let open = self.open.take().ok_or(Error::NotBegun("finish"))?;
-        open.rows.execute_batch("COMMIT").map_err(self.rows_err("committing rows"))?;
+        let mut open = self.open.take().ok_or(Error::NotBegun("finish"))?;
+        match &mut open.rows {
+            Rows::Store(rows) => rows.execute_batch("COMMIT").map_err(self.rows_err("committing rows"))?,
+            Rows::Best(best) => best.close(),
+        }
         let final_path = self.path();
         let tmp_path = self.dir.join(format!("{FILE_NAME}.tmp"));
         let io = |path: &Path| {
@@ -286,7 +334,7 @@ impl MarkdownSink {
         };
         let file = fs::File::create(&tmp_path).map_err(io(&tmp_path))?;
         let mut out = BufWriter::new(file);
-        self.render_all(&open, summary, &mut out).map_err(|e| match e {
+        self.render_all(&mut open, summary, &mut out).map_err(|e| match e {
             RenderError::Io(source) => Error::Io { path: tmp_path.clone(), source },
             RenderError::Other(e) => e,
         })?;
@@ -294,12 +342,14 @@ impl MarkdownSink {
         file.sync_all().map_err(io(&tmp_path))?;
         drop(file);
         fs::rename(&tmp_path, &final_path).map_err(io(&final_path))?;
-        drop(open);
-        remove_if_exists(&self.rows_path())?;
+        if let Rows::Store(rows) = open.rows {
+            drop(rows);
+            remove_if_exists(&self.rows_path())?;
+        }
         Ok(())
     }
 
-    fn render_all(&self, open: &Open, summary: &RunSummary, out: &mut impl Write) -> Result<(), RenderError> {
+    fn render_all(&self, open: &mut Open, summary: &RunSummary, out: &mut impl Write) -> Result<(), RenderError> {
         let counts = self.group_row_counts(open)?;
         let mine = self.mine_counts(open)?;
         let listed = |g: Group| -> u64 {
@@ -333,13 +383,12 @@ impl MarkdownSink {
             self.full_rows(open, rank, n, out)?;
         } else {
             render::unverified_by_status(out, summary)?;
-            let convs = self.top(open, "source, archive, conversation", rank)?;
+            let convs = self.top(open, best::TopBy::Conversation, rank)?;
             render::top_table(out, "conversation", "conversations", &convs.0, convs.1)?;
-            let authors = self.top(open, "author", rank)?;
+            let authors = self.top(open, best::TopBy::Author, rank)?;
             render::top_table(out, "author", "authors", &authors.0, authors.1)?;
             render::check_worthy_heading(out, listed(Group::Unverified), n)?;
-            let sql = format!("WHERE grp = ?1 ORDER BY worth DESC, {ORDER} LIMIT {}", listed(Group::Unverified));
-            self.each_row_sql(open, &sql, rank, |rec| render::unverified_line(out, &rec))?;
+            self.each_listed(open, Listed::Worthiest, listed(Group::Unverified), |rec| render::unverified_line(out, &rec))?;
             writeln!(out)?;
             render::more_in_data_files(out, Group::Unverified, n - listed(Group::Unverified))?;
         }
@@ -347,9 +396,7 @@ impl MarkdownSink {
         render::skipped(out, summary)?;
         render::uncheckable_heading(out, summary, counts[3])?;
         let cap = if self.full { counts[3] } else { counts[3].min(UNCHECKABLE_LISTED) };
-        self.each_row_sql(open, &format!("WHERE uncheckable = ?1 ORDER BY {ORDER} LIMIT {cap}"), 1, |rec| {
-            render::uncheckable_row(out, &rec)
-        })?;
+        self.each_listed(open, Listed::Uncheckable, cap, |rec| render::uncheckable_row(out, &rec))?;
         if counts[3] > 0 {
             if cap < counts[3] {
                 writeln!(out, "\n_{} more in `audit.arrow` (`gate_verdict = 'UNCHECKABLE'`); `--full` lists them here._", counts[3] - cap)?;
@@ -362,11 +409,10 @@ impl MarkdownSink {
 
     /// The first `limit` rows of a group in full, the user's own first
     /// (under "Yours"), each part grouped by conversation.
-    fn full_rows(&self, open: &Open, rank: i64, limit: u64, out: &mut impl Write) -> Result<(), RenderError> {
+    fn full_rows(&self, open: &mut Open, rank: i64, limit: u64, out: &mut impl Write) -> Result<(), RenderError> {
         let mut last_conv: Option<(bool, String, String, String)> = None;
         let mut last_mine: Option<bool> = None;
-        let sql = format!("WHERE grp = ?1 ORDER BY mine DESC, {ORDER} LIMIT {limit}");
-        self.each_row_sql(open, &sql, rank, |rec| {
+        self.each_listed(open, Listed::Group(rank), limit, |rec| {
             if last_mine != Some(rec.from_me) {
                 // Only worth a heading when the user's own claims are there.
                 if rec.from_me || last_mine == Some(true) {
@@ -383,11 +429,48 @@ impl MarkdownSink {
         })
     }
 
+    /// The first `limit` rows of a listing, in report order, each given to `f`.
+    fn each_listed(
+        &self,
+        open: &mut Open,
+        which: Listed,
+        limit: u64,
+        mut f: impl FnMut(AuditRecord) -> Result<(), RenderError>,
+    ) -> Result<(), RenderError> {
+        match &mut open.rows {
+            Rows::Store(rows) => {
+                let (sql, arg) = match which {
+                    Listed::Group(rank) => (format!("WHERE grp = ?1 ORDER BY mine DESC, {ORDER} LIMIT {limit}"), rank),
+                    Listed::Worthiest => {
+                        (format!("WHERE grp = ?1 ORDER BY worth DESC, {ORDER} LIMIT {limit}"), group_rank(Group::Unverified))
+                    }
+                    Listed::Uncheckable => (format!("WHERE uncheckable = ?1 ORDER BY {ORDER} LIMIT {limit}"), 1),
+                };
+                self.each_row_sql(rows, &sql, arg, f)
+            }
+            Rows::Best(best) => {
+                let kept = match which {
+                    Listed::Group(rank) => best.take_listed(rank as usize),
+                    Listed::Worthiest => best.take_listed(group_rank(Group::Unverified) as usize),
+                    Listed::Uncheckable => best.take_uncheckable(),
+                };
+                for rec in kept.into_iter().take(usize::try_from(limit).unwrap_or(usize::MAX)) {
+                    f(rec)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// The user's own rows per group rank.
     fn mine_counts(&self, open: &Open) -> Result<[u64; 3], RenderError> {
+        let rows = match &open.rows {
+            Rows::Best(best) => return Ok(best.mine()),
+            Rows::Store(rows) => rows,
+        };
         let mut counts = [0u64; 3];
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
-        let mut st = open.rows.prepare("SELECT grp, sum(mine) FROM rows GROUP BY grp").map_err(err)?;
+        let mut st = rows.prepare("SELECT grp, sum(mine) FROM rows GROUP BY grp").map_err(err)?;
         let mut q = st.query([]).map_err(err)?;
         while let Some(r) = q.next().map_err(err)? {
             let g: i64 = r.get(0).map_err(err)?;
@@ -399,16 +482,24 @@ impl MarkdownSink {
         Ok(counts)
     }
 
-    /// The [`TOP_ROWS`] largest values of `columns` in a group, with their
-    /// row count and the user's own among them, and how many distinct
-    /// values there are.
-    fn top(&self, open: &Open, columns: &str, rank: i64) -> Result<(Vec<TopRow>, u64), RenderError> {
+    /// The [`TOP_ROWS`] largest values of a table's key (conversation or
+    /// author) in a group, with their row count and the user's own among
+    /// them, and how many distinct values there are.
+    fn top(&self, open: &Open, by: best::TopBy, rank: i64) -> Result<(Vec<TopRow>, u64), RenderError> {
+        let rows = match &open.rows {
+            Rows::Best(best) => return Ok(best.top(by, TOP_ROWS as usize)),
+            Rows::Store(rows) => rows,
+        };
+        let columns = match by {
+            best::TopBy::Conversation => "source, archive, conversation",
+            best::TopBy::Author => "author",
+        };
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
         let width = columns.split(',').count();
         let sql = format!(
             "SELECT {columns}, count(*), sum(mine) FROM rows WHERE grp = ?1 GROUP BY {columns} ORDER BY count(*) DESC, {columns} LIMIT {TOP_ROWS}"
         );
-        let mut st = open.rows.prepare(&sql).map_err(err)?;
+        let mut st = rows.prepare(&sql).map_err(err)?;
         let mut q = st.query([rank]).map_err(err)?;
         let mut out = Vec::new();
         while let Some(r) = q.next().map_err(err)? {
@@ -420,8 +511,7 @@ impl MarkdownSink {
             let m: i64 = r.get(width + 1).map_err(err)?;
             out.push((key, n as u64, m as u64));
         }
-        let distinct: i64 = open
-            .rows
+        let distinct: i64 = rows
             .query_row(&format!("SELECT count(*) FROM (SELECT 1 FROM rows WHERE grp = ?1 GROUP BY {columns})"), [rank], |r| r.get(0))
             .map_err(err)?;
         Ok((out, distinct as u64))
@@ -429,9 +519,13 @@ impl MarkdownSink {
 
     /// Rows per group rank, plus the uncheckable count at index 3.
     fn group_row_counts(&self, open: &Open) -> Result<[u64; 4], RenderError> {
+        let rows = match &open.rows {
+            Rows::Best(best) => return Ok(best.counts()),
+            Rows::Store(rows) => rows,
+        };
         let mut counts = [0u64; 4];
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "counting rows", source });
-        let mut st = open.rows.prepare("SELECT grp, count(*), sum(uncheckable) FROM rows GROUP BY grp").map_err(err)?;
+        let mut st = rows.prepare("SELECT grp, count(*), sum(uncheckable) FROM rows GROUP BY grp").map_err(err)?;
         let mut q = st.query([]).map_err(err)?;
         while let Some(r) = q.next().map_err(err)? {
             let g: i64 = r.get(0).map_err(err)?;
@@ -447,14 +541,14 @@ impl MarkdownSink {
 
     fn each_row_sql(
         &self,
-        open: &Open,
+        rows: &Connection,
         filter_and_order: &str,
         arg: i64,
         mut f: impl FnMut(AuditRecord) -> Result<(), RenderError>,
     ) -> Result<(), RenderError> {
         let err = |source| RenderError::Other(Error::Rows { path: self.rows_path(), action: "reading rows back", source });
         let sql = format!("SELECT json FROM rows {filter_and_order}");
-        let mut st = open.rows.prepare(&sql).map_err(err)?;
+        let mut st = rows.prepare(&sql).map_err(err)?;
         let mut q = st.query([arg]).map_err(err)?;
         while let Some(r) = q.next().map_err(err)? {
             let json: String = r.get(0).map_err(err)?;
@@ -510,8 +604,8 @@ impl ReportSink for MarkdownSink {
 impl Drop for MarkdownSink {
     fn drop(&mut self) {
         // Unfinished: drop the scratch rows (the final report was never written).
-        if let Some(open) = self.open.take() {
-            drop(open);
+        if let Some(Open { rows: Rows::Store(rows), .. }) = self.open.take() {
+            drop(rows);
             let _ = fs::remove_file(self.rows_path());
         }
     }

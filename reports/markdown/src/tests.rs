@@ -422,6 +422,86 @@ fn many_rows_stream_through_the_row_store() {
     assert!(md.find("`c00`").unwrap() < md.find("`c49`").unwrap());
 }
 
+/// Renders `rows` in the default mode, through the row store or the in-memory listings.
+fn render_default(rows: &[AuditRecord], store: bool) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = MarkdownSink::new(dir.path());
+    let mut sink = if store { sink.store_always() } else { sink };
+    sink.begin(&run()).unwrap();
+    for r in rows {
+        sink.write(r).unwrap();
+    }
+    sink.finish(&summary(rows)).unwrap();
+    let names: Vec<String> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, vec![FILE_NAME.to_string()], "only the report is left behind");
+    fs::read_to_string(dir.path().join(FILE_NAME)).unwrap()
+}
+
+/// The default report keeps only the rows it lists in memory; it must show
+/// exactly what the row store's sorted queries show: more rows than every
+/// listing holds, in every group, the user's own among them, uncheckable
+/// ones, ties on every key but the last, arriving in no particular order.
+#[test]
+fn in_memory_listings_match_the_row_store() {
+    let base = rows();
+    let statuses = [
+        Status::Contradicted,
+        Status::Supported,
+        Status::NoEvidence,
+        Status::NotAddressed,
+        Status::PartiallySupported,
+        Status::Ambiguous,
+        Status::Stale,
+    ];
+    let kinds = [ClaimKind::Fact, ClaimKind::Quantity, ClaimKind::Date, ClaimKind::Causal, ClaimKind::Prediction];
+    let mut many = Vec::new();
+    // A fixed pseudo-random walk: arrival order, keys and ties vary.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    };
+    for i in 0..4_000u32 {
+        let mut r = base[(next(base.len() as u64)) as usize].clone();
+        r.conversation = format!("c{:03}", next(120));
+        r.author = if next(5) == 0 { "Alice <alice@example.org>".into() } else { format!("person{} <p@example.org>", next(40)) };
+        r.from_me = r.author.contains("alice@");
+        r.sent_at = jiff::Timestamp::from_second(1_700_000_000 + next(50) as i64 * 3600).unwrap();
+        r.message_id = MessageId(format!("<m{}@example.org>", next(60)));
+        r.claim.text = if next(3) == 0 { format!("Revenue rose {}% in 2023.", next(9)) } else { format!("Claim {i} is here.") };
+        r.claim.kind = kinds[next(kinds.len() as u64) as usize];
+        r.claim.span = Span::new(next(3) as usize, 40);
+        r.claim.id = Claim::id_for(&r.claim.message_digest, r.claim.span, &r.claim.text);
+        r.assessment.status = statuses[next(statuses.len() as u64) as usize];
+        r.assessment.method = if next(4) == 0 { "deterministic@1+trust_list".into() } else { "deterministic@1".into() };
+        r.assessment.gate = match next(6) {
+            0 => Some(GateSummary { verdict: GateVerdict::Uncheckable, flags: vec![] }),
+            1 => Some(GateSummary { verdict: GateVerdict::Pass, flags: vec![] }),
+            _ => r.assessment.gate.clone(),
+        };
+        many.push(r.clone());
+        if next(10) == 0 {
+            // The same claim again, differing only in its detail: the JSON breaks the tie.
+            r.assessment.reasons[0].detail.push_str(" (again)");
+            many.push(r);
+        }
+    }
+    let memory = render_default(&many, false);
+    let store = render_default(&many, true);
+    assert_eq!(memory, store);
+    for s in ["## ⚠ Contradicted (", "_and ", "more in `audit.arrow` (`gate_verdict = 'UNCHECKABLE'`)", "**Yours**"] {
+        assert!(memory.contains(s), "{s:?} missing: the test must reach every cut");
+    }
+    let contradicted = many.iter().filter(|r| r.group() == Group::Contradicted).count() as u64;
+    assert!(contradicted > CONTRADICTED_LISTED, "{contradicted}");
+    let uncheckable = many.iter().filter(|r| r.is_uncheckable()).count() as u64;
+    assert!(uncheckable > UNCHECKABLE_LISTED, "{uncheckable}");
+    many.reverse();
+    assert_eq!(render_default(&many, false), memory, "arrival order does not matter");
+}
+
 #[test]
 fn a_notes_time_says_which_time_it_is() {
     let note = |written_at: Option<&str>, written_from: Option<&str>, modified_at: Option<&str>| amem_model::NoteRef {
