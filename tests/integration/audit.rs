@@ -71,6 +71,10 @@ fn readme_first_command_audits_the_example_home() {
         assert!(md.contains(heading), "audit.md has a {heading} section");
     }
     assert!(md.contains("amem://"), "verdicts cite amem:// evidence");
+    // A cited note's time is when it was written, and the report says which time it is: the
+    // front matter's date for a dated note, the file's time for one without.
+    assert!(md.contains("`wiki/team.md` · written 2025-04-02 (front matter `updated:`)"), "{md}");
+    assert!(md.contains("`wiki/places.txt` · modified ") && md.contains(" (file time)"), "{md}");
     // The example home names its user in [me]: the report marks and leads with her claims.
     assert!(md.contains("(you)") && md.contains("## What needs attention"), "{md}");
     assert!(dir.join("audit.arrow").is_file() && dir.join("audit.jsonl").is_file());

@@ -157,6 +157,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 "source_uri": e.source_url.clone().unwrap_or_else(|| e.uri.to_string()),
                 "snippet": e.quote,
                 "captured_at": e.captured_at,
+                "written_at": e.written_at,
                 "similarity": similarity(&terms, &e.quote),
                 "amem_uri": e.uri.to_string(),
             })
@@ -183,13 +184,13 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             writeln!(out, "  {u}")?;
         }
         for e in &evidence {
-            writeln!(
-                out,
-                "  evidence: {} (captured {}, similarity {})",
-                e["source_uri"].as_str().unwrap_or(""),
-                e["captured_at"].as_str().unwrap_or("unknown"),
-                e["similarity"]
-            )?;
+            // A fetched page's time is when it was captured; an own note's, when it was written.
+            let time = match (e["captured_at"].as_str(), e["written_at"].as_str()) {
+                (Some(c), _) => format!("captured {c}"),
+                (None, Some(w)) => format!("written {w}"),
+                (None, None) => "captured unknown".to_string(),
+            };
+            writeln!(out, "  evidence: {} ({time}, similarity {})", e["source_uri"].as_str().unwrap_or(""), e["similarity"])?;
             writeln!(out, "    \"{}\"", e["snippet"].as_str().unwrap_or(""))?;
         }
         for r in &assessed.reasons {
@@ -214,6 +215,7 @@ fn open_item(store: &RecallStore, item: &str) -> Vec<Evidence> {
             span: amem_model::Span::new(0, c.text.len()),
             item_digest: c.item_digest,
             captured_at: c.retrieved_at.clone(),
+            written_at: None,
             source_url: c.source_url.clone(),
             title: c.title.clone(),
         });

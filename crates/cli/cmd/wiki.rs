@@ -94,6 +94,14 @@ pub(crate) fn run_index(a: IndexArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     for w in &report.warnings {
         ctx.warn(format!("{}:{}: {}; indexed as plain text", w.path.display(), w.warning.line, w.warning.problem));
     }
+    for w in &report.time_warnings {
+        ctx.warn(format!(
+            "{}:{}: {}; the note's time is taken from its other dates or its file's modification time",
+            w.path.display(),
+            w.warning.line,
+            w.warning.problem
+        ));
+    }
     ctx.note(format!(
         "indexed {}: {} files ({} added, {} changed, {} unchanged, {} removed), {} skipped{}; the index holds {} items, {} chunks ({})",
         wiki.dir().display(),

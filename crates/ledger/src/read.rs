@@ -450,7 +450,7 @@ impl Ledger {
                 let target = reasons
                     .get_mut(reason as usize)
                     .ok_or_else(|| self.corrupt("assessment_evidence", &key, format!("cites reason {reason}, which is not recorded")))?;
-                target.evidence.push(Evidence { uri, quote, span, item_digest, captured_at, source_url, title });
+                target.evidence.push(Evidence { uri, quote, span, item_digest, captured_at, written_at: None, source_url, title });
             }
         }
         let gate = match gate {

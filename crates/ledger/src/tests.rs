@@ -47,6 +47,7 @@ fn evidence(item: &str, rev: &[u8]) -> Evidence {
         span: Span::new(0, 24),
         item_digest: Digest::of(rev),
         captured_at: Some("2024-01-01T00:00:00Z".into()),
+        written_at: None,
         source_url: None,
         title: Some("Launch notes".into()),
     }

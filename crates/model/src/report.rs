@@ -146,6 +146,15 @@ pub struct NoteRef {
     pub path: String,
     /// The file's modification time, RFC 3339 UTC, when it could be read.
     pub modified_at: Option<String>,
+    /// When the note was written, RFC 3339 UTC, as the index holds it for
+    /// the cited revision: its front matter's date, else its file's
+    /// modification time when it was indexed (never the indexing time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_at: Option<String>,
+    /// Which time `written_at` is: the front matter key it came from
+    /// (`date`, `updated`, ...), or `mtime` for the file's modification time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_from: Option<String>,
 }
 
 /// What one piece of evidence does for the verdict.
@@ -478,6 +487,7 @@ mod tests {
             span: Span::new(start, end),
             item_digest: Digest::of(item.as_bytes()),
             captured_at: None,
+            written_at: None,
             source_url: None,
             title: None,
         }

@@ -70,6 +70,7 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
                     span: Span::new(40, 104),
                     item_digest: Digest::of(format!("rev{}", i % 300).as_bytes()),
                     captured_at: Some("2024-04-30T12:00:00Z".into()),
+                    written_at: None,
                     source_url: Some("https://example.org/report".into()),
                     title: Some("Annual report".into()),
                 }]
@@ -222,6 +223,7 @@ pub fn outcomes(n: usize) -> Vec<Outcome> {
                             span: Span::new(0, 24),
                             item_digest: Digest::of(format!("rev{}", n % 100).as_bytes()),
                             captured_at: None,
+                            written_at: None,
                             source_url: None,
                             title: None,
                         }],

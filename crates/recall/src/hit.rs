@@ -32,21 +32,37 @@ pub struct Hit {
     pub retrieved_at: Option<String>,
     /// When this revision was first indexed, RFC 3339.
     pub indexed_at: String,
+    /// When the note was written, RFC 3339 UTC: the latest of its front
+    /// matter's `date:`, `updated:`, `modified:`, `last_modified:`, ...
+    /// ([`crate::WRITTEN_KEYS`]), else the file's modification time when it
+    /// was indexed; `None` when neither is known.
+    #[serde(default)]
+    pub written_at: Option<String>,
+    /// Which time `written_at` is: the front matter key (`updated`), or
+    /// [`WRITTEN_FROM_MTIME`].
+    #[serde(default)]
+    pub written_from: Option<String>,
     /// The file's path relative to the wiki folder, `/`-separated.
     pub path: String,
 }
 
+/// [`Hit::written_from`] of a note whose front matter gives no time: its
+/// file's modification time stands in.
+pub const WRITTEN_FROM_MTIME: &str = "mtime";
+
 impl Hit {
     /// The evidence record the verifier cites: the quote is the best span,
-    /// `captured_at` is the fetch time of captured items and the index time
-    /// of the user's own notes.
+    /// `captured_at` is the fetch time of captured items, `written_at` the
+    /// time the user's own notes were written (never when they were
+    /// indexed: a note of 2019 indexed today is a note of 2019).
     pub fn to_evidence(&self) -> Evidence {
         Evidence {
             uri: self.uri.clone(),
             quote: self.quote.clone(),
             span: self.span,
             item_digest: self.item_digest,
-            captured_at: Some(self.retrieved_at.clone().unwrap_or_else(|| self.indexed_at.clone())),
+            captured_at: self.retrieved_at.clone(),
+            written_at: if self.retrieved_at.is_some() { None } else { self.written_at.clone() },
             source_url: self.source_url.clone(),
             title: self.title.clone(),
         }
@@ -68,6 +84,12 @@ pub struct OpenedChunk {
     pub source_url: Option<String>,
     /// When it was fetched.
     pub retrieved_at: Option<String>,
+    /// When the note was written (see [`Hit::written_at`]).
+    #[serde(default)]
+    pub written_at: Option<String>,
+    /// Which time that is (see [`Hit::written_from`]).
+    #[serde(default)]
+    pub written_from: Option<String>,
     /// Digest of the item revision.
     pub item_digest: Digest,
     /// The file's path relative to the wiki folder.

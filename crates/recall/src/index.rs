@@ -8,7 +8,10 @@
 //!
 //! Tables (names are the constants below):
 //! - [`T_META`]: `key`, `value`: the schema version and the last run's counts.
-//! - [`T_ITEMS`]: one row per item revision (id, digest, front matter, path).
+//! - [`T_ITEMS`]: one row per item revision (id, digest, front matter, path,
+//!   and when the note was written: `written_at`, RFC 3339 UTC, from the
+//!   front matter key named in `written_from`, or `mtime` for the file's
+//!   modification time when the front matter gives none).
 //! - [`T_FILES`]: one row per wiki file: path, item id, digest, size, mtime;
 //!   what the last committed index run saw, used to skip unchanged files.
 //! - [`T_CHUNKS`]: the chunk texts, `(item_id, chunk_no)` unique.
@@ -31,8 +34,9 @@ mod write;
 pub(crate) use write::Writer;
 
 /// Version of the wiki tables' layout. Bump on any change; an older layout is
-/// rebuilt (it is derived data), a newer one is refused.
-pub const SCHEMA_VERSION: i64 = 2;
+/// rebuilt (it is derived data), a newer one is refused. 3: items carry when
+/// the note was written (`written_at`, `written_from`).
+pub const SCHEMA_VERSION: i64 = 3;
 /// Key/value table: schema version, last run.
 pub const T_META: &str = "wiki_meta";
 /// Item revisions.
@@ -70,6 +74,10 @@ pub(crate) struct ItemRow {
     pub(crate) source_url: Option<String>,
     pub(crate) retrieved_at: Option<String>,
     pub(crate) indexed_at: String,
+    /// When the note was written, RFC 3339 UTC (see [`crate::Hit::written_at`]).
+    pub(crate) written_at: Option<String>,
+    /// Where that time came from: a front matter key, or `mtime`.
+    pub(crate) written_from: Option<String>,
     pub(crate) path: String,
     pub(crate) bytes: i64,
     pub(crate) chunks: i64,
@@ -109,6 +117,8 @@ impl crate::postings::Weighed for std::sync::Arc<ChunkRow> {
             + opt(&i.title)
             + opt(&i.source_url)
             + opt(&i.retrieved_at)
+            + opt(&i.written_at)
+            + opt(&i.written_from)
     }
 }
 
@@ -127,17 +137,17 @@ pub struct IndexStats {
 pub(crate) struct FtsIndex {
     conn: Connection,
     path: PathBuf,
-    /// Document frequency and stems by lowercased query term, so a word
-    /// seen before costs no SQL at all. This and the caches below (but the
-    /// shared ones) are cleared when a write begins through this handle,
-    /// and by [`FtsIndex::refresh`] when another handle has committed one.
-    term_df_cache: RefCell<HashMap<String, TermInfo>>,
     /// Document frequency by stem (the vocabulary reads a stem's whole
     /// doclist to count it, so it is worth keeping).
     df_cache: RefCell<HashMap<String, i64>>,
     /// Postings by term, and occurrences of phrases' stems, for ranking
-    /// (see [`FtsIndex::postings`]): shared by the handles on one file in
-    /// this process ([`crate::postings::Shared`]).
+    /// (see [`FtsIndex::postings`]), returned chunks, and the stems and
+    /// document frequency of query terms (so a word seen before costs no
+    /// SQL at all): shared by the handles on one file in this process
+    /// ([`crate::postings::Shared`]). The caches of this handle (the df
+    /// cache above, the lengths and count below) are cleared when a write
+    /// begins through this handle, and by [`FtsIndex::refresh`] when
+    /// another handle has committed one.
     caches: SharedCaches,
     /// Every chunk's length in tokens, for ranking.
     lengths: RefCell<Option<std::sync::Arc<ChunkLengths>>>,
@@ -198,7 +208,15 @@ pub(crate) struct TermInfo {
 }
 
 pub(crate) use crate::postings::Postings;
-use crate::postings::{Posting, SharedCaches, decode, encode, merge, pack, phrase_starts, postings_of, shared_caches, with_shared};
+
+impl crate::postings::Weighed for std::sync::Arc<TermInfo> {
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<TermInfo>() + self.stems.iter().map(|s| s.len() + std::mem::size_of::<String>()).sum::<usize>()
+    }
+}
+use crate::postings::{
+    CacheBudgets, Posting, SharedCaches, decode, encode, merge, pack, phrase_starts, postings_of, shared_caches, with_shared,
+};
 
 /// A chunk row id as the compact postings hold it (below 2^28), or
 /// [`Error::Corrupt`].
@@ -222,8 +240,34 @@ pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
 pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of returned chunks may hold, in bytes (a chunk's text is
-/// at most 1,000 bytes; with its item's strings about 1.5 KB: 2,500 chunks).
-pub(crate) const CHUNK_CACHE_BYTES: usize = 4 << 20;
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: 5,000
+/// chunks, a seventh of the Enron bench wiki). A miss is a join of the
+/// chunk and its item in SQLite, the largest part of a search after
+/// ranking when the cache held 2,500.
+pub(crate) const CHUNK_CACHE_BYTES: usize = 8 << 20;
+/// What the cache of query terms' stems and frequencies may hold, in bytes
+/// (about 150 bytes a term with the entry's overhead: some 28,000 terms).
+pub(crate) const TERM_CACHE_BYTES: usize = 4 << 20;
+/// The budgets of the shared caches of one index file: 44 MiB in all, by
+/// their accounting, whatever the number of handles.
+pub(crate) const CACHE_BUDGETS: CacheBudgets = CacheBudgets {
+    postings: POSTINGS_CACHE_BYTES,
+    occurrences: OCCURRENCES_CACHE_BYTES,
+    chunks: CHUNK_CACHE_BYTES,
+    terms: TERM_CACHE_BYTES,
+};
+/// How much of the SQLite file a handle reads through a memory map instead
+/// of `pread` into its page cache (SQLite's `mmap_size`). Address space,
+/// not memory: only the pages a search touches become resident, and they
+/// are the kernel's file pages, shared with every other mapping of the
+/// file, not copies. In WAL mode every commit of another connection (the
+/// ledger records each message on its own) empties a reader's page cache
+/// at its next read transaction, so without the map a search read its
+/// B-tree pages again with a system call and a copy each (the audit spent
+/// 4.7% of its CPU in `pread64`). 256 MiB covers the index of a wiki many
+/// times the Enron bench's (60 MB with its ledger); pages past it are read
+/// as before.
+pub(crate) const MMAP_BYTES: i64 = 256 << 20;
 
 /// Chunk row ids above this are refused as corrupt (the flat per-row arrays
 /// of ranking would be too large): 2^28 chunks ever written.
@@ -285,6 +329,16 @@ fn docsize_tokens(blob: &[u8]) -> Option<u64> {
     Some(total)
 }
 
+/// Prepared statements kept per connection (see [`FtsIndex::open`]).
+const STATEMENT_CACHE: usize = 64;
+
+/// A stem in at most this many chunks has its postings read with its
+/// document frequency ([`FtsIndex::term_info`]): such a stem fits a
+/// search's row budget ([`crate::query::ROW_BUDGET`]), so it is likely to
+/// be searched for; a more frequent one's postings (up to the whole index)
+/// are read only when the plan keeps it.
+const POSTINGS_WITH_DF: i64 = crate::query::ROW_BUDGET;
+
 /// The term and stem caches are each dropped past this many entries
 /// (bounded memory: about 100 bytes a term, 10 MB).
 const DF_CACHE_MAX: usize = 100_000;
@@ -296,7 +350,9 @@ fn sql_err<'p>(path: &'p Path, what: &'static str) -> impl Fn(rusqlite::Error) -
     }
 }
 
-const ITEM_COLS: &str = "i.item_id, i.digest, i.kind, i.title, i.source_url, i.retrieved_at, i.indexed_at, i.path, i.bytes, i.chunks";
+const ITEM_COLS: &str = "i.item_id, i.digest, i.kind, i.title, i.source_url, i.retrieved_at, i.indexed_at, i.path, i.bytes, i.chunks, i.written_at, i.written_from";
+/// How many columns [`ITEM_COLS`] selects: a query's own columns come after them.
+const ITEM_COL_COUNT: usize = 12;
 
 fn item_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ItemRow> {
     Ok(ItemRow {
@@ -310,6 +366,8 @@ fn item_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<ItemRow> 
         path: r.get(at + 7)?,
         bytes: r.get(at + 8)?,
         chunks: r.get(at + 9)?,
+        written_at: r.get(at + 10)?,
+        written_from: r.get(at + 11)?,
     })
 }
 
@@ -345,6 +403,14 @@ impl FtsIndex {
         // FTS5's own segment reads did on almost every search: 15% of a
         // search's time went to re-parsing SQL.
         conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map_err(sql_err(&path, "configure"))?;
+        // Room for every statement a search and an index run prepare (the
+        // generation check, the read transaction, term and postings
+        // lookups, chunk lookups for 1 to k rows, the writer's): at
+        // rusqlite's default of 16 they evicted each other and a search
+        // parsed SQL again.
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        let _mmap: Option<i64> =
+            conn.query_row(&format!("PRAGMA mmap_size={MMAP_BYTES}"), [], |r| r.get(0)).optional().map_err(sql_err(&path, "configure"))?;
         let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
@@ -368,7 +434,8 @@ impl FtsIndex {
         tx.execute_batch(&format!(
             "CREATE TABLE IF NOT EXISTS {T_ITEMS} (
                 item_id TEXT PRIMARY KEY, digest TEXT NOT NULL, kind TEXT NOT NULL, title TEXT, source_url TEXT,
-                retrieved_at TEXT, indexed_at TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL);
+                retrieved_at TEXT, indexed_at TEXT NOT NULL, path TEXT NOT NULL, bytes INTEGER NOT NULL, chunks INTEGER NOT NULL,
+                written_at TEXT, written_from TEXT);
              CREATE TABLE IF NOT EXISTS {T_FILES} (
                 path TEXT PRIMARY KEY, item_id TEXT NOT NULL, digest TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL);
              CREATE INDEX IF NOT EXISTS {T_FILES}_item ON {T_FILES}(item_id);
@@ -403,9 +470,8 @@ impl FtsIndex {
         .map_err(sql_err(&path, "create query tables"))?;
         Ok(FtsIndex {
             conn,
-            caches: shared_caches(&path, POSTINGS_CACHE_BYTES, OCCURRENCES_CACHE_BYTES, CHUNK_CACHE_BYTES),
+            caches: shared_caches(&path, CACHE_BUDGETS),
             path,
-            term_df_cache: RefCell::new(HashMap::new()),
             df_cache: RefCell::new(HashMap::new()),
             lengths: RefCell::new(None),
             generation: std::cell::Cell::new(None),
@@ -452,7 +518,6 @@ impl FtsIndex {
     /// Drop what this handle cached (the shared postings caches follow the
     /// generation on their own: [`crate::postings::Shared`]).
     fn clear_caches(&self) {
-        self.term_df_cache.borrow_mut().clear();
         self.df_cache.borrow_mut().clear();
         *self.lengths.borrow_mut() = None;
         self.chunk_count.set(None);
@@ -462,7 +527,7 @@ impl FtsIndex {
     /// a tiny cache evicts all the time).
     #[cfg(test)]
     pub(crate) fn set_postings_cache_bytes(&mut self, bytes: usize) {
-        self.caches = shared_caches(Path::new(":memory:"), bytes, bytes, bytes);
+        self.caches = shared_caches(Path::new(":memory:"), CacheBudgets::all(bytes));
     }
 
     /// Test check: [`T_POSTINGS`] is in step with the index generation and
@@ -502,6 +567,20 @@ impl FtsIndex {
     #[cfg(test)]
     pub(crate) fn reads_stored_postings(&self) -> bool {
         self.stored.get()
+    }
+
+    /// Bytes held by each shared cache (postings, occurrences, chunks,
+    /// terms), by their accounting (tests of the bounds).
+    #[cfg(test)]
+    pub(crate) fn shared_cache_bytes(&self) -> [usize; 4] {
+        let c = self.caches.lock().unwrap();
+        [c.postings.bytes(), c.occurrences.bytes(), c.chunks.bytes(), c.terms.bytes()]
+    }
+
+    /// A pragma's value as a number (tests).
+    #[cfg(test)]
+    pub(crate) fn pragma_i64(&self, name: &str) -> i64 {
+        self.conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0)).unwrap()
     }
 
     /// Whether two handles share their postings caches.
@@ -547,7 +626,12 @@ impl FtsIndex {
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let rows = st
             .query_map(params![expr, k], |r| {
-                Ok(ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: r.get(12)? })
+                Ok(ChunkRow {
+                    item: item_from_row(r, 0)?,
+                    chunk_no: r.get(ITEM_COL_COUNT)?,
+                    text: r.get(ITEM_COL_COUNT + 1)?,
+                    bm25: r.get(ITEM_COL_COUNT + 2)?,
+                })
             })
             .map_err(&err)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(&err)
@@ -557,14 +641,17 @@ impl FtsIndex {
     /// smallest document frequency of its stems (a phrase cannot occur in
     /// more chunks than its rarest word), 0 when one of its stems is in no
     /// chunk (the term cannot match) or it has no token.
-    pub(crate) fn term_info(&self, terms: &[&str]) -> Result<Vec<TermInfo>> {
+    pub(crate) fn term_info(&self, terms: &[&str]) -> Result<Vec<std::sync::Arc<TermInfo>>> {
         let err = sql_err(&self.path, "look up term frequencies");
-        let mut term_cache = self.term_df_cache.borrow_mut();
-        if term_cache.len() > DF_CACHE_MAX {
-            term_cache.clear();
-        }
-        let keys: Vec<String> = terms.iter().map(|t| t.to_lowercase()).collect();
-        let mut out: Vec<Option<TermInfo>> = keys.iter().map(|k| term_cache.get(k).cloned()).collect();
+        let generation = self.generation.get();
+        // The cache key: the term lowercased (as it was, when it already is).
+        let keys: Vec<std::borrow::Cow<'_, str>> = terms
+            .iter()
+            .map(|t| if t.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) { (*t).into() } else { t.to_lowercase().into() })
+            .collect();
+        let mut out: Vec<Option<std::sync::Arc<TermInfo>>> =
+            with_shared(&self.caches, generation, |c| keys.iter().map(|k| c.terms.get(k.as_ref())).collect())
+                .unwrap_or_else(|| vec![None; terms.len()]);
         let misses: Vec<usize> = (0..terms.len()).filter(|&i| out[i].is_none()).collect();
         if misses.is_empty() {
             return Ok(out.into_iter().map(Option::unwrap_or_default).collect());
@@ -585,9 +672,16 @@ impl FtsIndex {
         let stems = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))).map_err(&err)?;
         let mut df_of = self.conn.prepare_cached(&format!("SELECT doc FROM temp.{T_FTS_ROW} WHERE term = ?1")).map_err(&err)?;
         // The stored postings know each stem's frequency without reading
-        // its doclist (which FTS5's `row` vocabulary does).
+        // its doclist (which FTS5's `row` vocabulary does), and hold the
+        // postings themselves in the same row: read with the frequency when
+        // the stem is rare enough to be searched for ([`POSTINGS_WITH_DF`]),
+        // so a search finds them cached and looks each stem up once.
         let df_stored = if self.stored.get() {
-            Some(RefCell::new(self.conn.prepare_cached(&format!("SELECT df FROM {T_POSTINGS} WHERE term = ?1")).map_err(&err)?))
+            Some(RefCell::new(
+                self.conn
+                    .prepare_cached(&format!("SELECT df, CASE WHEN df <= ?2 THEN data END FROM {T_POSTINGS} WHERE term = ?1"))
+                    .map_err(&err)?,
+            ))
         } else {
             None
         };
@@ -601,12 +695,32 @@ impl FtsIndex {
             let df = match cache.get(&stem) {
                 Some(&df) => df,
                 // Postings held for the stem give it at no cost (one per row).
-                None if let Some(p) = with_shared(&self.caches, self.generation.get(), |c| c.postings.get(&stem)).flatten() => {
+                None if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(stem.as_str())).flatten() => {
                     i64::try_from(p.len()).unwrap_or(i64::MAX)
                 }
                 None => {
                     let df: i64 = match &df_stored {
-                        Some(st) => st.borrow_mut().query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
+                        Some(st) => {
+                            let row = st
+                                .borrow_mut()
+                                .query_row(params![&stem, POSTINGS_WITH_DF], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)))
+                                .optional()
+                                .map_err(&err)?;
+                            match row {
+                                Some((df, Some(data))) => {
+                                    let p: Postings = decode(&data)
+                                        .ok_or_else(|| Error::Corrupt {
+                                            path: self.path.clone(),
+                                            reason: format!("the stored postings of {stem:?} are malformed"),
+                                        })?
+                                        .into();
+                                    with_shared(&self.caches, generation, |c| c.postings.insert(stem.as_str(), &p));
+                                    df
+                                }
+                                Some((df, None)) => df,
+                                None => 0,
+                            }
+                        }
                         None => df_of.query_row([&stem], |r| r.get(0)).optional().map_err(&err)?.unwrap_or(0),
                     };
                     cache.insert(stem.clone(), df);
@@ -619,9 +733,14 @@ impl FtsIndex {
                 info.stems.push(stem);
             }
         }
-        for &i in &misses {
-            let info = found[i].take().unwrap_or_default();
-            term_cache.insert(keys[i].clone(), info.clone());
+        let fresh: Vec<(usize, std::sync::Arc<TermInfo>)> =
+            misses.iter().map(|&i| (i, std::sync::Arc::new(found[i].take().unwrap_or_default()))).collect();
+        with_shared(&self.caches, generation, |c| {
+            for (i, info) in &fresh {
+                c.terms.insert(keys[*i].as_ref(), info);
+            }
+        });
+        for (i, info) in fresh {
             out[i] = Some(info);
         }
         Ok(out.into_iter().map(Option::unwrap_or_default).collect())
@@ -637,9 +756,12 @@ impl FtsIndex {
     /// `None` when a count does not fit the compact form (see
     /// [`crate::postings::postings_of`]): the caller then asks FTS5.
     pub(crate) fn postings(&self, stems: &[&str]) -> Result<Option<Postings>> {
-        let key = stems.join(" ");
+        let key: std::borrow::Cow<'_, str> = match stems {
+            [one] => (*one).into(),
+            _ => stems.join(" ").into(),
+        };
         let generation = self.generation.get();
-        if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(&key)).flatten() {
+        if let Some(p) = with_shared(&self.caches, generation, |c| c.postings.get(key.as_ref())).flatten() {
             return Ok(Some(p));
         }
         let list = match stems {
@@ -649,12 +771,12 @@ impl FtsIndex {
             _ => {
                 let mut occ: Vec<std::sync::Arc<[u64]>> = Vec::with_capacity(stems.len());
                 for stem in stems {
-                    let cached = with_shared(&self.caches, generation, |c| c.occurrences.get(stem)).flatten();
+                    let cached = with_shared(&self.caches, generation, |c| c.occurrences.get(*stem)).flatten();
                     let list = match cached {
                         Some(l) => l,
                         None => {
                             let l: std::sync::Arc<[u64]> = self.occurrences(stem, true)?.into();
-                            with_shared(&self.caches, generation, |c| c.occurrences.insert(stem, &l));
+                            with_shared(&self.caches, generation, |c| c.occurrences.insert(*stem, &l));
                             l
                         }
                     };
@@ -666,7 +788,7 @@ impl FtsIndex {
         };
         let Some(list) = list else { return Ok(None) };
         let p: Postings = list.into();
-        with_shared(&self.caches, generation, |c| c.postings.insert(&key, &p));
+        with_shared(&self.caches, generation, |c| c.postings.insert(key.as_ref(), &p));
         Ok(Some(p))
     }
 
@@ -761,10 +883,12 @@ impl FtsIndex {
     /// statement for all of a search's hits instead of one per hit.
     pub(crate) fn chunks_by_rows(&self, ids: &[i64]) -> Result<Vec<(i64, ChunkRow)>> {
         let generation = self.generation.get();
-        let mut found: Vec<Option<(i64, ChunkRow)>> = ids
-            .iter()
-            .map(|&id| with_shared(&self.caches, generation, |c| c.chunks.get(&id.to_string())).flatten().map(|r| (id, (*r).clone())))
-            .collect();
+        // One lock for all of them, each by its row id.
+        let cached: Vec<Option<std::sync::Arc<ChunkRow>>> =
+            with_shared(&self.caches, generation, |c| ids.iter().map(|id| c.chunks.get(id)).collect())
+                .unwrap_or_else(|| vec![None; ids.len()]);
+        let mut found: Vec<Option<(i64, ChunkRow)>> =
+            ids.iter().zip(cached).map(|(&id, r)| r.map(|r| (id, std::sync::Arc::unwrap_or_clone(r)))).collect();
         let missing: Vec<i64> = ids.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(&id, _)| id).collect();
         if missing.is_empty() {
             return Ok(found.into_iter().flatten().collect());
@@ -777,16 +901,25 @@ impl FtsIndex {
         let mut st = self.conn.prepare_cached(&sql).map_err(&err)?;
         let rows = st
             .query_map(rusqlite::params_from_iter(&missing), |r| {
-                Ok((r.get::<_, i64>(12)?, ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(10)?, text: r.get(11)?, bm25: 0.0 }))
+                Ok((
+                    r.get::<_, i64>(ITEM_COL_COUNT + 2)?,
+                    ChunkRow { item: item_from_row(r, 0)?, chunk_no: r.get(ITEM_COL_COUNT)?, text: r.get(ITEM_COL_COUNT + 1)?, bm25: 0.0 },
+                ))
             })
             .map_err(&err)?;
+        let mut fresh: Vec<(i64, std::sync::Arc<ChunkRow>)> = Vec::with_capacity(missing.len());
         for row in rows {
             let (id, c) = row.map_err(&err)?;
-            with_shared(&self.caches, generation, |cache| cache.chunks.insert(&id.to_string(), &std::sync::Arc::new(c.clone())));
             if let Some(at) = ids.iter().position(|&i| i == id) {
-                found[at] = Some((id, c));
+                found[at] = Some((id, c.clone()));
             }
+            fresh.push((id, std::sync::Arc::new(c)));
         }
+        with_shared(&self.caches, generation, |cache| {
+            for (id, c) in &fresh {
+                cache.chunks.insert(id, c);
+            }
+        });
         Ok(found.into_iter().flatten().collect())
     }
 
@@ -915,6 +1048,8 @@ mod tests {
             source_url: None,
             retrieved_at: None,
             indexed_at: "2024-01-01T00:00:00Z".into(),
+            written_at: Some("2019-03-01T00:00:00Z".into()),
+            written_from: Some("date".into()),
             path: format!("{id}.md"),
             bytes: 10,
             chunks,

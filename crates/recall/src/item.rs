@@ -172,6 +172,14 @@ pub struct ParsedItem {
     /// Set when the front matter could not be read and the note was read
     /// as plain text, whole: the caller names the file with it.
     pub warning: Option<crate::note::NoteWarning>,
+    /// When the note says it was written: the latest of its front matter's
+    /// `date`, `created`, `updated`, `modified`, `last_modified`, ...
+    /// ([`crate::note::WRITTEN_KEYS`]). `None` when it says nothing (the
+    /// index then takes the file's modification time).
+    pub written: Option<crate::note::WrittenTime>,
+    /// Set when one of those values is not a date: the line and the value
+    /// (the file's modification time stands in when no other key is read).
+    pub time_warning: Option<crate::note::NoteWarning>,
 }
 
 /// Read the bytes of a wiki file of the given kind.
@@ -211,6 +219,8 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
         links: note.links,
         body: note.body,
         warning: note.warning,
+        written: note.written,
+        time_warning: note.time_warning,
     })
 }
 

@@ -8,7 +8,9 @@
 //! `wiki/captured/` so the next run is a local hit.
 //!
 //! - Input: wiki files (`.md`, `.markdown`, `.txt`, `.html`, `.htm`) with
-//!   optional `---` front matter (`title`, `source`, `retrieved_at`, `digest`).
+//!   optional `---` front matter (`title`, `source`, `retrieved_at`, `digest`,
+//!   and when the note was written: the dates of [`WRITTEN_KEYS`], else the
+//!   file's modification time, kept per revision as [`Hit::written_at`]).
 //!   Each file is an item whose id comes from its content digest ([`ItemId`]);
 //!   its body is cut into chunks of whole sentences ([`chunk`]).
 //! - Index: SQLite FTS5 (bm25, porter over unicode61) in
@@ -45,10 +47,10 @@ mod walk;
 mod wiki;
 
 pub use error::{Error, Result};
-pub use hit::{Hit, OpenedChunk};
+pub use hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 pub use index::IndexStats;
 pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
-pub use note::NoteWarning;
+pub use note::{NoteWarning, WRITTEN_KEYS, WrittenTime};
 pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{
     Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted,

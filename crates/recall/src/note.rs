@@ -15,6 +15,12 @@
 //!
 //! A note whose front matter cannot be read is never dropped: it is read
 //! as plain text, whole, with a [`NoteWarning`] naming the line.
+//!
+//! When a note was written ([`WrittenTime`]) is the latest of the times its
+//! front matter (or first block of Logseq properties) gives under
+//! [`WRITTEN_KEYS`]; a value there that is not an ISO 8601 date or date-time
+//! is a [`NoteWarning`] naming its line, and the caller falls back to the
+//! file's modification time.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -27,6 +33,22 @@ pub struct NoteWarning {
     pub line: usize,
     /// What could not be read.
     pub problem: String,
+}
+
+/// The front matter keys that say when a note was written or last changed:
+/// Obsidian's and Zola's `date`/`created`/`updated`/`modified`, Jekyll's
+/// `last_modified_at`, Hugo's `lastmod`, and `last_modified`. A note that
+/// gives several was last written at the latest of them.
+pub const WRITTEN_KEYS: [&str; 7] = ["date", "created", "updated", "modified", "last_modified", "last_modified_at", "lastmod"];
+
+/// When a note says it was written, and which key said so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenTime {
+    /// The time, UTC (a bare date is its midnight UTC; a date-time without
+    /// an offset is read as UTC).
+    pub at: jiff::Timestamp,
+    /// The front matter key it came from, lowercase (`updated`).
+    pub key: String,
 }
 
 /// A note's metadata and the text a reader sees.
@@ -42,6 +64,10 @@ pub(crate) struct Note {
     pub links: Vec<String>,
     pub body: String,
     pub warning: Option<NoteWarning>,
+    /// The latest readable time under [`WRITTEN_KEYS`].
+    pub written: Option<WrittenTime>,
+    /// The first value under [`WRITTEN_KEYS`] that is no date, with its line.
+    pub time_warning: Option<NoteWarning>,
 }
 
 /// Scalar metadata by lowercase key; lists for `aliases` and `tags`.
@@ -87,6 +113,7 @@ pub(crate) fn read_note(text: &str, heading_title: bool) -> Note {
     aliases.extend(props.list(&["aliases", "alias"]).into_iter().filter(|a| !aliases.contains(a)).collect::<Vec<_>>());
     let mut tags = meta.list(&["tags", "tag"]);
     tags.extend(props.list(&["tags", "tag"]).into_iter().filter(|t| !tags.contains(t)).collect::<Vec<_>>());
+    let (written, time_warning) = written_time(text, |k| pick(&[k]));
     Note {
         title,
         aliases,
@@ -97,7 +124,80 @@ pub(crate) fn read_note(text: &str, heading_title: bool) -> Note {
         links,
         body,
         warning,
+        written,
+        time_warning,
     }
+}
+
+/// The latest time under [`WRITTEN_KEYS`] (`value` looks a key up), and a
+/// warning for the first value that is not a time, naming its line in `text`.
+fn written_time(text: &str, value: impl Fn(&str) -> Option<String>) -> (Option<WrittenTime>, Option<NoteWarning>) {
+    let mut latest: Option<WrittenTime> = None;
+    let mut warning = None;
+    for key in WRITTEN_KEYS {
+        let Some(v) = value(key) else { continue };
+        match parse_time(&v) {
+            Some(at) if latest.as_ref().is_none_or(|l| at > l.at) => latest = Some(WrittenTime { at, key: key.to_string() }),
+            Some(_) => {}
+            None if warning.is_none() => {
+                warning = Some(NoteWarning {
+                    line: line_of_key(text, key),
+                    problem: format!("`{key}: {v}` is not an ISO 8601 date or date-time (such as 2019-03-01 or 2019-03-01T10:00:00Z)"),
+                });
+            }
+            None => {}
+        }
+    }
+    (latest, warning)
+}
+
+/// An ISO 8601 date or date-time as YAML and people write it in front
+/// matter: `2019-03-01`, `2019-03-01T10:00:00Z`, `2019-03-01 10:00`,
+/// `2019-03-01 10:00:00 +01:00` (YAML's timestamp allows the space before
+/// the offset), `[[2019-03-01]]` (an Obsidian daily-note link). A date-time
+/// without an offset is read as UTC: the note says nothing of its zone.
+/// This reads one machine-written value, not prose (prose dates are
+/// `amem_text::dates`).
+fn parse_time(value: &str) -> Option<jiff::Timestamp> {
+    let v = value.trim().trim_matches(['"', '\'']).trim();
+    let v = v.strip_prefix("[[").and_then(|x| x.strip_suffix("]]")).unwrap_or(v).trim();
+    if v.is_empty() || !v.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let joined;
+    let v = match v.rfind([' ']) {
+        // `2019-03-01 10:00:00 +01:00`: the offset glued to the time.
+        Some(i) if i > 10 && v[i + 1..].starts_with(['+', '-', 'Z', 'z']) => {
+            joined = format!("{}{}", &v[..i], &v[i + 1..]);
+            joined.as_str()
+        }
+        _ => v,
+    };
+    if let Ok(t) = v.parse::<jiff::Timestamp>() {
+        return Some(t);
+    }
+    if let Ok(dt) = v.parse::<jiff::civil::DateTime>() {
+        return jiff::tz::TimeZone::UTC.to_timestamp(dt).ok();
+    }
+    let d = v.parse::<jiff::civil::Date>().ok()?;
+    jiff::tz::TimeZone::UTC.to_timestamp(d.at(0, 0, 0, 0)).ok()
+}
+
+/// The 1-based line where `key:` (front matter) or `key::` (a Logseq
+/// property, perhaps as a bullet) is first written; 1 when not found.
+fn line_of_key(text: &str, key: &str) -> usize {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix(['-', '*', '+']).map_or(t, str::trim_start);
+        if t.len() > key.len()
+            && t.is_char_boundary(key.len())
+            && t[..key.len()].eq_ignore_ascii_case(key)
+            && t[key.len()..].trim_start().starts_with(':')
+        {
+            return i + 1;
+        }
+    }
+    1
 }
 
 enum FrontMatter<'a> {
@@ -410,5 +510,43 @@ mod tests {
         assert_eq!(read_note("intro\n## Only h2 ##\n", true).title.as_deref(), Some("Only h2"));
         assert_eq!(read_note("#hashtag not a heading\n", true).title, None);
         assert_eq!(read_note("# heading in text\n", false).title, None);
+    }
+
+    #[test]
+    fn written_time_is_the_latest_front_matter_date() {
+        let at = |s: &str| s.parse::<jiff::Timestamp>().unwrap();
+        let n = read_note("---\ntitle: Plan\ndate: 2019-03-01\n---\nBody.\n", true);
+        assert_eq!(n.written, Some(WrittenTime { at: at("2019-03-01T00:00:00Z"), key: "date".into() }));
+        assert_eq!(n.time_warning, None);
+        // Several keys: the latest; a date-time with an offset is read in UTC.
+        let n = read_note("---\ncreated: 2018-01-01\nupdated: 2024-01-10 09:00:00 +01:00\nmodified: 2020-05-05T10:00\n---\nBody.\n", true);
+        assert_eq!(n.written, Some(WrittenTime { at: at("2024-01-10T08:00:00Z"), key: "updated".into() }));
+        let n = read_note("---\nlast_modified: \"2023-11-30T23:59:59Z\"\nDate: 2023-01-01\n---\nBody.\n", true);
+        assert_eq!(n.written.map(|w| w.key), Some("last_modified".into()));
+        // An Obsidian daily-note link, and a Logseq property.
+        assert_eq!(read_note("---\ndate: \"[[2021-06-07]]\"\n---\nBody.\n", true).written.map(|w| w.at), Some(at("2021-06-07T00:00:00Z")));
+        assert_eq!(read_note("date:: 2021-06-07\n- Met Ada.\n", true).written.map(|w| w.at), Some(at("2021-06-07T00:00:00Z")));
+        // None given.
+        assert_eq!(read_note("---\ntitle: x\n---\nBody.\n", true).written, None);
+        assert_eq!(read_note("Just text.\n", true).written, None);
+    }
+
+    #[test]
+    fn a_bad_date_is_a_warning_naming_its_line() {
+        let n = read_note("---\ntitle: Faro\ntags: [a]\ndate: next Tuesday\n---\nBody.\n", true);
+        assert_eq!(n.written, None);
+        let w = n.time_warning.expect("a warning");
+        assert_eq!(w.line, 4);
+        assert!(w.problem.contains("next Tuesday"), "{}", w.problem);
+        assert_eq!(n.warning, None, "the note is still read");
+        // A bare year, a day out of range, a date with slashes: none is an ISO 8601 date.
+        for bad in ["2019", "2019-02-30", "03/01/2019", "2019-03-01T25:00:00Z"] {
+            let n = read_note(&format!("---\ndate: {bad}\n---\nBody.\n"), true);
+            assert_eq!((n.written, n.time_warning.map(|w| w.line)), (None, Some(2)), "{bad}");
+        }
+        // A bad key beside a good one: the good one is the time, and the bad one is still named.
+        let n = read_note("---\ndate: soon\nupdated: 2024-01-10\n---\nBody.\n", true);
+        assert_eq!(n.written.map(|w| w.key), Some("updated".into()));
+        assert_eq!(n.time_warning.map(|w| w.line), Some(2));
     }
 }

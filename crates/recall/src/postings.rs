@@ -11,7 +11,9 @@
 //! starts included ([`phrase_starts`]).
 
 use crate::index::TITLE_WEIGHT;
+use std::borrow::Borrow;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::Arc;
 
 /// One chunk row's occurrences of a stem or phrase: 8 bytes where the first
@@ -200,6 +202,24 @@ impl<T> Weighed for Arc<[T]> {
     }
 }
 
+/// A cache key's heap bytes, for the cache's budget (a row id has none).
+pub(crate) trait KeyBytes {
+    /// Heap bytes the key holds.
+    fn key_bytes(&self) -> usize;
+}
+
+impl KeyBytes for String {
+    fn key_bytes(&self) -> usize {
+        self.len()
+    }
+}
+
+impl KeyBytes for i64 {
+    fn key_bytes(&self) -> usize {
+        0
+    }
+}
+
 struct Entry<V> {
     postings: V,
     used: u64,
@@ -214,25 +234,29 @@ struct Entry<V> {
 /// quarter-budget of inserts, instead of clearing everything (the first
 /// version cleared the whole cache at 1M entries and read the frequent
 /// stems again at once).
-pub(crate) struct PostingsCache<V = Postings> {
-    map: HashMap<String, Entry<V>>,
+pub(crate) struct PostingsCache<V = Postings, K = String> {
+    map: HashMap<K, Entry<V>>,
     bytes: usize,
     budget: usize,
     tick: u64,
 }
 
-impl<V: Weighed> PostingsCache<V> {
+impl<V: Weighed, K: Hash + Eq + Clone + KeyBytes> PostingsCache<V, K> {
     /// An empty cache that holds at most `budget` bytes.
-    pub(crate) fn new(budget: usize) -> PostingsCache<V> {
+    pub(crate) fn new(budget: usize) -> PostingsCache<V, K> {
         PostingsCache { map: HashMap::new(), bytes: 0, budget, tick: 0 }
     }
 
-    fn cost(key: &str, p: &V) -> usize {
-        key.len() + p.bytes() + ENTRY_OVERHEAD
+    fn cost(key: &K, p: &V) -> usize {
+        key.key_bytes() + p.bytes() + ENTRY_OVERHEAD
     }
 
     /// The postings under `key`, marked as just used.
-    pub(crate) fn get(&mut self, key: &str) -> Option<V> {
+    pub(crate) fn get<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         self.tick += 1;
         let tick = self.tick;
         self.map.get_mut(key).map(|e| {
@@ -243,14 +267,19 @@ impl<V: Weighed> PostingsCache<V> {
 
     /// Keep `p` under `key`, evicting the least recently used entries when
     /// over budget. An entry larger than the whole budget is not kept.
-    pub(crate) fn insert(&mut self, key: &str, p: &V) {
-        let cost = Self::cost(key, p);
+    pub(crate) fn insert<Q>(&mut self, key: &Q, p: &V)
+    where
+        Q: ToOwned<Owned = K> + ?Sized,
+    {
+        let key = key.to_owned();
+        let cost = Self::cost(&key, p);
         if cost > self.budget {
             return;
         }
         self.tick += 1;
-        if let Some(old) = self.map.insert(key.to_string(), Entry { postings: p.clone(), used: self.tick }) {
-            self.bytes -= Self::cost(key, &old.postings);
+        let old = self.map.insert(key.clone(), Entry { postings: p.clone(), used: self.tick });
+        if let Some(old) = old {
+            self.bytes -= Self::cost(&key, &old.postings);
         }
         self.bytes += cost;
         if self.bytes > self.budget {
@@ -259,8 +288,8 @@ impl<V: Weighed> PostingsCache<V> {
     }
 
     fn evict(&mut self, target: usize) {
-        let mut by_age: Vec<(u64, String)> = self.map.iter().map(|(k, e)| (e.used, k.clone())).collect();
-        by_age.sort_unstable();
+        let mut by_age: Vec<(u64, K)> = self.map.iter().map(|(k, e)| (e.used, k.clone())).collect();
+        by_age.sort_unstable_by_key(|(used, _)| *used);
         for (_, k) in by_age {
             if self.bytes <= target {
                 break;
@@ -305,22 +334,29 @@ pub(crate) struct Shared {
     generation: Option<i64>,
     pub(crate) postings: PostingsCache<Postings>,
     pub(crate) occurrences: PostingsCache<Arc<[u64]>>,
-    /// Chunks with their items by row id (as text): the hits of one
-    /// message's claims repeat (on the Enron bench, 55% of the hits are
-    /// among the last 2,000 chunks returned).
-    pub(crate) chunks: PostingsCache<Arc<crate::index::ChunkRow>>,
+    /// Chunks with their items by row id: the hits of one message's claims
+    /// repeat (on the Enron bench, 55% of the hits are among the last 2,000
+    /// chunks returned).
+    pub(crate) chunks: PostingsCache<Arc<crate::index::ChunkRow>, i64>,
+    /// What the index knows of a query term (its stems and document
+    /// frequency) by the term lowercased: the claims of one archive share
+    /// most of their words, and each worker's handle used to look every
+    /// word up in SQLite on its own (a savepoint, an insert into the
+    /// tokenizing table, its vocabulary and one frequency per stem).
+    pub(crate) terms: PostingsCache<Arc<crate::index::TermInfo>>,
 }
 
 /// A handle's share of [`Shared`].
 pub(crate) type SharedCaches = Arc<std::sync::Mutex<Shared>>;
 
 impl Shared {
-    fn new(postings_bytes: usize, occurrences_bytes: usize, chunk_bytes: usize) -> Shared {
+    fn new(budgets: CacheBudgets) -> Shared {
         Shared {
             generation: None,
-            postings: PostingsCache::new(postings_bytes),
-            occurrences: PostingsCache::new(occurrences_bytes),
-            chunks: PostingsCache::new(chunk_bytes),
+            postings: PostingsCache::new(budgets.postings),
+            occurrences: PostingsCache::new(budgets.occurrences),
+            chunks: PostingsCache::new(budgets.chunks),
+            terms: PostingsCache::new(budgets.terms),
         }
     }
 
@@ -331,6 +367,7 @@ impl Shared {
             self.postings.clear();
             self.occurrences.clear();
             self.chunks.clear();
+            self.terms.clear();
             self.generation = Some(generation);
         }
         self.generation == Some(generation)
@@ -346,13 +383,41 @@ pub(crate) fn with_shared<R>(caches: &SharedCaches, generation: Option<i64>, f: 
     if s.at(generation) { Some(f(&mut s)) } else { None }
 }
 
+/// The byte budgets of the caches in [`Shared`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CacheBudgets {
+    /// [`Shared::postings`].
+    pub(crate) postings: usize,
+    /// [`Shared::occurrences`].
+    pub(crate) occurrences: usize,
+    /// [`Shared::chunks`].
+    pub(crate) chunks: usize,
+    /// [`Shared::terms`].
+    pub(crate) terms: usize,
+}
+
+impl CacheBudgets {
+    /// Every cache at `bytes` (tests: a tiny budget evicts all the time).
+    #[cfg(test)]
+    pub(crate) fn all(bytes: usize) -> CacheBudgets {
+        CacheBudgets { postings: bytes, occurrences: bytes, chunks: bytes, terms: bytes }
+    }
+
+    /// Their sum: what the shared caches of one file hold at most, by
+    /// their accounting.
+    #[cfg(test)]
+    pub(crate) fn total(self) -> usize {
+        self.postings + self.occurrences + self.chunks + self.terms
+    }
+}
+
 /// The shared caches of the SQLite file at `path` (canonical path as the
 /// key), created with these budgets when no live handle holds them. An
 /// in-memory database (`:memory:`) is never shared.
-pub(crate) fn shared_caches(path: &std::path::Path, postings_bytes: usize, occurrences_bytes: usize, chunk_bytes: usize) -> SharedCaches {
+pub(crate) fn shared_caches(path: &std::path::Path, budgets: CacheBudgets) -> SharedCaches {
     use std::sync::{Mutex, OnceLock, Weak};
     static ALL: OnceLock<Mutex<HashMap<std::path::PathBuf, Weak<Mutex<Shared>>>>> = OnceLock::new();
-    let fresh = || Arc::new(Mutex::new(Shared::new(postings_bytes, occurrences_bytes, chunk_bytes)));
+    let fresh = || Arc::new(Mutex::new(Shared::new(budgets)));
     if path.as_os_str() == ":memory:" {
         return fresh();
     }
@@ -440,7 +505,7 @@ mod tests {
     #[test]
     fn cache_is_bounded_in_bytes_and_evicts_the_least_recently_used() {
         let entry = |n: usize| -> Postings { (0..n).map(|i| Posting { row: i as u32, text: 1, title: 0 }).collect::<Vec<_>>().into() };
-        let one = PostingsCache::cost("k00", &entry(100));
+        let one = PostingsCache::<Postings>::cost(&"k00".to_string(), &entry(100));
         let mut c: PostingsCache = PostingsCache::new(one * 10);
         for i in 0..10 {
             c.insert(&format!("k{i:02}"), &entry(100));

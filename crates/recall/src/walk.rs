@@ -52,6 +52,15 @@ pub(crate) fn read_file(f: &FoundFile, report: &mut IndexReport) -> Option<Parse
                 tracing::info!("{}:{}: {}; indexed as plain text", f.abs.display(), w.line, w.problem);
                 report.warnings.push(crate::wiki::WarnedFile { path: f.abs.clone(), warning: w.clone() });
             }
+            if let Some(w) = &p.time_warning {
+                let fallback = if p.written.is_some() {
+                    "the other dates of its front matter are used"
+                } else {
+                    "its file's modification time is used"
+                };
+                tracing::info!("{}:{}: {}; {fallback}", f.abs.display(), w.line, w.problem);
+                report.time_warnings.push(crate::wiki::WarnedFile { path: f.abs.clone(), warning: w.clone() });
+            }
             Some(p)
         }
         Err(reason) => {

@@ -3,7 +3,7 @@
 
 use crate::chunk;
 use crate::error::{Error, Result};
-use crate::hit::{Hit, OpenedChunk};
+use crate::hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
 use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::query::Query;
@@ -57,6 +57,17 @@ pub trait Recall {
     fn document_frequencies(&self, words: &[&str]) -> Result<Option<DocumentFrequencies>> {
         let _ = words;
         Ok(None)
+    }
+
+    /// [`Recall::search_chunks`] of `claim` and [`Recall::document_frequencies`]
+    /// of `words` together: the same answers as the two calls, which an
+    /// engine may give from one read of its index (the audit asks both of
+    /// every claim, and most of the words are the query's own terms).
+    ///
+    /// # Errors
+    /// As the two calls.
+    fn search_chunks_weighing(&self, claim: &str, k: usize, words: &[&str]) -> Result<(Vec<Hit>, Option<DocumentFrequencies>)> {
+        Ok((self.search_chunks(claim, k)?, self.document_frequencies(words)?))
     }
 }
 
@@ -134,6 +145,10 @@ pub struct IndexReport {
     pub skipped: Vec<SkippedFile>,
     /// Files indexed as plain text, with the line their front matter broke at.
     pub warnings: Vec<WarnedFile>,
+    /// Files whose front matter gives a `date:` (`updated:`, ...) that is
+    /// not a date, with its line: indexed whole, written at the other keys'
+    /// time or else at the file's modification time.
+    pub time_warnings: Vec<WarnedFile>,
     /// What the index holds after the run.
     #[serde(skip)]
     pub stats: IndexStats,
@@ -158,8 +173,9 @@ pub struct Wiki {
     dir: PathBuf,
     index: FtsIndex,
     /// Per-row score sums for ranking, reused across searches (zeroed
-    /// where touched), so a search allocates nothing per matching chunk.
-    scores: std::cell::RefCell<Vec<f64>>,
+    /// where touched), and the rows touched, so a search allocates nothing
+    /// per matching chunk.
+    scores: std::cell::RefCell<(Vec<f64>, Vec<u32>)>,
 }
 
 impl Wiki {
@@ -174,7 +190,7 @@ impl Wiki {
         let captured = dir.join("captured");
         std::fs::create_dir_all(&captured).map_err(|source| Error::Io { what: "create folder", path: captured, source })?;
         let index = FtsIndex::open(&home.join("ledger.sqlite"))?;
-        Ok(Wiki { dir, index, scores: std::cell::RefCell::new(Vec::new()) })
+        Ok(Wiki { dir, index, scores: std::cell::RefCell::new((Vec::new(), Vec::new())) })
     }
 
     /// The wiki folder.
@@ -318,11 +334,16 @@ impl Wiki {
 
 impl Recall for Wiki {
     fn search(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
-        self.ranked(claim, k, true)
+        Ok(self.ranked(claim, k, true, None)?.0)
     }
 
     fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
-        self.ranked(claim, k, false)
+        Ok(self.ranked(claim, k, false, None)?.0)
+    }
+
+    fn search_chunks_weighing(&self, claim: &str, k: usize, words: &[&str]) -> Result<(Vec<Hit>, Option<DocumentFrequencies>)> {
+        let (hits, df) = self.ranked(claim, k, false, Some(words))?;
+        Ok((hits, Some(df)))
     }
 
     fn document_frequencies(&self, words: &[&str]) -> Result<Option<DocumentFrequencies>> {
@@ -347,6 +368,8 @@ impl Recall for Wiki {
             title: item.title.clone(),
             source_url: item.source_url.clone(),
             retrieved_at: item.retrieved_at.clone(),
+            written_at: item.written_at.clone(),
+            written_from: item.written_from.clone(),
             item_digest: self.digest_of(&item)?,
             path: item.path,
         })
@@ -363,22 +386,31 @@ impl Wiki {
     }
 
     /// [`Recall::search`]; with `with_span` false, [`Recall::search_chunks`]
-    /// (no best sentence sought in each chunk).
-    fn ranked(&self, claim: &str, k: usize, with_span: bool) -> Result<Vec<Hit>> {
+    /// (no best sentence sought in each chunk). With the document
+    /// frequencies of `words` when given ([`Recall::document_frequencies`];
+    /// otherwise `documents` 0 and no counts), looked up with the query's
+    /// terms in one snapshot and one pass over the term cache.
+    fn ranked(&self, claim: &str, k: usize, with_span: bool, words: Option<&[&str]>) -> Result<(Vec<Hit>, DocumentFrequencies)> {
         let q = Query::from_claim(claim);
-        if k == 0 || q.terms.is_empty() {
-            return Ok(Vec::new());
-        }
+        let searched = k > 0 && !q.terms.is_empty();
+        let Some(words) = words.or(searched.then_some(&[])) else {
+            return Ok((Vec::new(), DocumentFrequencies { documents: 0, counts: Vec::new() }));
+        };
         // One snapshot for the whole search, from the generation check to
         // the chunks' texts.
         let txn = self.index.read_txn()?;
         // What another handle committed (a capture, an index run) is seen.
         self.index.refresh()?;
-        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
-        let infos = self.index.term_info(&texts)?;
+        let query_terms = if searched { q.terms.len() } else { 0 };
+        let texts: Vec<&str> = q.terms[..query_terms].iter().map(|t| t.text.as_str()).chain(words.iter().copied()).collect();
+        let mut infos = self.index.term_info(&texts)?;
+        let documents = self.index.chunk_count()?;
+        let weighed =
+            DocumentFrequencies { documents, counts: infos[query_terms..].iter().map(|t| u64::try_from(t.df).unwrap_or(0)).collect() };
+        infos.truncate(query_terms);
         let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
-        let plan = q.plan(&dfs, self.index.chunk_count()?);
-        let Some(expr) = plan.fts_expression() else { return Ok(Vec::new()) };
+        let plan = q.plan(&dfs, documents);
+        let Some(expr) = plan.fts_expression() else { return Ok((Vec::new(), weighed)) };
         // Each planned term's stems: one for a word, several for a phrase.
         let terms: Vec<Vec<&str>> = plan
             .terms
@@ -419,10 +451,12 @@ impl Wiki {
                 source_url: row.item.source_url,
                 retrieved_at: row.item.retrieved_at,
                 indexed_at: row.item.indexed_at,
+                written_at: row.item.written_at,
+                written_from: row.item.written_from,
                 path: row.item.path,
             });
         }
-        Ok(hits)
+        Ok((hits, weighed))
     }
 
     /// The `k` chunks with the best bm25 for the OR of the query's terms
@@ -454,11 +488,12 @@ impl Wiki {
             }
         }
         let n_row = i64::try_from(lengths.rows).unwrap_or(i64::MAX);
-        let mut sums = self.scores.borrow_mut();
+        let mut scratch = self.scores.borrow_mut();
+        let (sums, touched) = &mut *scratch;
         if sums.len() < lengths.row_bound() {
             sums.resize(lengths.row_bound(), 0.0);
         }
-        let mut touched: Vec<u32> = Vec::new();
+        touched.clear();
         for postings in &all {
             let n_hit = i64::try_from(postings.len()).unwrap_or(i64::MAX);
             let mut idf = (((n_row - n_hit) as f64 + 0.5) / (n_hit as f64 + 0.5)).ln();
@@ -475,13 +510,13 @@ impl Wiki {
             }
         }
         let mut ranked: Vec<(f64, i64)> = Vec::with_capacity(touched.len());
-        for row in touched {
+        for &row in touched.iter() {
             if let Some(sum) = sums.get_mut(row as usize) {
                 ranked.push((*sum, i64::from(row)));
                 *sum = 0.0;
             }
         }
-        drop(sums);
+        drop(scratch);
         let order = |a: &(f64, i64), b: &(f64, i64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if ranked.len() > k {
             ranked.select_nth_unstable_by(k - 1, order);
@@ -546,6 +581,7 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
         None => {
             let ranges = chunk::chunks(&parsed.body);
             let texts: Vec<&str> = ranges.iter().map(|r| &parsed.body[r.clone()]).collect();
+            let (written_at, written_from) = written_time(parsed, f);
             let row = ItemRow {
                 id: parsed.id.0.clone(),
                 digest: digest.clone(),
@@ -556,6 +592,8 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
                 source_url: parsed.source_url.clone(),
                 retrieved_at: parsed.retrieved_at.clone(),
                 indexed_at: now.to_string(),
+                written_at,
+                written_from,
                 path: f.rel.clone(),
                 bytes: i64::try_from(parsed.body.len()).unwrap_or(i64::MAX),
                 chunks: texts.len() as i64,
@@ -567,6 +605,22 @@ fn store(w: &crate::index::Writer<'_>, f: &FoundFile, parsed: &ParsedItem, now: 
     }
     w.upsert_file(&FileRow { path: f.rel.clone(), item_id: parsed.id.0.clone(), digest, size: f.size, mtime_ns: f.mtime_ns })?;
     Ok(true)
+}
+
+/// When the note was written and which time that is: its front matter's
+/// (the latest of [`crate::WRITTEN_KEYS`]), else the file's modification
+/// time to the second; neither when the file system gave no time.
+fn written_time(parsed: &ParsedItem, f: &FoundFile) -> (Option<String>, Option<String>) {
+    if let Some(w) = &parsed.written {
+        return (Some(w.at.to_string()), Some(w.key.clone()));
+    }
+    if f.mtime_ns <= 0 {
+        return (None, None);
+    }
+    match jiff::Timestamp::from_second(f.mtime_ns.div_euclid(1_000_000_000)) {
+        Ok(t) => (Some(t.to_string()), Some(WRITTEN_FROM_MTIME.to_string())),
+        Err(_) => (None, None),
+    }
 }
 
 /// RFC 3339 to the second.
@@ -783,6 +837,74 @@ mod tests {
         assert!(!Wiki::open(other.path()).unwrap().index.shares_caches_with(&w1.index));
     }
 
+    /// The term cache (stems and document frequency by query term, shared
+    /// by the handles on a file) follows every write: a word's frequency
+    /// read before a capture through either handle is read anew after it,
+    /// and the search with frequencies answers exactly what the two
+    /// separate calls answer.
+    #[test]
+    fn term_frequencies_follow_writes_and_match_the_separate_calls() {
+        let h = home();
+        let mut w1 = Wiki::open(h.path()).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        let mut w2 = Wiki::open(h.path()).unwrap();
+        let words = ["penguins", "glaciers", "alps", "absent-word", "3.41"];
+        let df = |w: &Wiki| w.document_frequencies(&words).unwrap().unwrap();
+        let before = df(&w1);
+        assert_eq!((before.documents, before.counts.clone()), (4, vec![1, 1, 1, 0, 1]));
+        assert_eq!(df(&w2), before, "the second handle reads the shared cache");
+        let claim = "Penguins of the Alps: 3.41 glaciers";
+        let check = |w: &Wiki| {
+            let (hits, weighed) = w.search_chunks_weighing(claim, 5, &words).unwrap();
+            assert_eq!(hits, w.search_chunks(claim, 5).unwrap());
+            assert_eq!(weighed, w.document_frequencies(&words).unwrap());
+            assert_eq!(ranking(&hits), fts5_ranking(w, claim, 5));
+        };
+        check(&w1);
+        // Captured through w2: both handles see the new counts at once.
+        w2.capture(&Capture { text: "Penguins and penguins again: 3.41 of them.", title: None, source_url: None, retrieved_at: "x" })
+            .unwrap();
+        let after = df(&w1);
+        assert_eq!((after.documents, after.counts.clone()), (5, vec![2, 1, 1, 0, 2]));
+        assert_eq!(df(&w2), after);
+        check(&w1);
+        check(&w2);
+        // Removed by an index run through w1.
+        std::fs::remove_file(h.path().join("wiki/glaciers.md")).unwrap();
+        w1.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!(df(&w2).counts, vec![1, 0, 0, 0, 2], "glaciers.md held a penguin too");
+        check(&w2);
+        // No words, no query terms: the chunk count alone, as the separate call.
+        let (hits, weighed) = w2.search_chunks_weighing("the of and", 5, &[]).unwrap();
+        assert!(hits.is_empty());
+        assert_eq!(weighed, w2.document_frequencies(&[]).unwrap());
+    }
+
+    /// Searches keep the shared caches within their byte budgets, and the
+    /// index file is read through a memory map.
+    #[test]
+    fn shared_caches_stay_within_their_budgets() {
+        let h = home();
+        let mut w = Wiki::open(h.path()).unwrap();
+        w.index_wiki(at(), &mut go()).unwrap();
+        let mmap: i64 = w.index.pragma_i64("mmap_size");
+        assert_eq!(mmap, crate::index::MMAP_BYTES);
+        let budget = 2_000;
+        w.index.set_postings_cache_bytes(budget);
+        let claims =
+            ["glaciers Alps 10% volume 2023", "Arctic sea ice 3.41 million km2", "Samalas 1257 volcanoes", "Keeling curve 420 ppm"];
+        for round in 0..20 {
+            for c in claims {
+                let hits = w.search_chunks(&format!("{c} extra{round} word{round}"), 5).unwrap();
+                assert!(!hits.is_empty());
+                let held = w.index.shared_cache_bytes();
+                assert!(held.iter().all(|&b| b <= budget), "{held:?}");
+            }
+        }
+        assert!(w.index.shared_cache_bytes().iter().sum::<usize>() <= crate::postings::CacheBudgets::all(budget).total());
+        assert_eq!(ranking(&w.search_chunks(claims[1], 5).unwrap()), fts5_ranking(&w, claims[1], 5));
+    }
+
     /// The index's own postings table stays exactly FTS5's postings through
     /// a first build, captures, edits, removals and a rolled-back run, and a
     /// write that does not maintain it (an older amem) makes searches
@@ -857,9 +979,13 @@ mod tests {
         assert_eq!(ev.captured_at.as_deref(), Some("2024-05-01T10:00:00Z"));
         assert_eq!(ev.source_url.as_deref(), Some("https://example.org/glaciers"));
         assert_eq!(ev.item_digest, Digest::of(GLACIERS.as_bytes()));
-        // Own notes: captured_at is the index time.
+        assert_eq!(ev.written_at, None, "a fetched page's time is its fetch time");
+        // Own notes: no fetch time; written at the file's modification time (no front matter date).
         let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
-        assert_eq!(ice.to_evidence().captured_at.as_deref(), Some("2024-06-01T00:00:00Z"));
+        assert_eq!(ice.to_evidence().captured_at, None);
+        assert_eq!(ice.written_from.as_deref(), Some(WRITTEN_FROM_MTIME));
+        assert_eq!(ice.to_evidence().written_at, ice.written_at);
+        assert_ne!(ice.written_at.as_deref(), Some(ice.indexed_at.as_str()), "never the index time");
         assert_eq!(ice.title.as_deref(), Some("Arctic ice"));
         // HTML is searched by its visible text, and every item by its title.
         assert_eq!(w.search("Samalas eruption", 1).unwrap()[0].title.as_deref(), Some("Volcanoes"));
@@ -1038,5 +1164,80 @@ mod tests {
             w.capture(&Capture { text: " \n", title: None, source_url: None, retrieved_at: "x" }),
             Err(Error::EmptyCapture(_))
         ));
+    }
+
+    /// A file whose modification time is `t` (RFC 3339).
+    fn set_mtime(path: &Path, t: &str) {
+        let t: jiff::Timestamp = t.parse().unwrap();
+        let f = std::fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(t.as_second() as u64)).unwrap();
+    }
+
+    #[test]
+    fn a_notes_written_time_is_its_front_matter_date_else_its_files_mtime() {
+        let d = tempfile::tempdir().unwrap();
+        let wiki = d.path().join("wiki");
+        std::fs::create_dir_all(&wiki).unwrap();
+        let notes = [
+            ("dated.md", "---\ntitle: Lisbon warehouse\ndate: 2019-03-01\n---\nThe Lisbon warehouse is run by Ana Duarte.\n"),
+            (
+                "updated.md",
+                "---\ntitle: Porto office\ndate: 2021-05-02\nupdated: 2024-01-10T08:30:00+01:00\n---\nThe Porto office has nine desks.\n",
+            ),
+            ("bad.md", "---\ntitle: Faro shop\ndate: last spring\n---\nThe Faro shop sells cork.\n"),
+            ("plain.md", "The Braga depot stores tiles.\n"),
+        ];
+        for (name, text) in notes {
+            std::fs::write(wiki.join(name), text).unwrap();
+            set_mtime(&wiki.join(name), "2022-07-04T12:00:00Z");
+        }
+        let mut w = Wiki::open(d.path()).unwrap();
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!(r.items_added, 4, "{r:?}");
+        let written = |q: &str| {
+            let h = w.search(q, 1).unwrap().remove(0);
+            (h.written_at.unwrap_or_default(), h.written_from.unwrap_or_default())
+        };
+        assert_eq!(written("Lisbon warehouse Ana Duarte"), ("2019-03-01T00:00:00Z".into(), "date".into()));
+        assert_eq!(written("Porto office nine desks"), ("2024-01-10T07:30:00Z".into(), "updated".into()), "the latest key, in UTC");
+        // A bad value: a warning naming the file and line, and the file's time stands in.
+        assert_eq!(written("Faro shop cork"), ("2022-07-04T12:00:00Z".into(), WRITTEN_FROM_MTIME.into()));
+        assert_eq!(r.time_warnings.len(), 1, "{:?}", r.time_warnings);
+        assert!(r.time_warnings[0].path.ends_with("bad.md"));
+        assert_eq!(r.time_warnings[0].warning.line, 3);
+        assert!(r.time_warnings[0].warning.problem.contains("last spring"), "{:?}", r.time_warnings[0]);
+        assert!(r.warnings.is_empty(), "the note is not read as plain text: {:?}", r.warnings);
+        // No front matter: the file's modification time.
+        assert_eq!(written("Braga depot tiles"), ("2022-07-04T12:00:00Z".into(), WRITTEN_FROM_MTIME.into()));
+        // `open` says the same.
+        let h = w.search("Lisbon warehouse Ana Duarte", 1).unwrap().remove(0);
+        let o = w.open_uri(&h.uri).unwrap();
+        assert_eq!((o.written_at.as_deref(), o.written_from.as_deref()), (Some("2019-03-01T00:00:00Z"), Some("date")));
+        assert_eq!(h.to_evidence().written_at.as_deref(), Some("2019-03-01T00:00:00Z"));
+    }
+
+    #[test]
+    fn an_index_of_the_previous_version_is_rebuilt_with_written_times() {
+        let h = home();
+        set_mtime(&h.path().join("wiki/notes/ice.md"), "2020-02-02T02:02:02Z");
+        {
+            let mut w = Wiki::open(h.path()).unwrap();
+            w.index_wiki(at(), &mut go()).unwrap();
+        }
+        // Turn the file into the version 2 layout: items without the written columns.
+        let c = rusqlite::Connection::open(h.path().join("ledger.sqlite")).unwrap();
+        c.execute_batch(
+            "ALTER TABLE wiki_items DROP COLUMN written_at; ALTER TABLE wiki_items DROP COLUMN written_from;
+             UPDATE wiki_meta SET value = '2' WHERE key = 'schema_version';",
+        )
+        .unwrap();
+        drop(c);
+        let mut w = Wiki::open(h.path()).unwrap();
+        assert_eq!(w.stats().unwrap().items, 0, "the old layout is dropped");
+        let r = w.index_wiki(at(), &mut go()).unwrap();
+        assert_eq!((r.added, r.items_added), (4, 4), "every file is read again: {r:?}");
+        let ice = &w.search("arctic sea ice 2012", 1).unwrap()[0];
+        assert_eq!(ice.written_at.as_deref(), Some("2020-02-02T02:02:02Z"));
+        w.check().unwrap();
     }
 }

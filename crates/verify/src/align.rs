@@ -970,14 +970,16 @@ fn proposition(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evi
 }
 
 /// A claim about the present ("now", "currently", "today") supported by evidence written a
-/// year or more away from the claim is `stale`: the evidence says what held then.
+/// year or more away from the claim is `stale`: the evidence says what held then. A note's
+/// time is when it was written (`written_at`: its front matter's date, else its file's
+/// modification time), a fetched page's when it was fetched (`captured_at`).
 fn staleness(claim: &ClaimView<'_>, cited: &[Evidence], ctx: &Context<'_>) -> Option<Reason> {
     if !claim.about_now {
         return None;
     }
     let sent = day_number(ctx.sent_on?)?;
     let (e, days) = cited.iter().find_map(|e| {
-        let d = day_number(e.captured_at.as_deref()?)?;
+        let d = day_number(e.written_at.as_deref().or(e.captured_at.as_deref())?)?;
         ((d - sent).abs() >= 365).then_some((e, d - sent))
     })?;
     Some(reason(

@@ -185,6 +185,7 @@ pub fn text_evidence(text: &str, chunk: u32) -> Evidence {
         span: Span::new(0, text.len()),
         item_digest: digest,
         captured_at: None,
+        written_at: None,
         source_url: None,
         title: None,
     }
@@ -673,6 +674,30 @@ mod tests {
             Status::Supported
         );
         assert_eq!(verify_at(claim, None, &[ev]).status, Status::Supported);
+    }
+
+    #[test]
+    fn a_note_written_years_before_a_claim_about_now_is_stale_evidence() {
+        // A note whose front matter says `date: 2019-03-01`, indexed today: its time is 2019.
+        let mut note = text_evidence("The Lisbon warehouse is run by Ana Duarte.", 0);
+        note.written_at = Some("2019-03-01T00:00:00Z".into());
+        let sent = Some("2024-06-03T09:00:00Z");
+        let v = verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, std::slice::from_ref(&note));
+        assert_eq!(v.status, Status::Stale, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "time.evidence_years_apart");
+        assert!(v.reasons[0].detail.contains("days before"), "{}", v.reasons[0].detail);
+        // Near miss: the same claim without a present-time marker is what the note says.
+        assert_eq!(verify_at("The Lisbon warehouse is run by Ana Duarte.", sent, std::slice::from_ref(&note)).status, Status::Supported);
+        // Near miss: a note `updated: 2024-01-10` is recent enough for "currently".
+        note.written_at = Some("2024-01-10T00:00:00Z".into());
+        assert_eq!(
+            verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, std::slice::from_ref(&note)).status,
+            Status::Supported
+        );
+        // The written time wins over a fetch time the note may also carry.
+        note.written_at = Some("2019-03-01T00:00:00Z".into());
+        note.captured_at = Some("2024-06-01T00:00:00Z".into());
+        assert_eq!(verify_at("The Lisbon warehouse is currently run by Ana Duarte.", sent, &[note]).status, Status::Stale);
     }
 
     #[test]

@@ -117,10 +117,14 @@ impl Assessor {
     /// The index cannot be read.
     pub fn assess_at(&mut self, recall: &dyn Recall, text: &str, sent_at: Option<&str>) -> amem_recall::Result<Outcome> {
         // Whole chunks: the verifier picks the sentence it rests on and
-        // narrows the quote itself.
-        let hits = recall.search_chunks(text, RECALL_K)?;
+        // narrows the quote itself. The rarity of the claim's words comes
+        // from the same read of the index as the search (most of them are
+        // the query's own terms, looked up once).
+        let words = amem_text::words::words(text);
+        let weighed = content_words(&words);
+        let (hits, df) = recall.search_chunks_weighing(text, RECALL_K, &weighed)?;
         let evidence: Vec<Evidence> = hits.iter().map(Hit::to_evidence).collect();
-        let rarity = rarity_of(recall, text)?;
+        let rarity = df.map(|df| rarity_from(&weighed, &df));
         Ok(self.assess_evidence_with(text, sent_at, &evidence, rarity))
     }
 
@@ -187,12 +191,24 @@ impl Assessor {
 /// The index cannot be read.
 pub fn rarity_of(recall: &dyn Recall, text: &str) -> amem_recall::Result<Option<std::sync::Arc<Rarity>>> {
     let words = amem_text::words::words(text);
+    let lower = content_words(&words);
+    Ok(recall.document_frequencies(&lower)?.map(|df| rarity_from(&lower, &df)))
+}
+
+/// The words whose rarity the verifier weighs: the content words,
+/// lowercased, sorted and distinct.
+fn content_words(words: &[amem_text::words::Word]) -> Vec<&str> {
     let mut lower: Vec<&str> = words.iter().filter(|w| !w.stop).map(|w| w.lower.as_str()).collect();
     lower.sort_unstable();
     lower.dedup();
-    let Some(df) = recall.document_frequencies(&lower)? else { return Ok(None) };
+    lower
+}
+
+/// The rarity table of `lower` ([`content_words`]) from their document
+/// frequencies.
+fn rarity_from(lower: &[&str], df: &amem_recall::DocumentFrequencies) -> std::sync::Arc<Rarity> {
     let counts = lower.iter().zip(&df.counts).map(|(w, &n)| ((*w).to_string(), n));
-    Ok(Some(std::sync::Arc::new(Rarity::from_counts(df.documents, counts))))
+    std::sync::Arc::new(Rarity::from_counts(df.documents, counts))
 }
 
 /// Assess one claim text against the local wiki, with a fresh [`Assessor`].
@@ -331,6 +347,7 @@ fn outcome_bytes(o: &Outcome) -> usize {
         96 + e.uri.item.len()
             + e.quote.len()
             + e.captured_at.as_ref().map_or(0, String::len)
+            + e.written_at.as_ref().map_or(0, String::len)
             + e.source_url.as_ref().map_or(0, String::len)
             + e.title.as_ref().map_or(0, String::len)
     };

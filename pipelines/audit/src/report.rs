@@ -26,10 +26,11 @@ pub struct ReportOptions<'a> {
     pub full: bool,
 }
 
-/// Where the cited wiki items are: path and file modification time, looked
-/// up once per item through the index the quotes are read from (a note's
-/// own time, not when it was indexed). An item the index no longer holds
-/// gets no entry.
+/// Where the cited wiki items are: path, file modification time and when
+/// the note was written (front matter date, else file time, as indexed),
+/// looked up once per item through the index the quotes are read from (a
+/// note's own time, not when it was indexed). An item the index no longer
+/// holds gets no entry.
 struct NoteLookup<'w> {
     wiki: &'w amem_recall::Wiki,
     known: HashMap<String, Option<NoteRef>>,
@@ -54,7 +55,13 @@ impl<'w> NoteLookup<'w> {
                     .ok()
                     .and_then(|t| jiff::Timestamp::try_from(t).ok())
                     .map(|t| t.to_string());
-                Some(NoteRef { item: e.uri.item.clone(), path: opened.path, modified_at })
+                Some(NoteRef {
+                    item: e.uri.item.clone(),
+                    path: opened.path,
+                    modified_at,
+                    written_at: opened.written_at,
+                    written_from: opened.written_from,
+                })
             });
             if let Some(n) = found {
                 out.push(n.clone());

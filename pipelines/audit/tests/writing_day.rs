@@ -3,10 +3,12 @@
 //! (`Verifier::with_rarity`), and its outcome cache keeps a verdict that
 //! depends on the writing day per day.
 //!
-//! A note indexed in 2015 says the Berlin office has 42 employees. The same
-//! "currently" claim, mailed in 2015 and in 2020, is `supported` the first
-//! time and `stale` the second (the note was written five years before it);
-//! a claim without a present-tense marker is supported on both days.
+//! A note dated 2015 in its front matter (`date: 2015-03-01`), indexed
+//! today, says the Berlin office has 42 employees. The same "currently"
+//! claim, mailed in 2015 and in 2020, is `supported` the first time and
+//! `stale` the second (the note was written five years before it); a claim
+//! without a present-tense marker is supported on both days. A note without
+//! a date is as old as its file's modification time.
 
 use amem_audit::progress::Counters;
 use amem_audit::{AuditParams, Formats, run_audit};
@@ -69,12 +71,12 @@ fn a_currently_claim_against_a_note_written_years_before_it_is_stale() {
     std::fs::create_dir_all(home.join("wiki")).unwrap();
     std::fs::write(
         home.join("wiki").join("berlin.md"),
-        "---\ntitle: Berlin office\n---\nThe Berlin office has 42 employees. It opened in a former bakery.\n",
+        "---\ntitle: Berlin office\ndate: 2015-03-01\n---\nThe Berlin office has 42 employees. It opened in a former bakery.\n",
     )
     .unwrap();
-    // The note enters the index in 2015: that is when it was written, as far as the index knows.
+    // Indexed in 2020: when it was indexed says nothing of when it was written.
     let mut wiki = Wiki::open(&home).unwrap();
-    wiki.index_wiki(IndexOptions { rehash: false, now: Some("2015-03-01T00:00:00Z".parse().unwrap()) }, &mut |_| ControlFlow::Continue(()))
+    wiki.index_wiki(IndexOptions { rehash: false, now: Some("2020-03-01T00:00:00Z".parse().unwrap()) }, &mut |_| ControlFlow::Continue(()))
         .unwrap();
     drop(wiki);
     let now = "The Berlin office currently has 42 employees.";
@@ -99,6 +101,39 @@ fn a_currently_claim_against_a_note_written_years_before_it_is_stale() {
     want.sort();
     assert_eq!(rows, want, "report rows: {rows:?}");
     assert_eq!(out.summary.by_status.get(&Status::Stale).copied(), Some(1));
+}
+
+/// A note without a front matter date is as old as its file: a note last
+/// changed in 2015 and indexed today makes a 2020 "currently" claim stale,
+/// and a `updated:` date near the claim keeps it supported.
+#[test]
+fn a_note_without_a_date_is_as_old_as_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    let old = home.join("wiki").join("berlin.md");
+    std::fs::write(&old, "# Berlin office\nThe Berlin office has 42 employees. It opened in a former bakery.\n").unwrap();
+    let file = std::fs::File::options().write(true).open(&old).unwrap();
+    file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_425_168_000)).unwrap(); // 2015-03-01
+    drop(file);
+    std::fs::write(
+        home.join("wiki").join("lisbon.md"),
+        "---\ntitle: Lisbon office\ndate: 2012-01-01\nupdated: 2020-01-10\n---\nThe Lisbon office has 17 employees.\n",
+    )
+    .unwrap();
+    let mbox = dir.path().join("mail.mbox");
+    let berlin = "The Berlin office currently has 42 employees.";
+    let lisbon = "The Lisbon office currently has 17 employees.";
+    std::fs::write(&mbox, [mail(1, "Mon, 2 Mar 2020 10:00:00 +0000", berlin), mail(2, "Mon, 2 Mar 2020 11:00:00 +0000", lisbon)].concat())
+        .unwrap();
+    let out = run_audit(&params(&home, &mbox), Arc::new(Counters::default()), None).unwrap();
+    let rows = statuses(&out.report_dir);
+    let mut want = vec![
+        (berlin.to_string(), "2020".to_string(), "stale".to_string()),
+        (lisbon.to_string(), "2020".to_string(), "supported".to_string()),
+    ];
+    want.sort();
+    assert_eq!(rows, want, "report rows: {rows:?}");
 }
 
 /// The audit weighs a claim's words by the wiki's document frequencies: a

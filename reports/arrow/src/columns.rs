@@ -79,6 +79,8 @@ struct EvidenceCols {
     value_end: UInt64Builder,
     note_path: StringBuilder,
     note_modified_at: TimestampMicrosecondBuilder,
+    note_written_at: TimestampMicrosecondBuilder,
+    note_written_from: StringBuilder,
 }
 
 struct ReasonCols {
@@ -182,6 +184,8 @@ impl Columns {
                 value_end: UInt64Builder::with_capacity(cap),
                 note_path: strings(cap),
                 note_modified_at: utc_ts(cap),
+                note_written_at: utc_ts(cap),
+                note_written_from: strings(cap),
             },
             gate_verdict: strings(cap),
             flags: Flags {
@@ -260,6 +264,8 @@ impl Columns {
             e.value_end.append_option(c.value.as_ref().map(|v| v.span.end as u64));
             e.note_path.append_option(note.map(|n| n.path.as_str()));
             e.note_modified_at.append_option(note.and_then(|n| n.modified_at.as_deref()).and_then(micros));
+            e.note_written_at.append_option(note.and_then(|n| n.written_at.as_deref()).and_then(micros));
+            e.note_written_from.append_option(note.and_then(|n| n.written_from.as_deref()));
             e.uri.append_value(ev.uri.to_string());
             e.quote.append_value(&ev.quote);
             e.start.append_value(ev.span.start as u64);
@@ -338,6 +344,8 @@ impl Columns {
                 Arc::new(e.value_end.finish()),
                 Arc::new(e.note_path.finish()),
                 Arc::new(e.note_modified_at.finish()),
+                Arc::new(e.note_written_at.finish()),
+                Arc::new(e.note_written_from.finish()),
             ],
             &e.lengths,
         )?;

@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 /// Bumped on any change to the field list, a type or a nullability, and
 /// stored in the schema metadata under [`SCHEMA_VERSION_KEY`].
-pub const SCHEMA_VERSION: &str = "2";
+pub const SCHEMA_VERSION: &str = "3";
 
 /// The schema metadata key holding [`SCHEMA_VERSION`].
 pub const SCHEMA_VERSION_KEY: &str = "amem.audit_schema_version";
@@ -55,6 +55,9 @@ pub(crate) fn evidence_fields() -> Fields {
         u64n("value_end"),
         utf8("note_path", true),
         Field::new("note_modified_at", ts_type(), true),
+        // Added in schema version 3.
+        Field::new("note_written_at", ts_type(), true),
+        utf8("note_written_from", true),
     ])
 }
 

@@ -60,6 +60,7 @@ fn row(i: usize) -> AuditRecord {
                 span: Span::new(100, 124),
                 item_digest: Digest::of(b"rev1"),
                 captured_at: Some("2024-04-30T12:00:00Z".into()),
+                written_at: None,
                 source_url: Some("https://example.org/launch".into()),
                 title: Some("Launch".into()),
             },
@@ -69,6 +70,7 @@ fn row(i: usize) -> AuditRecord {
                 span: Span::new(0, 15),
                 item_digest: Digest::of(b"rev2"),
                 captured_at: None,
+                written_at: None,
                 source_url: None,
                 title: None,
             },
@@ -124,6 +126,8 @@ fn row(i: usize) -> AuditRecord {
                 item: "launch-notes".into(),
                 path: "notes/launch.md".into(),
                 modified_at: Some("2024-04-01T08:00:00Z".into()),
+                written_at: Some("2024-03-01T00:00:00Z".into()),
+                written_from: Some("date".into()),
             }]
         } else {
             vec![]
@@ -193,14 +197,14 @@ fn schema_is_pinned() {
         "method: utf8 not null",
         "policy_version: utf8 not null",
         "assessed_at: timestamp<Microsecond, UTC>",
-        "evidence: list<item: struct<uri: utf8 not null, quote: utf8 not null, start: uint64 not null, end: uint64 not null, captured_at: timestamp<Microsecond, UTC>, digest: utf8 not null, source_url: utf8, title: utf8, role: utf8 not null, value: utf8, value_start: uint64, value_end: uint64, note_path: utf8, note_modified_at: timestamp<Microsecond, UTC>> not null> not null",
+        "evidence: list<item: struct<uri: utf8 not null, quote: utf8 not null, start: uint64 not null, end: uint64 not null, captured_at: timestamp<Microsecond, UTC>, digest: utf8 not null, source_url: utf8, title: utf8, role: utf8 not null, value: utf8, value_start: uint64, value_end: uint64, note_path: utf8, note_modified_at: timestamp<Microsecond, UTC>, note_written_at: timestamp<Microsecond, UTC>, note_written_from: utf8> not null> not null",
         "gate_verdict: utf8",
         "gate_flags: list<item: struct<check: utf8 not null, cue: utf8 not null, source_sentence: utf8 not null, memory_sentence: utf8 not null, rule: utf8 not null> not null> not null",
         "from_me: boolean not null",
         "reasons: list<item: struct<facet: utf8 not null, rule: utf8 not null, message: utf8 not null, claim_start: uint64, claim_end: uint64, evidence_spans: list<item: struct<uri: utf8 not null, start: uint64 not null, end: uint64 not null> not null> not null> not null> not null",
     ];
     assert_eq!(got, want);
-    assert_eq!(SCHEMA_VERSION, "2");
+    assert_eq!(SCHEMA_VERSION, "3");
 }
 
 /// The README documents every field, in schema order.
@@ -377,13 +381,15 @@ assert t.schema.names == names, t.schema.names
 assert t.num_rows == 10, t.num_rows
 assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.field("sent_at").type
 assert pa.types.is_dictionary(t.schema.field("status").type)
-assert t.schema.metadata[b"amem.audit_schema_version"] == b"2"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"3"
 rows = t.to_pylist()
 assert rows[0]["message_id"] == "<m0@example.org>"
 assert [r["status"] for r in rows[:3]] == ["supported", "contradicted", "partially_supported"], [r["status"] for r in rows[:3]]
 assert rows[2]["group"] == "unverified"
 assert rows[0]["evidence"][0]["uri"] == "amem://launch-notes#chunk=3"
 assert rows[0]["evidence"][1]["captured_at"] is None
+assert rows[0]["evidence"][0]["note_written_at"].isoformat() == "2024-03-01T00:00:00+00:00", rows[0]["evidence"][0]
+assert rows[0]["evidence"][0]["note_written_from"] == "date", rows[0]["evidence"][0]
 assert rows[0]["stance_cues"] == [{"class": "hedge", "text": "probably", "start": 11, "end": 19}]
 assert rows[3]["gate_flags"][0]["cue"] == "probably"
 assert rows[0]["gate_verdict"] is None
@@ -436,6 +442,7 @@ fn conflict_row() -> AuditRecord {
         span: Span::new(10, 32),
         item_digest: Digest::of(b"plant"),
         captured_at: None,
+        written_at: None,
         source_url: None,
         title: Some("Plant".into()),
     };
@@ -565,7 +572,7 @@ assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.
 meta = pq.read_metadata(path).metadata
 assert json.loads(meta[b"amem.run_summary"])["uncheckable"] == {"gate_unaligned": 2}
 assert json.loads(meta[b"amem.run_info"])["run_id"] == "20240502T030405Z-1a2b3c4d"
-assert t.schema.metadata[b"amem.audit_schema_version"] == b"2"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"3"
 rows = t.to_pylist()
 assert rows[0]["evidence"][0]["role"] == "supports", rows[0]["evidence"]
 assert rows[0]["evidence"][0]["note_path"] == "notes/launch.md"

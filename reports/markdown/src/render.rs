@@ -261,6 +261,21 @@ fn role_label(r: EvidenceRole) -> &'static str {
     }
 }
 
+/// When a cited note was written, and which time that is: "written
+/// 2019-03-01 (front matter `date:`)", or "modified 2024-04-01 08:00:00 UTC
+/// (file time)" for a note whose front matter gives no date. A front matter
+/// date without a time is shown as the day alone.
+pub(crate) fn note_time(n: &NoteRef) -> Option<String> {
+    match (n.written_at.as_deref(), n.written_from.as_deref()) {
+        (Some(w), Some(key)) if key != "mtime" => {
+            let day = w.strip_suffix("T00:00:00Z").filter(|d| d.len() == 10);
+            Some(format!("written {} (front matter `{}:`)", day.map_or_else(|| when_text(w), inline), inline(key)))
+        }
+        (Some(w), _) => Some(format!("modified {} (file time)", when_text(w))),
+        (None, _) => n.modified_at.as_deref().map(|m| format!("modified {} (file time)", when_text(m))),
+    }
+}
+
 fn evidence_line(c: &CitedEvidence, note: Option<&NoteRef>) -> String {
     let e = &c.evidence;
     let mut parts = vec![format!("**{}**", role_label(c.role))];
@@ -269,8 +284,8 @@ fn evidence_line(c: &CitedEvidence, note: Option<&NoteRef>) -> String {
     }
     if let Some(n) = note {
         parts.push(code(&format!("wiki/{}", n.path)));
-        if let Some(m) = &n.modified_at {
-            parts.push(format!("modified {}", when_text(m)));
+        if let Some(t) = note_time(n) {
+            parts.push(t);
         }
     }
     if let Some(u) = &e.source_url {

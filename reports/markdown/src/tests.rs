@@ -33,6 +33,7 @@ fn ev(item: &str, quote: &str, url: Option<&str>) -> Evidence {
         span: Span::new(10, 10 + quote.len()),
         item_digest: Digest::of(item.as_bytes()),
         captured_at: Some("2024-04-30T12:00:00Z".into()),
+        written_at: None,
         source_url: url.map(String::from),
         title: Some("Launch notes".into()),
     }
@@ -98,6 +99,8 @@ fn row(
                 item: e.uri.item.clone(),
                 path: format!("notes/{}.md", e.uri.item),
                 modified_at: Some("2024-04-01T08:00:00Z".into()),
+                written_at: Some("2024-03-01T00:00:00Z".into()),
+                written_from: Some("date".into()),
             })
             .collect(),
         claim,
@@ -284,7 +287,10 @@ fn claim_text_is_verbatim_and_escaped() {
     assert!(md.contains("  - gate: **REWRITE**\n    - hedge: cue `probably` · rule `hedge.probably`"));
     // Where the original is, and the note's title, path and own time.
     assert!(md.contains("at `exports/mail.mbox:byte 0`"));
-    assert!(md.contains("**supports** · “Launch notes” · `wiki/notes/launch-notes.md` · modified 2024-04-01 08:00:00 UTC"), "{md}");
+    assert!(
+        md.contains("**supports** · “Launch notes” · `wiki/notes/launch-notes.md` · written 2024-03-01 (front matter `date:`)"),
+        "{md}"
+    );
     // An own note's indexing time is not shown as its time.
     let sup = &md[md.find("## ✅ Supported").unwrap()..md.find("## ❓ Unverified").unwrap()];
     assert!(!sup.contains("captured"), "{sup}");
@@ -414,4 +420,28 @@ fn many_rows_stream_through_the_row_store() {
     assert_eq!(md.matches("\n### gmail").count(), 50);
     assert_eq!(md.matches("  > Claim number").count(), 5000);
     assert!(md.find("`c00`").unwrap() < md.find("`c49`").unwrap());
+}
+
+#[test]
+fn a_notes_time_says_which_time_it_is() {
+    let note = |written_at: Option<&str>, written_from: Option<&str>, modified_at: Option<&str>| amem_model::NoteRef {
+        item: "i".into(),
+        path: "team.md".into(),
+        modified_at: modified_at.map(Into::into),
+        written_at: written_at.map(Into::into),
+        written_from: written_from.map(Into::into),
+    };
+    let t = |n| crate::render::note_time(&n);
+    assert_eq!(t(note(Some("2019-03-01T00:00:00Z"), Some("date"), None)).as_deref(), Some("written 2019-03-01 (front matter `date:`)"));
+    assert_eq!(
+        t(note(Some("2024-01-10T07:30:00Z"), Some("updated"), None)).as_deref(),
+        Some("written 2024-01-10 07:30:00 UTC (front matter `updated:`)")
+    );
+    assert_eq!(
+        t(note(Some("2022-07-04T12:00:00Z"), Some("mtime"), Some("2026-01-01T00:00:00Z"))).as_deref(),
+        Some("modified 2022-07-04 12:00:00 UTC (file time)"),
+        "the time the index read, not the file's time when the report is written"
+    );
+    assert_eq!(t(note(None, None, Some("2026-01-01T00:00:00Z"))).as_deref(), Some("modified 2026-01-01 00:00:00 UTC (file time)"));
+    assert_eq!(t(note(None, None, None)), None);
 }

@@ -41,8 +41,8 @@ impl<'a> Writer<'a> {
         let mut st = self
             .tx
             .prepare_cached(&format!(
-                "INSERT INTO {T_ITEMS}(item_id, digest, kind, title, source_url, retrieved_at, indexed_at, path, bytes, chunks)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+                "INSERT INTO {T_ITEMS}(item_id, digest, kind, title, source_url, retrieved_at, indexed_at, path, bytes, chunks, written_at, written_from)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
             ))
             .map_err(&err)?;
         st.execute(params![
@@ -55,7 +55,9 @@ impl<'a> Writer<'a> {
             item.indexed_at,
             item.path,
             item.bytes,
-            item.chunks
+            item.chunks,
+            item.written_at,
+            item.written_from
         ])
         .map_err(&err)?;
         let mut st =
