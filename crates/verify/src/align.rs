@@ -673,6 +673,8 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     // On topic: a quarter of the claim's content units, and a quarter of their weight by rarity
     // (common words alone do not make two sentences about the same thing), at least one of
     // them a word (nor does a shared number or date alone), and the claim's own subject.
+    // `could_be_on_topic` is an upper bound of this test that `read_sentences` prunes by: a
+    // change here must keep it one (the prefilter tests fail otherwise).
     let on_topic = |i: usize| {
         cov[i] >= TOPIC_MIN && rare[i] >= TOPIC_MIN && matches[i].iter().any(Option::is_some) && addresses_subject(&claim, &matches[i])
     };

@@ -5,7 +5,7 @@
 //! claims recall the same chunks again and again: on the 6,267 audited claims
 //! of the first 3,000 messages of the Enron benchmark archive, 31,334 recalled
 //! chunks are 7,083 distinct texts; 57% of them are found among the last 256
-//! texts read, 63% among 1,024 and 72% among 4,096. So the analyses of recently
+//! texts read, 63% among 1,024, 68% among 2,048 and 72% among 4,096. So the analyses of recently
 //! seen texts are kept in a bounded cache, one for the whole process by default
 //! ([`Verifier::new`]): the audit's workers take messages in turn, and a chunk
 //! one of them read for a message is often recalled for the next message,
@@ -27,10 +27,11 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 /// How many evidence texts the process-wide cache of [`Verifier::new`] remembers. An analysis
 /// of a chunk of the benchmark's wiki (up to 1,000 bytes) with the facts read so far takes
 /// about 17 KB (`verify_costs` on the Enron bench: 7,083 analyses held, 125 MB more peak
-/// resident memory than none), so the cache stays under 70 MB, whatever the number of threads
-/// verifying. On that bench it read 8,643 chunks where two workers' caches of 256 each read
-/// 13,552 or more.
-pub const DEFAULT_CAPACITY: usize = 4096;
+/// resident memory than none), so the cache stays under 35 MB, whatever the number of threads
+/// verifying (the whole x1 run peaks at 444 MB with recall's index map; the bound is 500). On
+/// that bench it read 10,056 chunks where two workers' caches of 256 each read 13,552 or more
+/// (4,096 would read 8,643 for twice the memory).
+pub const DEFAULT_CAPACITY: usize = 2048;
 
 /// Counters of a [`Verifier`]'s cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
