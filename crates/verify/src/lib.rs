@@ -118,7 +118,9 @@ use serde::{Deserialize, Serialize};
 /// adjectives and adverbs join the hand-written pairs ("private" / "public"); another name as
 /// the agent of a shared verb ("produced by Tracey Edmonds") conflicts with the claim's doer
 /// ("Peter Jackson produced").
-pub const METHOD: &str = "deterministic@16";
+/// `@17`: a value bound to the claim's word conflicts only when the claim does not state that
+/// value itself (a sentence restating "reading was 1273/1592" is not a conflict of 1273 with 1592).
+pub const METHOD: &str = "deterministic@17";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1097,6 +1099,12 @@ mod tests {
         // near misses: the value said of the same word agrees; a preposition of time binds nothing
         assert_eq!(status("Sidse Knudsen was born on 22 November 1948.", ev), Status::Supported);
         assert_ne!(status("Prices have risen since 2000.", "Prices have risen since 1998, and wages since 2000."), Status::Contradicted);
+        // near misses from an audit of mail against notes made of the same mail: the evidence
+        // restates the claim, whose own other value is the one bound to the word
+        let own = "Tuesday's NYSE advance/decline reading was 1273/1592 Vs.";
+        assert_ne!(status(own, own), Status::Contradicted);
+        let own = "As long as the S&P 500 holds 1200 support and the Nasdaq holds 2000, the market looks okay.";
+        assert_ne!(status(own, own), Status::Contradicted);
     }
 
     #[test]

@@ -193,7 +193,9 @@ pub(super) fn conflict_in(
         if !s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
-        let Some(e) = bound_value(claim, &q.range, s, s.quantities(), |e| &e.range) else { continue };
+        // The bound value must be one the claim does not state itself: a sentence giving both
+        // of the claim's values to one word ("reading was 1273/1592") restates the claim.
+        let Some(e) = bound_value(claim, &q.range, s, s.quantities(), |e| &e.range).filter(|e| !q_used(e)) else { continue };
         if !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e) && number::relate(q, e) == Relation::Conflicts {
             let detail = format!(
                 "the claim says {:?}, the evidence says {:?} of the same word {:?}",
@@ -208,7 +210,7 @@ pub(super) fn conflict_in(
         if !s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
             continue;
         }
-        let Some(e) = bound_value(claim, &d.range, s, s.dates(), |e| &e.range) else { continue };
+        let Some(e) = bound_value(claim, &d.range, s, s.dates(), |e| &e.range).filter(|e| !d_used(e)) else { continue };
         if date::comparable(d, e) && date::relate(d, e) == DateRelation::Conflicts {
             let detail = format!(
                 "the claim dates it {:?}, the evidence {:?} of the same word {:?}",
