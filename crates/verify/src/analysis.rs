@@ -205,14 +205,14 @@ impl EvidenceAnalysis {
     pub(super) fn words<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Word] {
         s.words.get_or_init(|| {
             let sentence = self.sentence_text(s);
+            let mut lower = String::new();
             text::word_ranges(sentence)
                 .enumerate()
                 .map(|(k, r)| {
                     let i = s.first_word + k;
-                    let mut lower = String::new();
                     text::lower_into(&sentence[r.clone()], &mut lower);
                     let stopword = self.words.get(i).is_some_and(|w| w.stopword);
-                    text::word_with_stem(sentence, r, lower, self.stem(i).to_string(), stopword)
+                    text::word_with_stem(sentence, r, &lower, self.stem(i), stopword)
                 })
                 .collect()
         })
