@@ -227,8 +227,9 @@ pub struct Ceiling {
     pub oracle: SetScore,
 }
 
-/// Claim content words (stems) the evidence lacks.
-fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
+/// Claim content words (stems) the evidence lacks: how the [`lexical_ceiling`] tells a
+/// reachable pair.
+pub fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
     use amem_text::words::{stems_match, words};
     let content = |w: &amem_text::words::Word| {
         !w.stop && w.lower.chars().any(char::is_alphanumeric) && (w.lower.len() >= 2 || w.lower.chars().all(|c| c.is_ascii_digit()))

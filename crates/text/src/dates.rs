@@ -104,7 +104,9 @@ pub fn is_month_word(w: &str) -> bool {
     MONTHS.iter().any(|(m, _)| m.eq_ignore_ascii_case(w))
 }
 
-fn month_number(s: &str) -> Option<i8> {
+/// The month (1–12) a month name or abbreviation names ("October", "oct.": 10), any case;
+/// `None` for any other word. Pair with [`is_month_word`] to keep "may" the modal.
+pub fn month_number(s: &str) -> Option<i8> {
     let l = s.trim_end_matches('.').to_lowercase();
     MONTHS.iter().find(|(n, _)| *n == l).map(|(_, m)| *m)
 }
