@@ -5,6 +5,7 @@
 use crate::cues::CueAt;
 use crate::lexicon::Lexicon;
 use amem_model::CueClass;
+use compact_str::CompactString;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
@@ -249,10 +250,11 @@ pub fn clauses(sentence: &str) -> Vec<(usize, usize)> {
 pub struct Word {
     /// Byte range in the text it was read from.
     pub range: Range<usize>,
-    /// Lower-cased surface form.
-    pub lower: String,
+    /// Lower-cased surface form (held inline up to 24 bytes, as every field of a word: most
+    /// words of a text allocate nothing).
+    pub lower: CompactString,
     /// Normalised stem used for alignment (see [`stem`]).
-    pub stem: String,
+    pub stem: CompactString,
     /// True when the surface form starts with an upper-case letter.
     pub capitalised: bool,
     /// True when the word is a function word (see [`is_stopword`]).
@@ -378,13 +380,12 @@ fn word_ranges_by_chars(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
 pub fn words(text: &str) -> Vec<Word> {
     // One borrow of the stem cache for the whole text; a probe gives stem and stopword flag.
     with_stem_reader(|reader| {
+        let mut lower = String::new();
         word_ranges(text)
             .map(|r| {
-                let mut lower = String::new();
                 lower_into(&text[r.clone()], &mut lower);
                 let (stem, stopword) = reader.read(&lower);
-                let stem = stem.to_string();
-                word_with_stem(text, r, lower, stem, stopword)
+                word_with_stem(text, r, &lower, stem, stopword)
             })
             .collect()
     })
@@ -398,16 +399,23 @@ fn make_word(text: &str, range: Range<usize>) -> Word {
     lower_into(&text[range.clone()], &mut lower);
     let stem = stem(&lower);
     let stopword = is_stopword(&lower);
-    word_with_stem(text, range, lower, stem, stopword)
+    word_with_stem(text, range, &lower, &stem, stopword)
 }
 
 /// The [`Word`] of `text[range]` when its lower-cased form, [`stem`] and [`is_stopword`] are
 /// already known (a caller that read them for every word of a text): what [`words`] gives
 /// for that word, without stemming it again.
-pub fn word_with_stem(text: &str, range: Range<usize>, lower: String, stem: String, stopword: bool) -> Word {
+pub fn word_with_stem(text: &str, range: Range<usize>, lower: &str, stem: &str, stopword: bool) -> Word {
     let surface = &text[range.clone()];
     let stop = stopword || lower.chars().all(|c| c.is_ascii_digit());
-    Word { range, key: stem_key(&stem), stem, capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()), stop, lower }
+    Word {
+        range,
+        key: stem_key(stem),
+        stem: CompactString::new(stem),
+        capitalised: surface.chars().next().is_some_and(|c| c.is_uppercase()),
+        stop,
+        lower: CompactString::new(lower),
+    }
 }
 
 /// `surface.to_lowercase()` written into `out` (cleared first), without allocating for ASCII text.
@@ -511,11 +519,12 @@ thread_local! {
 /// stemmed every time.
 const CACHED_LEN: usize = 22;
 
-/// Slots of the stem cache (a power of two), in sets of two: 32,768 slots of 56 bytes, 1.8 MB
+/// Slots of the stem cache (a power of two), in sets of two: 65,536 slots of 56 bytes, 3.7 MB
 /// a thread that stems. An audit's evidence chunks bring a mail archive's whole vocabulary;
 /// at 4,096 slots Snowball still ran for most words of a new chunk (`verify_costs` on the
-/// Enron bench: 862k -> 739k instructions a claim at 32,768).
-const CACHE_SLOTS: usize = 32768;
+/// Enron bench: 862k -> 739k instructions a claim at 32,768; at 65,536 Snowball's share of a
+/// claim fell from 17,900 to 5,900 instructions, 463k -> 449k in all).
+const CACHE_SLOTS: usize = 65536;
 
 /// A two-way set-associative cache of [`stem`] by lower-cased word. Snowball walks its
 /// suffix tables for every word it is given and was most of the gate's time
@@ -932,8 +941,8 @@ mod tests {
                 if st != stem(&w.lower) || stop != is_stopword(&w.lower) {
                     return Err(format!("{:?}: read {st:?} {stop}", w.lower));
                 }
-                let nested = if i < 50 { with_stem_reader(|inner| inner.read(&w.lower).0.to_string()) } else { w.stem.clone() };
-                let rebuilt = word_with_stem(text, w.range.clone(), w.lower.clone(), st, stop);
+                let nested = if i < 50 { with_stem_reader(|inner| inner.read(&w.lower).0.to_string()) } else { w.stem.to_string() };
+                let rebuilt = word_with_stem(text, w.range.clone(), &w.lower, &st, stop);
                 if nested != w.stem || rebuilt != w {
                     return Err(format!("{w:?}: nested {nested:?}, rebuilt {rebuilt:?}"));
                 }
