@@ -128,7 +128,8 @@ use serde::{Deserialize, Serialize};
 /// food source"), an agent of another kind ("recorded by cats" / "by American singer Katy
 /// Perry"), and a name opening the claim as its verb's doer; "avoids doing", "is something
 /// other than" and "turned down offers to" deny what they govern; after a frame an article and
-/// up to three modifiers may stand before another name.
+/// up to three modifiers may stand before another name; a privative claim word against the
+/// thing it lacks counted or possessed ("childless" / "had three children") is a conflict.
 pub const METHOD: &str = "deterministic@18";
 
 /// The verifier's answer: a status and the reasons behind it.
@@ -1315,5 +1316,20 @@ mod tests {
         let ev = "The Endless River is the fifteenth and final studio album by the English rock band Pink Floyd.";
         assert_ne!(status("The Endless River is not an album by Danny DeVito.", ev), Status::Contradicted);
         assert_eq!(status("The Endless River is an album by Danny DeVito.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_privative_word_against_a_counted_thing_is_a_conflict() {
+        let ev = "In 1986, O'Neal married professional tennis player John McEnroe, with whom she had three children.";
+        let v = verify_text("Tatum O'Neal is childless.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "polarity.antonym");
+        // near misses: the evidence denies it too; the word only mentioned; a negated claim
+        assert_ne!(
+            status("Tatum O'Neal is childless.", "In 1986 O'Neal married John McEnroe, with whom she had no children."),
+            Status::Contradicted
+        );
+        assert_ne!(status("Tatum O'Neal is childless.", "In 1986 O'Neal wrote a book about children of actors."), Status::Contradicted);
+        assert_ne!(status("Tatum O'Neal is not childless.", ev), Status::Contradicted);
     }
 }

@@ -479,7 +479,10 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
     let targets: Vec<usize> = m.iter().enumerate().filter(|(k, _)| !privative(*k)).filter_map(|(_, p)| *p).collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
     let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
-    let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
+    // (a denied privative, "not childless", asserts what the evidence's "had children" does)
+    let asserted: Vec<usize> =
+        claim.content.iter().enumerate().filter(|(k, _)| m[*k].is_some() && !privative(*k)).map(|(_, &ci)| ci).collect();
+    let claim_neg = negates_any(&claim.negations, &claim.words, &asserted);
     // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
     let claim_near = negation_near(&claim.negations, &claim_targets);
     let ev_near = negation_near(s.negations(), &targets);
@@ -511,6 +514,40 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
             ));
         }
         _ => {}
+    }
+    // A privative claim word ("childless") against the evidence giving the thing it lacks a
+    // count or a possessor, undenied ("she had three children"): the claim's "without" against
+    // the evidence's "with".
+    if claim.negations.is_empty() {
+        let sw = s.words();
+        for k in (0..m.len()).filter(|&k| privative(k)) {
+            let Some(p) = m[k].filter(|&p| p > 0) else { continue };
+            if negation_near(s.negations(), &[p]) {
+                continue;
+            }
+            let counted = s.quantities().iter().any(|q| {
+                !q.is_year
+                    && q.range.end <= sw[p].range.start
+                    && s.text.get(q.range.end..sw[p].range.start).is_some_and(|g| g.trim().is_empty())
+            });
+            let had = matches!(sw[p - 1].lower.as_str(), "had" | "has" | "have" | "having");
+            if counted || had {
+                let w = &claim.words[claim.content[k]];
+                let from = if had {
+                    sw[p - 1].range.start
+                } else {
+                    s.quantities().iter().map(|q| q.range.start).filter(|&b| b < sw[p].range.start).max().unwrap_or(sw[p].range.start)
+                };
+                let ev = from..sw[p].range.end;
+                return Some(reason(
+                    "polarity",
+                    "polarity.antonym",
+                    format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[ev.clone()]),
+                    span(&w.range),
+                    cited(&ev),
+                ));
+            }
+        }
     }
     None
 }
