@@ -60,9 +60,8 @@ pub use amem_text::sentence::{Layout, Segmentation, SetAsideReason, segment, spl
 pub use strip::find_signature;
 
 use amem_model::{Claim, ClaimKind, Cue, Message, SourceKind, Span};
-use amem_text::words::FastHash;
+use amem_text::memory::Memory;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Extractor name and version recorded on every claim. Bump the version
@@ -201,58 +200,6 @@ const READINGS_BYTES: usize = 4 << 20;
 
 /// One clause's reading: its kind and its cues.
 type Reading = (ClaimKind, Vec<Cue>);
-
-/// What a thread remembers of texts it has read, by the text, in two
-/// generations: when the newer one fills (`limit` bytes, estimated by the
-/// caller), the older is dropped, so memory stays flat (at most twice the
-/// limit a thread) on any archive while the entries in use stay. What is
-/// remembered depends on the text alone: a remembered answer is the one a
-/// second reading would give.
-struct Memory<V> {
-    newer: HashMap<Box<str>, V, FastHash>,
-    older: HashMap<Box<str>, V, FastHash>,
-    /// Estimated bytes held by `newer`.
-    bytes: usize,
-    /// Bytes a generation holds at most.
-    limit: usize,
-    /// Estimated bytes of an entry, to size a generation's table up front
-    /// (growing it step by step was a tenth of the cost).
-    per_entry: usize,
-}
-
-impl<V: Clone> Memory<V> {
-    fn new(limit: usize, per_entry: usize) -> Memory<V> {
-        Memory {
-            newer: HashMap::with_capacity_and_hasher(limit / per_entry, FastHash::default()),
-            older: HashMap::default(),
-            bytes: 0,
-            limit,
-            per_entry,
-        }
-    }
-
-    /// The entry for `key`: remembered, else made by `make` (one found only
-    /// in the older generation moves to the newer one); `size` estimates
-    /// its bytes.
-    fn get_or_make(&mut self, key: &str, make: impl FnOnce(&str) -> V, size: impl FnOnce(&V) -> usize) -> V {
-        if let Some(v) = self.newer.get(key) {
-            return v.clone();
-        }
-        let v = match self.older.get(key) {
-            Some(v) => v.clone(),
-            None => make(key),
-        };
-        let size = size(&v);
-        if self.bytes + size > self.limit {
-            let fresh = HashMap::with_capacity_and_hasher(self.limit / self.per_entry, FastHash::default());
-            self.older = std::mem::replace(&mut self.newer, fresh);
-            self.bytes = 0;
-        }
-        self.bytes += size;
-        self.newer.insert(key.into(), v.clone());
-        v
-    }
-}
 
 thread_local! {
     /// The clauses this thread has read, by their text: mail repeats
@@ -410,31 +357,6 @@ mod tests {
         assert_eq!(first[0].kind, first[1].kind);
         assert_eq!(first[0].cues, first[1].cues);
         assert_ne!(first[0].id, first[1].id);
-    }
-
-    #[test]
-    fn readings_stay_within_two_generations() {
-        let read = |c: &str| (ClaimKind::Fact, amem_text::cues::detect_cues(c));
-        let size = |_: &Reading| 100;
-        let mut r = Memory::new(1000, 100);
-        let texts: Vec<String> = (0..100).map(|i| format!("Clause {i} may not hold.")).collect();
-        for t in &texts {
-            assert_eq!(r.get_or_make(t, read, size), read(t));
-            assert!(r.bytes <= 1000 && r.newer.len() <= 10 && r.older.len() <= 10);
-        }
-        // the oldest have gone, the latest are remembered
-        assert!(!r.newer.contains_key(texts[0].as_str()) && !r.older.contains_key(texts[0].as_str()));
-        assert!(r.newer.contains_key(texts[99].as_str()));
-        let mut calls = 0;
-        let got = r.get_or_make(
-            &texts[99],
-            |c| {
-                calls += 1;
-                read(c)
-            },
-            size,
-        );
-        assert_eq!((got, calls), (read(&texts[99]), 0));
     }
 
     #[test]
