@@ -27,6 +27,7 @@ pub mod cues;
 pub mod dates;
 pub mod html;
 pub mod lexicon;
+pub mod memory;
 pub mod numbers;
 pub mod quantity;
 pub mod relations;
