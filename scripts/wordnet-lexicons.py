@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the verifier's two WordNet-derived word lists into crates/text/lexicons/:
+"""Writes the verifier's three WordNet-derived word lists into crates/text/lexicons/:
 
 - antonyms.txt: WordNet's direct antonym pairs ('!' pointers) of adjectives and adverbs, one
   "word word" pair a line, single-word lemmas only, with the indirect antonyms of adjectives
@@ -8,7 +8,9 @@
 - noun_kinds.txt: for each single-word noun lemma WordNet has sense-tagged in its corpus
   (no more often as a verb, an adjective or an adverb),
   the lexicographer categories ("person", "animal", "location", ...) of its tagged senses,
-  "word kind,kind" a line.
+  "word kind,kind" a line;
+- places.txt: each named place (a location, continent, island or river synset with an instance hypernym: "Beijing",
+  "Luxembourg", "Texas"), its names and the places it lies in (part holonyms, transitively).
 
 Input: the WordNet 3.0 database files (Debian's wordnet-base package installs them under
 /usr/share/wordnet; pass another directory as the first argument). Deterministic: the same
@@ -150,6 +152,32 @@ def noun_kinds():
     return out
 
 
+def places():
+    """Named places (noun.location synsets, and the noun.object ones of continents, islands and
+    rivers, with an instance hypernym and a capitalised lemma): each synset's names and the
+    synsets it lies in, by the transitive closure of WordNet's part-holonym pointers ("Beijing"
+    in China in Asia)."""
+    data = read_data("noun")
+    named = {}
+    for off, (lexfile, words, ptrs) in data.items():
+        if LEXNAMES[lexfile] not in ("noun.location", "noun.object") or not any(sym == "@i" for sym, *_ in ptrs):
+            continue
+        names = [w.split("(")[0].replace("_", " ") for w in words]
+        names = [n for n in names if n[:1].isupper() and all(c.isalpha() or c in " .-'" for c in n)]
+        if names:
+            named[off] = names
+    def within(off):
+        seen, todo = [], [off]
+        while todo:
+            o = todo.pop()
+            for sym, toff, *_ in data[o][2]:
+                if sym == "#p" and toff not in seen:
+                    seen.append(toff)
+                    todo.append(toff)
+        return sorted(seen)
+    return [(off, named[off], within(off)) for off in sorted(named)]
+
+
 def main():
     with open(os.path.join(OUT, "antonyms.txt"), "w") as f:
         f.write(NOTICE)
@@ -161,6 +189,11 @@ def main():
         f.write("# A noun lemma and the lexicographer categories of its sense-tagged senses.\n")
         for lemma, kinds in noun_kinds():
             f.write(f"{lemma} {','.join(kinds)}\n")
+    with open(os.path.join(OUT, "places.txt"), "w") as f:
+        f.write(NOTICE)
+        f.write("# A named place: its synset, its names (';' between), and the synsets it lies in (part holonyms, transitively).\n")
+        for off, names, within in places():
+            f.write(f"{off}\t{';'.join(names)}\t{' '.join(within)}\n")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@
 //! claim, the evidence texts and the reasons, for reading a verdict whole.
 #![allow(clippy::print_stdout)]
 
-use amem_eval::verify::{evidence_of, load_corpus, rarity_of};
+use amem_eval::verify::{evidence_of, load_corpus, missing_words, rarity_of};
 use amem_verify::Verifier;
 use std::io::Write;
 
@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let evidence: Vec<_> = p.evidence.iter().map(|e| serde_json::json!({"text": e.text, "title": e.title})).collect();
                 let line = serde_json::json!({
                     "set": set, "id": p.id, "gold": p.label.as_str(), "group": v.status.group().as_str(),
-                    "status": v.status.as_str(), "claim": p.claim, "evidence": evidence, "reasons": v.reasons,
+                    "status": v.status.as_str(), "missing": missing_words(&p.claim, &p.evidence), "claim": p.claim, "evidence": evidence, "reasons": v.reasons,
                 });
                 writeln!(out, "{line}")?;
             } else {

@@ -227,16 +227,17 @@ pub struct Ceiling {
     pub oracle: SetScore,
 }
 
-/// Claim content words (stems) the evidence lacks.
-fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
+/// Claim content words (stems) the evidence lacks: how the [`lexical_ceiling`] tells a
+/// reachable pair.
+pub fn missing_words(claim: &str, evidence: &[EvidenceText]) -> usize {
     use amem_text::words::{stems_match, words};
     let content = |w: &amem_text::words::Word| {
         !w.stop && w.lower.chars().any(char::is_alphanumeric) && (w.lower.len() >= 2 || w.lower.chars().all(|c| c.is_ascii_digit()))
     };
-    let mut have: Vec<String> = evidence.iter().flat_map(|e| words(&e.text)).filter(|w| content(w)).map(|w| w.stem).collect();
+    let mut have: Vec<String> = evidence.iter().flat_map(|e| words(&e.text)).filter(|w| content(w)).map(|w| w.stem.into_string()).collect();
     have.sort_unstable();
     have.dedup();
-    let mut stems: Vec<String> = words(claim).into_iter().filter(|w| content(w)).map(|w| w.stem).collect();
+    let mut stems: Vec<String> = words(claim).into_iter().filter(|w| content(w)).map(|w| w.stem.into_string()).collect();
     stems.sort_unstable();
     stems.dedup();
     stems.iter().filter(|c| have.binary_search(c).is_err() && !have.iter().any(|h| stems_match(c, h))).count()

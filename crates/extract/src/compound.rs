@@ -13,6 +13,7 @@
 //! the conjunction).
 
 use amem_text::stopwords::WordList;
+use std::borrow::Cow;
 
 /// Conjunctions that may join two independent clauses after a comma.
 static CONJUNCTIONS: WordList = WordList::new(include_str!("../lexicons/clause_conjunctions.txt"));
@@ -84,31 +85,36 @@ fn skip_spaces(s: &str, mut i: usize) -> usize {
 /// words, and holds an auxiliary/modal/copula or a past `-ed` form after
 /// the subject.
 fn stands_alone(clause: &str) -> bool {
-    let words: Vec<String> = clause
+    // Borrowed words (a copy only to straighten a curly apostrophe or to
+    // lower-case a capital): this runs on every half of every candidate
+    // cut, and a `String` per word was most of its cost.
+    let words: Vec<Cow<'_, str>> = clause
         .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')).replace('’', "'"))
+        .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')))
         .filter(|w| !w.is_empty())
+        .map(|w| if w.contains('’') { Cow::Owned(w.replace('’', "'")) } else { Cow::Borrowed(w) })
         .collect();
     if words.len() < 3 {
         return false;
     }
     // Skip a leading discourse word ("however, it is").
-    let first_idx = usize::from(matches!(words[0].to_lowercase().as_str(), "however" | "also" | "then" | "still" | "now" | "meanwhile"));
+    let first_idx = usize::from(matches!(lower(&words[0]).as_ref(), "however" | "also" | "then" | "still" | "now" | "meanwhile"));
     let Some(first) = words.get(first_idx) else { return false };
-    let fl = first.to_lowercase();
+    let fl = lower(first);
+    let fl = fl.as_ref();
     // A subordinate clause ("Since the deadline is tomorrow, and I have yet
     // to receive it, ...": lewis-a/_sent_mail/22.) does not stand alone.
-    if SUBORDINATORS.contains(&fl.as_str()) {
+    if SUBORDINATORS.contains(&fl) {
         return false;
     }
-    let subject_like = PRONOUNS.contains(&fl.as_str())
-        || DETERMINERS.contains(&fl.as_str())
+    let subject_like = PRONOUNS.contains(&fl)
+        || DETERMINERS.contains(&fl)
         || first.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
         || fl.ends_with("'s") && PRONOUNS.iter().any(|p| fl.starts_with(p))
         // a bare noun subject followed directly by its verb: "power fell 2%"
         || words.get(first_idx + 1).is_some_and(|v| {
-            let vl = v.to_lowercase();
-            crate::classify::FINITE.contains(&vl.as_str()) || crate::classify::is_past_or_present_verb(&vl)
+            let vl = lower(v);
+            crate::classify::FINITE.contains(&vl.as_ref()) || crate::classify::is_past_or_present_verb(&vl)
         });
     if !subject_like {
         return false;
@@ -118,10 +124,16 @@ fn stands_alone(clause: &str) -> bool {
         return true;
     }
     words.iter().skip(first_idx + 1).any(|w| {
-        let l = w.to_lowercase();
-        crate::classify::FINITE.contains(&l.as_str()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
+        let l = lower(w);
+        crate::classify::FINITE.contains(&l.as_ref()) || (l.len() > 4 && l.ends_with("ed") && l.chars().all(char::is_alphabetic))
     }) || crate::classify::text_has_finite_verb(clause)
-        || (PRONOUNS.contains(&fl.as_str()) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
+        || (PRONOUNS.contains(&fl) && words.get(first_idx + 1).is_some_and(|w| w.chars().next().is_some_and(char::is_lowercase)))
+}
+
+/// `w` lower-cased, borrowed when that changes nothing (ASCII without
+/// capitals: `to_lowercase` is the identity there).
+fn lower(w: &str) -> Cow<'_, str> {
+    if w.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) { Cow::Borrowed(w) } else { Cow::Owned(w.to_lowercase()) }
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ mod hit;
 pub mod index;
 mod item;
 mod note;
+mod porter;
 mod postings;
 pub mod query;
 mod walk;

@@ -104,7 +104,9 @@ pub fn is_month_word(w: &str) -> bool {
     MONTHS.iter().any(|(m, _)| m.eq_ignore_ascii_case(w))
 }
 
-fn month_number(s: &str) -> Option<i8> {
+/// The month (1–12) a month name or abbreviation names ("October", "oct.": 10), any case;
+/// `None` for any other word. Pair with [`is_month_word`] to keep "may" the modal.
+pub fn month_number(s: &str) -> Option<i8> {
     let l = s.trim_end_matches('.').to_lowercase();
     MONTHS.iter().find(|(n, _)| *n == l).map(|(_, m)| *m)
 }
@@ -217,7 +219,28 @@ pub fn dates(text: &str) -> Vec<Date> {
 /// week", "on Tuesday", "two days ago"). When false, [`dates_at`] reads what [`dates`] reads,
 /// whatever the anchor.
 pub fn may_be_relative(text: &str) -> bool {
-    relative_pattern().is_match(text)
+    may_hold_relative_word(text) && relative_pattern().is_match(text)
+}
+
+/// False when `text` cannot hold a relative form: every form of [`relative_pattern`] ends in
+/// one of these words (a weekday and "today" or "yesterday" in "day", "tonight" in "night"),
+/// so an ASCII text without any of them, in any case, has none. A text with other characters
+/// is always searched (case folding reaches ASCII letters from outside it: the Kelvin sign is
+/// a `k`).
+fn may_hold_relative_word(text: &str) -> bool {
+    static WORDS: OnceLock<aho_corasick::AhoCorasick> = OnceLock::new();
+    if !text.is_ascii() {
+        return true;
+    }
+    let words = WORDS.get_or_init(|| {
+        const ENDINGS: &[&str] =
+            &["day", "tomorrow", "week", "month", "year", "quarter", "morning", "afternoon", "evening", "night", "ago"];
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ENDINGS)
+            .expect("invariant: the relative-date words build an automaton")
+    });
+    words.is_match(text)
 }
 
 /// The dates written in `text`, with the relative forms ("today", "last week", "on Tuesday",
@@ -475,6 +498,13 @@ fn day_date(range: Range<usize>, d: jiff::civil::Date) -> Date {
 /// The relative forms of `text`, resolved against `anchor`, added to `found` where no
 /// absolute form was read.
 fn relative_dates(text: &str, anchor: jiff::civil::Date, found: &mut Vec<Date>) {
+    if may_hold_relative_word(text) {
+        relative_dates_searched(text, anchor, found);
+    }
+}
+
+/// [`relative_dates`] searched for in any text.
+fn relative_dates_searched(text: &str, anchor: jiff::civil::Date, found: &mut Vec<Date>) {
     use jiff::ToSpan;
     let free = |found: &Vec<Date>, r: &Range<usize>| found.iter().all(|d| d.range.end <= r.start || r.end <= d.range.start);
     let monday = |d: jiff::civil::Date| d.checked_sub((d.weekday().to_monday_zero_offset() as i32).days()).ok();
@@ -880,6 +910,28 @@ mod tests {
             let without = dates(&s);
             prop_assert!(without.iter().all(|d| !d.relative));
             prop_assert!(with.len() >= without.len());
+        }
+    }
+    proptest::proptest! {
+        /// The word prefilter of relative forms never hides one: with and without it, the same
+        /// dates on texts of relative words in any case, numbers and other words.
+        #[test]
+        fn the_relative_word_prefilter_hides_no_form(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "today", "TONIGHT", "Yesterday", "tomorrow", "this", "Last", "next", "week", "MONTH", "year", "quarter",
+                "morning", "afternoon", "Evening", "night", "on", "Monday", "tuesday", "WEDNESDAY", "Friday", "sunday",
+                "2", "10", "an", "a", "one", "Two", "ten", "days", "weeks", "ago", "AGO", "the", "3 May 2024", ",", " ",
+                "holiday", "dayton", "agog", "wee", "k", "\u{212a}", "ſ", "é",
+            ]), 0..12),
+            day in 1i8..28,
+        ) {
+            let text = parts.join(" ");
+            let anchor = jiff::civil::date(2024, 5, day);
+            let (mut filtered, mut searched) = (Vec::new(), Vec::new());
+            relative_dates(&text, anchor, &mut filtered);
+            relative_dates_searched(&text, anchor, &mut searched);
+            proptest::prop_assert_eq!(&filtered, &searched, "{:?}", text);
+            proptest::prop_assert_eq!(may_be_relative(&text), relative_pattern().is_match(&text), "{:?}", text);
         }
     }
 }

@@ -13,7 +13,9 @@
 
 use crate::lexicon::Lexicon;
 use crate::words::{Word, stem};
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// The unit class a quantity is stated in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -459,6 +461,20 @@ const ANCHOR_SKIP: &[&str] = &[
     "people", // "1 million people" and "1 million" name the same population; the anchor is kept when it is the only noun
 ];
 
+/// The value of a spelled-out number ([`SPELLED`], the first entry for the word), found by a
+/// set look-up: every word of a text is asked.
+fn spelled_value(lower: &str) -> Option<f64> {
+    static BY_WORD: OnceLock<HashMap<&'static str, f64, crate::words::FastHash>> = OnceLock::new();
+    let map = BY_WORD.get_or_init(|| {
+        let mut m = HashMap::default();
+        for &(word, value) in SPELLED {
+            m.entry(word).or_insert(value);
+        }
+        m
+    });
+    map.get(lower).copied()
+}
+
 /// All quantities in `text`: the numbers of [`read_numbers`] that state a value (not a name
 /// such as "COVID-19" or "5G", not part of a slash date), with their anchor, bound, stated
 /// precision and range, and the spelled-out numbers ("three patients", "twenty-five years").
@@ -472,15 +488,15 @@ pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         if std::mem::take(&mut skip_next) {
             continue;
         }
-        let Some((_, v)) = SPELLED.iter().find(|(s, _)| *s == w.lower) else { continue };
+        let Some(v) = spelled_value(&w.lower) else { continue };
         // "hundred"/"dozen" after a digit number are scale words of that number, already read.
         if wi > 0 && words[wi - 1].lower.chars().all(|c| c.is_ascii_digit()) && w.range.start <= words[wi - 1].range.end + 1 {
             continue;
         }
-        let mut value = *v;
+        let mut value = v;
         let mut end = w.range.end;
         let hyphen_unit = words.get(wi + 1).filter(|n| n.range.start == w.range.end + 1 && text[w.range.end..].starts_with('-'));
-        if let Some(u) = hyphen_unit.and_then(|n| UNITS.iter().position(|u| *u == n.lower)).filter(|_| (20.0..100.0).contains(v)) {
+        if let Some(u) = hyphen_unit.and_then(|n| UNITS.iter().position(|u| *u == n.lower)).filter(|_| (20.0..100.0).contains(&v)) {
             value += (u + 1) as f64;
             end = words[wi + 1].range.end;
             skip_next = true;

@@ -1,7 +1,8 @@
-//! Word relations from WordNet 3.0 (data files `lexicons/antonyms.txt` and
-//! `lexicons/noun_kinds.txt`, written by `scripts/wordnet-lexicons.py` from the database and
-//! carrying its licence): which words are direct opposites, and which broad kind of thing
-//! (person, animal, location, artifact, ...) a noun names. The verifier reads a claim word
+//! Word relations from WordNet 3.0 (data files `lexicons/antonyms.txt`,
+//! `lexicons/noun_kinds.txt` and `lexicons/places.txt`, written by `scripts/wordnet-lexicons.py`
+//! from the database and carrying its licence): which words are direct opposites, which broad
+//! kind of thing (person, animal, location, artifact, ...) a noun names, and which named places
+//! lie in which. The verifier reads a claim word
 //! whose opposite, or a noun of another kind, stands in the evidence's slot for it.
 //!
 //! Antonyms are keyed by stem ([`crate::words::stem`]), so inflected forms meet ("more
@@ -12,6 +13,8 @@
 //! assert!(antonyms(&amem_text::words::stem("significant")).iter().any(|a| a == &amem_text::words::stem("insignificant")));
 //! assert_eq!(kinds_disjoint("dog", "singer"), Some(true));
 //! assert_eq!(kinds_disjoint("actress", "golfer"), Some(false));
+//! assert_eq!(amem_text::relations::places_disjoint("Beijing", "Thailand"), Some(true));
+//! assert_eq!(amem_text::relations::places_disjoint("Paris", "Europe"), Some(false));
 //! ```
 
 use crate::words::stem;
@@ -20,6 +23,7 @@ use std::sync::OnceLock;
 
 const ANTONYMS: &str = include_str!("../lexicons/antonyms.txt");
 const NOUN_KINDS: &str = include_str!("../lexicons/noun_kinds.txt");
+const PLACES: &str = include_str!("../lexicons/places.txt");
 
 /// The kind WordNet files its most general nouns under ("entity", "animal", "person" as a
 /// class): a kind that includes every other, so it never makes two nouns disjoint.
@@ -100,6 +104,44 @@ pub fn kinds_disjoint(a: &str, b: &str) -> Option<bool> {
     Some(!ka.iter().any(|k| kb.contains(k)))
 }
 
+/// One sense of a place name: its WordNet synset and the synsets it lies in.
+struct PlaceSense {
+    synset: &'static str,
+    within: Vec<&'static str>,
+}
+
+fn place_map() -> &'static HashMap<String, Vec<PlaceSense>> {
+    static MAP: OnceLock<HashMap<String, Vec<PlaceSense>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let mut map: HashMap<String, Vec<PlaceSense>> = HashMap::new();
+        for line in lines(PLACES) {
+            let mut cols = line.split('\t');
+            let (Some(synset), Some(names)) = (cols.next(), cols.next()) else { continue };
+            let within: Vec<&'static str> = cols.next().unwrap_or("").split_whitespace().collect();
+            for name in names.split(';') {
+                map.entry(name.to_lowercase()).or_default().push(PlaceSense { synset, within: within.clone() });
+            }
+        }
+        map
+    })
+}
+
+/// True when `name` (any case: "Luxembourg", "United States", "Beijing") is a place WordNet names.
+pub fn is_place(name: &str) -> bool {
+    place_map().contains_key(&name.to_lowercase())
+}
+
+/// Whether two named places lie apart in every sense of their names: neither is the other
+/// nor lies in it ("Beijing" and "Thailand" do; "Paris" and "Europe" do not, nor "Paris" and
+/// "Texas", since one Paris is a town in Texas; "America" and "United States" are one place).
+/// `None` when either name is not a place WordNet knows: nothing is known.
+pub fn places_disjoint(a: &str, b: &str) -> Option<bool> {
+    let map = place_map();
+    let (pa, pb) = (map.get(&a.to_lowercase())?, map.get(&b.to_lowercase())?);
+    let apart = |x: &PlaceSense, y: &PlaceSense| x.synset != y.synset && !x.within.contains(&y.synset) && !y.within.contains(&x.synset);
+    Some(pa.iter().all(|x| pb.iter().all(|y| apart(x, y))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +164,19 @@ mod tests {
         assert_eq!(kinds_disjoint("actor", "comedian"), Some(false));
         assert_eq!(kinds_disjoint("animal", "dog"), Some(false));
         assert_eq!(kinds_disjoint("dog", "xyzzyq"), None);
+    }
+
+    #[test]
+    fn places_lie_in_places() {
+        assert_eq!(places_disjoint("Canada", "Luxembourg"), Some(true));
+        assert_eq!(places_disjoint("Spain", "America"), Some(true));
+        assert_eq!(places_disjoint("beijing", "Thailand"), Some(true));
+        // one inside the other, the same place under two names, a name of two places
+        assert_eq!(places_disjoint("Beijing", "China"), Some(false));
+        assert_eq!(places_disjoint("Houston", "United States"), Some(false));
+        assert_eq!(places_disjoint("America", "United States"), Some(false));
+        assert_eq!(places_disjoint("Paris", "Texas"), Some(false));
+        assert_eq!(places_disjoint("Paris", "Xyzzyville"), None);
+        assert!(is_place("Luxembourg") && !is_place("Lady Gaga"));
     }
 }

@@ -13,6 +13,10 @@ use amem_verify::{Rarity, Verifier};
 use std::sync::Arc;
 use std::time::Instant;
 
+// The allocator of the `amem` binary: allocation is a good part of verification's cost.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Case {
     claim: String,
     sent_at: Option<String>,

@@ -282,10 +282,10 @@ pub(crate) fn addresses_reader_words(sentence: &str, words: &[Word]) -> bool {
 /// nearly word for word, or its URL is a query made of the claim's words.
 pub(crate) fn refusal(claim: &str, quote: &str, source_url: Option<&str>) -> Option<Refusal> {
     let url = source_url?;
-    let claim_words: Vec<String> = text::words(claim).into_iter().map(|w| w.lower).collect();
+    let claim_words: Vec<String> = text::words(claim).into_iter().map(|w| w.lower.into_string()).collect();
     if claim_words.len() >= 4 {
         let passage = text::words(quote);
-        let lower: Vec<String> = passage.iter().map(|w| w.lower.clone()).collect();
+        let lower: Vec<String> = passage.iter().map(|w| w.lower.to_string()).collect();
         let (run, end) = longest_common_run(&claim_words, &lower);
         // The claim nearly word for word, and nothing of the page's own
         // beside it: a source that states the fact and says something else
@@ -300,14 +300,14 @@ pub(crate) fn refusal(claim: &str, quote: &str, source_url: Option<&str>) -> Opt
                 !w.stop
                     && !w.lower.chars().all(|c| c.is_ascii_digit())
                     && !SEARCH_PAGE_WORDS.contains(&w.lower.as_str())
-                    && !claim_words.contains(&w.lower)
+                    && !claim_words.iter().any(|c| *c == w.lower)
             });
             if own.count() == 0 {
                 return Some(Refusal::Echo);
             }
         }
     }
-    let content: Vec<String> = text::words(claim).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+    let content: Vec<String> = text::words(claim).into_iter().filter(|w| !w.stop).map(|w| w.stem.into_string()).collect();
     if content.len() >= 3 {
         let query = query_words(url);
         let held = content.iter().filter(|c| query.iter().any(|q| text::stems_match(c, q))).count();
@@ -410,7 +410,7 @@ fn query_words(url: &str) -> Vec<String> {
         parts.extend(segments[p + 1..].iter().map(|s| s.to_string()));
     }
     let decoded: String = parts.iter().map(|p| percent_decode(p)).collect::<Vec<_>>().join(" ");
-    text::words(&decoded).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect()
+    text::words(&decoded).into_iter().filter(|w| !w.stop).map(|w| w.stem.into_string()).collect()
 }
 
 fn percent_decode(s: &str) -> String {

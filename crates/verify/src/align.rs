@@ -419,7 +419,7 @@ fn read_sentences<'a>(
         if let (Some(t), true, Some(slot)) = (&titles[item], b, subjects.get_mut(item))
             && slot.is_empty()
         {
-            *slot = t.iter().filter(|w| !w.stop).map(|w| w.stem.clone()).collect();
+            *slot = t.iter().filter(|w| !w.stop).map(|w| w.stem.to_string()).collect();
         }
     }
     let subjects: &'a [Vec<String>] = subjects;

@@ -37,9 +37,9 @@ pub(crate) struct EvidenceAnalysis {
     stems: String,
     /// Every word's stem, in text order.
     words: Vec<Stem>,
-    /// `key << 64 | position in words` of every word, sorted: the words a claim word can match
-    /// (the same key) are found without reading the others, in text order.
-    index: Vec<u128>,
+    /// `key, position in words` of every content word, sorted: the words a claim word can
+    /// match (the same key) are found without reading the others, in text order.
+    index: KeyIndex,
     /// The title this text was first verified under and its words: a recalled chunk comes
     /// with its note's title every time, and each claim reads the title's words.
     title: OnceLock<(Box<str>, Vec<Word>)>,
@@ -87,7 +87,7 @@ impl EvidenceAnalysis {
         let mut all = String::with_capacity(text.len() + 16);
         let mut lower = String::new();
         let mut words = Vec::with_capacity(text.len() / 5 + 1);
-        let mut index: Vec<u128> = Vec::with_capacity(text.len() / 5 + 1);
+        let mut index = KeyIndex::for_text(text);
         let mut lowered = String::new();
         let sentences: Vec<SentenceAnalysis> = amem_text::sentence::split_sentences_as(text, Layout::Lines)
             .into_iter()
@@ -118,7 +118,7 @@ impl EvidenceAnalysis {
                     // A claim word is a content word, so it never matches a function word of the
                     // evidence: "cans" is not "can", "wills" is not "will" (their stems meet).
                     if !stopword {
-                        index.push(u128::from(text::stem_key(stem)) << 64 | words.len() as u128);
+                        index.push(text::stem_key(stem), words.len());
                     }
                     words.push(Stem { end: all.len(), stopword });
                 }
@@ -136,7 +136,7 @@ impl EvidenceAnalysis {
                 }
             })
             .collect();
-        index.sort_unstable();
+        index.sort();
         EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index, title: OnceLock::new() }
     }
 
@@ -157,11 +157,10 @@ impl EvidenceAnalysis {
     /// index and, for each of `stems`, the index of the first word of the sentence matching it.
     pub(super) fn first_matches(&self, stems: &[(u64, &str)]) -> Vec<(usize, Vec<Option<usize>>)> {
         let mut found: Vec<(usize, Vec<Option<usize>>)> = Vec::new();
+        let mut positions = Vec::new();
         for (k, &(key, stem)) in stems.iter().enumerate() {
-            let key = u128::from(key) << 64;
-            let start = self.index.partition_point(|&e| e < key);
-            for &e in self.index[start..].iter().take_while(|&&e| e >> 64 == key >> 64) {
-                let Ok(i) = usize::try_from(e & u128::from(u64::MAX)) else { continue };
+            self.index.positions(key, &mut positions);
+            for &i in &positions {
                 let (sentence, word) = self.locate(i);
                 // Entries of one sentence come in word order: the first match is the earliest.
                 let at = found.binary_search_by_key(&sentence, |f| f.0);
@@ -205,14 +204,14 @@ impl EvidenceAnalysis {
     pub(super) fn words<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Word] {
         s.words.get_or_init(|| {
             let sentence = self.sentence_text(s);
+            let mut lower = String::new();
             text::word_ranges(sentence)
                 .enumerate()
                 .map(|(k, r)| {
                     let i = s.first_word + k;
-                    let mut lower = String::new();
                     text::lower_into(&sentence[r.clone()], &mut lower);
                     let stopword = self.words.get(i).is_some_and(|w| w.stopword);
-                    text::word_with_stem(sentence, r, lower, self.stem(i).to_string(), stopword)
+                    text::word_with_stem(sentence, r, &lower, self.stem(i), stopword)
                 })
                 .collect()
         })
@@ -245,5 +244,93 @@ impl EvidenceAnalysis {
     }
 }
 
+/// Bits of a [`KeyIndex::Narrow`] entry below its key: positions up to 2^21 words. A key
+/// ([`text::stem_key`]: a length up to 5 above up to five bytes) takes 43 bits.
+const POSITION_BITS: u32 = 21;
+
+/// The content words of a text by [`text::stem_key`], then position. A text shorter than
+/// 2^21 bytes (every recalled chunk) packs both in 64 bits, which sort in half the time of
+/// 128; a longer one keeps them apart.
+#[derive(Debug)]
+enum KeyIndex {
+    /// `key << POSITION_BITS | position`.
+    Narrow(Vec<u64>),
+    /// `key << 64 | position`.
+    Wide(Vec<u128>),
+}
+
+impl KeyIndex {
+    fn for_text(text: &str) -> Self {
+        let room = text.len() / 5 + 1;
+        // A text has fewer words than bytes.
+        if text.len() < 1 << POSITION_BITS { KeyIndex::Narrow(Vec::with_capacity(room)) } else { KeyIndex::Wide(Vec::with_capacity(room)) }
+    }
+
+    fn push(&mut self, key: u64, position: usize) {
+        match self {
+            KeyIndex::Narrow(v) => v.push(key << POSITION_BITS | position as u64),
+            KeyIndex::Wide(v) => v.push(u128::from(key) << 64 | position as u128),
+        }
+    }
+
+    fn sort(&mut self) {
+        match self {
+            KeyIndex::Narrow(v) => v.sort_unstable(),
+            KeyIndex::Wide(v) => v.sort_unstable(),
+        }
+    }
+
+    /// The positions of the words with `key`, in text order, into `out` (cleared first).
+    fn positions(&self, key: u64, out: &mut Vec<usize>) {
+        out.clear();
+        match self {
+            KeyIndex::Narrow(v) => {
+                let low = key << POSITION_BITS;
+                let start = v.partition_point(|&e| e < low);
+                let mask = (1u64 << POSITION_BITS) - 1;
+                out.extend(v[start..].iter().take_while(|&&e| e >> POSITION_BITS == key).map(|&e| (e & mask) as usize));
+            }
+            KeyIndex::Wide(v) => {
+                let low = u128::from(key) << 64;
+                let start = v.partition_point(|&e| e < low);
+                out.extend(
+                    v[start..]
+                        .iter()
+                        .take_while(|&&e| e >> 64 == u128::from(key))
+                        .filter_map(|&e| usize::try_from(e & u128::from(u64::MAX)).ok()),
+                );
+            }
+        }
+    }
+}
+
 /// Quantities that are not part of a date, and not bare years (the text layer's rule).
 pub(crate) use amem_text::quantity::values_outside_dates;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 64-bit packing and the 128-bit one give every key's positions alike, in text order.
+    #[test]
+    fn both_key_indexes_find_the_same_positions() {
+        let text = "The launch moved to 3 May 2024. The launched rocket launches again; launch! Launching 12,000 rockets.";
+        let words = text::words(text);
+        let (mut narrow, mut wide) = (KeyIndex::Narrow(Vec::new()), KeyIndex::Wide(Vec::new()));
+        for (i, w) in words.iter().enumerate().rev() {
+            narrow.push(w.key, i);
+            wide.push(w.key, i);
+        }
+        narrow.sort();
+        wide.sort();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (i, w) in words.iter().enumerate() {
+            narrow.positions(w.key, &mut a);
+            wide.positions(w.key, &mut b);
+            assert_eq!(a, b, "{:?}", w.stem);
+            assert!(a.contains(&i) && a.windows(2).all(|p| p[0] < p[1]), "{a:?}");
+        }
+        assert!(matches!(KeyIndex::for_text(text), KeyIndex::Narrow(_)));
+        assert!(matches!(KeyIndex::for_text(&"a ".repeat(1 << 20)), KeyIndex::Wide(_)));
+    }
+}

@@ -261,6 +261,49 @@ fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>
             negations.push(Cue { range: w.range.clone(), entry, word: i });
         }
     }
+    // "avoids practicing", "avoided paying": to avoid doing a thing is not to do it (a
+    // negative implicative, like "refused to"); only before a gerund, since "avoid smoking"
+    // names no denied predicate of its own and "avoid ibuprofen" is advice, not a fact.
+    for i in 0..words.len().saturating_sub(1) {
+        let avoid = matches!(words[i].lower.as_str(), "avoid" | "avoids" | "avoided");
+        let next = &words[i + 1];
+        if avoid && !next.stop && next.lower.len() > 5 && next.lower.ends_with("ing") && next.lower != next.stem {
+            negations.push(Cue { range: words[i].range.clone(), entry: "avoid", word: i });
+        }
+    }
+    // "is something other than an Indian film", "is anything but an animal": the copula's
+    // complement denied. Only right after a copula: "nothing but" affirms, and "no one other
+    // than the mayor" names someone.
+    for i in 1..words.len().saturating_sub(2) {
+        let copula = matches!(words[i - 1].lower.as_str(), "is" | "was" | "are" | "were" | "be");
+        let (a, b) = (words[i + 1].lower.as_str(), words.get(i + 2).map(|w| w.lower.as_str()));
+        let other_than =
+            matches!(words[i].lower.as_str(), "something" | "anything" | "someone" | "anyone") && a == "other" && b == Some("than");
+        let but = words[i].lower == "anything" && a == "but";
+        if copula && (other_than || but) {
+            let last = if other_than { i + 2 } else { i + 1 };
+            negations.push(Cue { range: words[i].range.start..words[last].range.end, entry: "other than", word: last });
+        }
+    }
+    // "turned down offers to work under FNC", "declined an invitation to join": to refuse the
+    // chance of a deed is not to do it; the denial reaches past the offer to what it was for.
+    for i in 0..words.len() {
+        let refusal = match words[i].lower.as_str() {
+            "turn" | "turns" | "turned" | "turning" => words.get(i + 1).is_some_and(|w| w.lower == "down").then_some(i + 2),
+            "refused" | "refuses" | "declined" | "declines" | "rejected" | "rejects" => Some(i + 1),
+            _ => None,
+        };
+        let Some(mut at) = refusal else { continue };
+        if words.get(at).is_some_and(|w| matches!(w.lower.as_str(), "an" | "the" | "several" | "many" | "repeated" | "all")) {
+            at += 1;
+        }
+        let offer = words.get(at).is_some_and(|w| {
+            matches!(w.lower.as_str(), "offer" | "offers" | "invitation" | "invitations" | "chance" | "opportunity" | "opportunities")
+        });
+        if offer && words.get(at + 1).is_some_and(|w| w.lower == "to") {
+            negations.push(Cue { range: words[i].range.start..words[at + 1].range.end, entry: "refused offer", word: at + 1 });
+        }
+    }
     // "has yet to work", "is yet to be decided": the predicate has not happened.
     for i in 1..words.len().saturating_sub(1) {
         let aux = matches!(words[i - 1].lower.as_str(), "has" | "have" | "had" | "is" | "are" | "was" | "were" | "am");

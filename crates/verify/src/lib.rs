@@ -120,7 +120,17 @@ use serde::{Deserialize, Serialize};
 /// ("Peter Jackson produced").
 /// `@17`: a value bound to the claim's word conflicts only when the claim does not state that
 /// value itself (a sentence restating "reading was 1273/1592" is not a conflict of 1273 with 1592).
-pub const METHOD: &str = "deterministic@17";
+/// `@18`: a copula placing the subject in a named place the sentence's copula places it apart
+/// from (WordNet's places and what lies in what: "in Canada" / "in central Luxembourg") is a
+/// conflict; so are a month bound to the same word ("released in October" / "released on March
+/// 30, 2007"), a comparison against the subject's rank ("smaller than Jupiter" / "the largest
+/// planet"), "outside" a place against "in" it, another noun in an exclusive role ("their main
+/// food source"), an agent of another kind ("recorded by cats" / "by American singer Katy
+/// Perry"), and a name opening the claim as its verb's doer; "avoids doing", "is something
+/// other than" and "turned down offers to" deny what they govern; after a frame an article and
+/// up to three modifiers may stand before another name; a privative claim word against the
+/// thing it lacks counted or possessed ("childless" / "had three children") is a conflict.
+pub const METHOD: &str = "deterministic@18";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1130,5 +1140,196 @@ mod tests {
         // near misses: the nationality said of something else in the sentence, and the same one
         assert_ne!(status("The Gifted is Swedish.", "The Gifted, a series, was filmed by an American crew for Fox."), Status::Contradicted);
         assert_ne!(status("The Gifted is American.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_place_apart_from_the_claims_is_a_conflict() {
+        // The copula places the subject in one place; the sentence's, in another apart from it.
+        let v = verify_text("Angelsberg is in Canada.", "Angelsberg is a small town in the commune of Fischbach, in central Luxembourg.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.place_differs");
+        let ev = "Arizona (O'odham: Alĭ ṣonak) is a state in the southwestern region of Mexico.";
+        assert_eq!(status("Arizona is a state in the United States.", ev), Status::Contradicted);
+        let ev = "Peking University, a major research university, is located in Beijing.";
+        assert_eq!(status("Peking University is in Thailand.", ev), Status::Contradicted);
+        // near misses: the sentence's place lies in the claim's, or holds it; the place is said of
+        // something else; a list of offices is not where a thing is; a place the list does not
+        // know; a negated copula
+        assert_ne!(status("Peking University is in China.", ev), Status::Contradicted);
+        assert_ne!(status("Angelsberg is in Europe.", "Angelsberg is a small town in central Luxembourg."), Status::Contradicted);
+        assert_ne!(status("Houston is in the United States.", "Houston is the largest city in Texas."), Status::Contradicted);
+        assert_ne!(status("Angelsberg is in Canada.", "Angelsberg's mayor was born in Luxembourg."), Status::Contradicted);
+        assert_ne!(status("Enron is in Houston.", "Enron has offices in London."), Status::Contradicted);
+        assert_ne!(status("Angelsberg is in Canada.", "Angelsberg is a small town in Fischbach."), Status::Contradicted);
+        assert_ne!(status("Angelsberg is not in Canada.", "Angelsberg is a small town in central Luxembourg."), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_month_bound_to_the_same_word_is_a_conflict() {
+        let ev = "Avenged Sevenfold is the fourth studio album by the band, released on March 30, 2007 by Warner Bros.";
+        let v = verify_text("Avenged Sevenfold was released in October.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "date.value_mismatch");
+        // near misses: the same month; the date said of another word; a claim month with its
+        // year (compared as a date); "may" the modal
+        assert_ne!(status("Avenged Sevenfold was released in March.", ev), Status::Contradicted);
+        let other = "Avenged Sevenfold is the fourth studio album by the band, recorded on March 30, 2007 and released later.";
+        assert_ne!(status("Avenged Sevenfold was released in October.", other), Status::Contradicted);
+        assert_ne!(status("The album may be released by Warner Bros.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn avoiding_a_deed_and_being_other_than_a_thing_deny_it() {
+        let ev = "A monk is a person who practices religious asceticism by monastic living.";
+        let v = verify_text("A monk avoids practicing religious asceticism.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        let ev = "Veeram is a 2014 Indian Tamil action film directed by Siva.";
+        let v = verify_text("Veeram is something other than an Indian Tamil film.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near misses: "avoid" before a noun is advice; "nothing but" and "other than" outside
+        // the copula affirm or name
+        assert_ne!(status("Patients should avoid ibuprofen.", "Ibuprofen is safe for patients."), Status::Contradicted);
+        assert_ne!(status("Veeram is nothing but an Indian Tamil film.", ev), Status::Contradicted);
+        assert_ne!(
+            status("Veeram, a film by someone other than Siva, is Indian.", "Veeram is an Indian Tamil film by Siva."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_comparison_against_the_subjects_rank_is_a_conflict() {
+        let v = verify_text("Saturn is smaller than Jupiter.", "Saturn is the largest planet in the Solar System, followed by Jupiter.");
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "rank.mismatch");
+        let ev = "Saturn is the sixth planet from the Sun and the second-largest in the Solar System, after Jupiter.";
+        assert_eq!(status("Saturn is larger than Jupiter.", ev), Status::Contradicted);
+        // near misses: the superlative said of the other term; ranked after something else; the
+        // same direction
+        assert_ne!(
+            status("Saturn is smaller than Jupiter.", "Jupiter is the largest planet, and Saturn orbits beyond it."),
+            Status::Contradicted
+        );
+        assert_ne!(status("Saturn is larger than Mars.", ev), Status::Contradicted);
+        assert_ne!(status("Saturn is smaller than Jupiter.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_place_said_in_the_subjects_name_is_no_other_place() {
+        // the sentence's "United States" shares a word with the claim's "state" and is still a place
+        let ev = "Arizona (O'odham: Alĭ ṣonak) is a state in the southwestern region of the United States.";
+        assert_eq!(status("Arizona is a state in Mexico.", ev), Status::Contradicted);
+        assert_ne!(status("Arizona is a state in North America.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn outside_a_place_is_not_in_it() {
+        let ev = "Born in Trieste, Renato Balestra comes from a family of architects and engineers.";
+        let v = verify_text("Renato Balestra was born outside of Trieste.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "polarity.antonym");
+        let ev = "Renato Balestra was born outside Trieste, in a village of the Karst.";
+        assert_eq!(status("Renato Balestra was born in Trieste.", ev), Status::Contradicted);
+        // near misses: outside one place and in another; in it, said of another word
+        assert_ne!(status("Renato Balestra was born outside of Trieste.", "Renato Balestra was born in Udine."), Status::Contradicted);
+        assert_ne!(
+            status("Renato Balestra was born outside of Trieste.", "Renato Balestra was born in 1924 and worked in Trieste."),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn a_name_opening_the_claim_is_the_doer_of_its_verb() {
+        let ev = "Soul Food is a 1997 American comedy-drama film produced by Kenneth Edmonds and released by Fox 2000 Pictures.";
+        let v = verify_text("Disney released the film Soul Food.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.substituted");
+        // near misses: a common noun opening the claim; the verb's agent is the claim's own
+        assert_ne!(status("Studios released the film Soul Food.", ev), Status::Contradicted);
+        assert_ne!(status("Fox released the film Soul Food.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn turning_down_an_offer_to_do_a_thing_denies_it() {
+        let ev = "Jeong Hyeong-don (born February 7, 1978) is a South Korean comedian who repeatedly turned down offers to work under FNC Entertainment.";
+        let v = verify_text("Jeong Hyeong-don works under FNC Entertainment.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        let ev2 = "The actor declined an invitation to join the board of the studio.";
+        assert_eq!(status("The actor joined the board of the studio.", ev2), Status::Contradicted);
+        // near misses: an offer accepted; turned down something that is no offer
+        assert_ne!(
+            status("Jeong Hyeong-don works under FNC Entertainment.", "Jeong Hyeong-don accepted offers to work under FNC Entertainment."),
+            Status::Contradicted
+        );
+        assert_ne!(status("The band played the music loud.", "The band turned down the music they played loud."), Status::Contradicted);
+    }
+
+    #[test]
+    fn another_noun_in_an_exclusive_role_is_a_conflict() {
+        let ev = "Polar bears are marine mammals because they depend on the ocean as their main food source.";
+        let v = verify_text("Polar bears depend on the land as their main food source.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.substituted");
+        // near misses: a role more than one thing may hold; the same noun; two fillers listed
+        assert_ne!(status("The singer plays the guitar in the band.", "The singer plays the piano in the band."), Status::Contradicted);
+        assert_ne!(status("Polar bears depend on the ocean as their main food source.", ev), Status::Contradicted);
+        assert_ne!(
+            status(
+                "Polar bears depend on the land as their main food source.",
+                "Polar bears depend on the land and the ocean as their main food source."
+            ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn an_agent_of_another_kind_is_a_conflict() {
+        let ev = "\"I Kissed a Girl\" is a song recorded by American singer Katy Perry for her second studio album.";
+        let v = verify_text("I Kissed a Girl was recorded by cats.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "entity.kind_differs");
+        // near misses: two kinds of person; a name with no kind; the agent of another verb
+        assert_ne!(status("I Kissed a Girl was recorded by a drummer.", ev), Status::Contradicted);
+        assert_ne!(
+            status("I Kissed a Girl was recorded by cats.", "\"I Kissed a Girl\" is a song recorded by Katy Perry."),
+            Status::Contradicted
+        );
+        assert_ne!(
+            status(
+                "I Kissed a Girl was recorded by cats.",
+                "\"I Kissed a Girl\" is a song written by a singer and recorded in Los Angeles."
+            ),
+            Status::Contradicted
+        );
+    }
+
+    #[test]
+    fn an_article_and_three_modifiers_may_stand_before_the_other_name() {
+        let ev = "Nicholas Brody, played by actor Damian Lewis, is a fictional character on the British television series Game of Thrones.";
+        let v = verify_text("Nicholas Brody is a character on Homeland.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        // near miss: a fourth modifier, or another function word, is another phrase
+        let far = "Nicholas Brody is a fictional character on the long running British television series Game of Thrones.";
+        assert_ne!(status("Nicholas Brody is a character on Homeland.", far), Status::Contradicted);
+        let of = "Nicholas Brody is a fictional character on the set of Game of Thrones.";
+        assert_ne!(status("Nicholas Brody is a character on Homeland.", of), Status::Contradicted);
+        // a denied name is not the claim's value
+        let ev = "The Endless River is the fifteenth and final studio album by the English rock band Pink Floyd.";
+        assert_ne!(status("The Endless River is not an album by Danny DeVito.", ev), Status::Contradicted);
+        assert_eq!(status("The Endless River is an album by Danny DeVito.", ev), Status::Contradicted);
+    }
+
+    #[test]
+    fn a_privative_word_against_a_counted_thing_is_a_conflict() {
+        let ev = "In 1986, O'Neal married professional tennis player John McEnroe, with whom she had three children.";
+        let v = verify_text("Tatum O'Neal is childless.", ev);
+        assert_eq!(v.status, Status::Contradicted, "{v:?}");
+        assert_eq!(v.reasons[0].rule, "polarity.antonym");
+        // near misses: the evidence denies it too; the word only mentioned; a negated claim
+        assert_ne!(
+            status("Tatum O'Neal is childless.", "In 1986 O'Neal married John McEnroe, with whom she had no children."),
+            Status::Contradicted
+        );
+        assert_ne!(status("Tatum O'Neal is childless.", "In 1986 O'Neal wrote a book about children of actors."), Status::Contradicted);
+        assert_ne!(status("Tatum O'Neal is not childless.", ev), Status::Contradicted);
     }
 }

@@ -43,7 +43,7 @@ impl Rarity {
         let mut r = Rarity::default();
         for t in texts {
             r.documents += 1;
-            let mut stems: Vec<String> = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem).collect();
+            let mut stems: Vec<String> = text::words(t).into_iter().filter(|w| !w.stop).map(|w| w.stem.into_string()).collect();
             stems.sort_unstable();
             stems.dedup();
             for s in stems {

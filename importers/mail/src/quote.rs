@@ -348,8 +348,92 @@ fn detect_intro(lines: &[&str], i: usize, in_forward: bool) -> Option<Intro> {
         let who = t.trim_end_matches("wrote:").trim().trim_end_matches(',').trim().to_string();
         return Some(Intro { kind, header: line.to_string(), author: Some(who), sent_at: None, lines: 1, gt_only: true });
     }
+    // A pasted raw header block (a return receipt or bounce quoting the mail
+    // it answers, a message forwarded "with full headers").
+    if first.is_ascii_alphabetic() && is_transport_field(line) {
+        return raw_header_block(lines, i);
+    }
     None
 }
+
+/// Field names that only a mail transport or client writes (RFC 5321 trace
+/// fields, RFC 5322 identification, MIME): a line opening with one is never
+/// the author's prose. `From:`/`To:`/`Subject:` are left out on purpose:
+/// people write "Subject: the budget" in a sentence.
+const TRANSPORT_FIELDS: &[&str] = &[
+    "received",
+    "return-path",
+    "delivered-to",
+    "message-id",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+    "dkim-signature",
+    "authentication-results",
+    "arc-seal",
+    "in-reply-to",
+    "references",
+    "thread-index",
+    "thread-topic",
+    "delivery-receipt-to",
+    "disposition-notification-to",
+    "return-receipt-to",
+];
+
+/// The field name of `line` when it opens a header field (`Name:` with no
+/// space inside the name), lowercased only in the comparison.
+fn raw_field_name(line: &str) -> Option<&str> {
+    let colon = memchr::memchr(b':', &line.as_bytes()[..line.len().min(48)])?;
+    let name = &line[..colon];
+    (!name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')).then_some(name)
+}
+
+fn is_transport_field(line: &str) -> bool {
+    raw_field_name(line).is_some_and(|n| {
+        TRANSPORT_FIELDS.iter().any(|f| f.eq_ignore_ascii_case(n)) || n.len() > 2 && n.as_bytes()[..2].eq_ignore_ascii_case(b"x-")
+    })
+}
+
+/// A pasted raw header block starting at `i`: header fields (any names) up
+/// to the first blank line, at least [`RAW_BLOCK_MIN_TRANSPORT`] of them
+/// transport fields. Lines in between that open no field are folded
+/// continuations (Enron's export lost the leading space of many). Like a
+/// forward marker, it quotes everything after it up to the next marker: the
+/// text below a pasted header is the pasted message.
+fn raw_header_block(lines: &[&str], i: usize) -> Option<Intro> {
+    let mut transport = 0;
+    let mut author = None;
+    let mut sent_at = None;
+    let mut j = i;
+    while j < lines.len() && !lines[j].trim().is_empty() {
+        let l = lines[j];
+        if !l.starts_with([' ', '\t']) && raw_field_name(l).is_some() {
+            if is_transport_field(l) {
+                transport += 1;
+            } else if let Some((name, value)) = header_field(l) {
+                match name.as_str() {
+                    "from" if author.is_none() => author = Some(clean_author(value)),
+                    "date" | "sent" if sent_at.is_none() => sent_at = Some(value.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        j += 1;
+    }
+    (transport >= RAW_BLOCK_MIN_TRANSPORT).then(|| Intro {
+        kind: QuoteKind::Forward,
+        header: lines[i..j].join("\n"),
+        author,
+        sent_at,
+        lines: j - i,
+        gt_only: false,
+    })
+}
+
+/// Transport fields a pasted header block needs: one `Received:` line in a
+/// sentence ("Received: your note, thanks") is the author's, three are a
+/// header.
+const RAW_BLOCK_MIN_TRANSPORT: usize = 3;
 
 /// ASCII case-insensitive substring test without allocating.
 fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -488,6 +572,39 @@ mod tests {
         for s in samples.iter().copied().chain(generated.iter().map(String::as_str)) {
             assert_eq!(split_lines(s), s.split('\n').collect::<Vec<_>>(), "{s:?}");
             assert_eq!(normalize_newlines(s), s.replace("\r\n", "\n").replace('\r', "\n"), "{s:?}");
+        }
+    }
+
+    /// A return receipt quoting the mail it acknowledges (Enron,
+    /// `keavey-p/deleted_items`): the raw header block and the pasted mail
+    /// below it are quoted, not the receipt's author's text; Enron's export
+    /// lost the leading space of some folded lines.
+    #[test]
+    fn pasted_raw_header_block_is_forwarded_content() {
+        let body = "This is a Return Receipt for the mail that you sent to\nrogertan@swbell.net.\n\n - C.DTF \nReturn-path: <Peter.F.Keavey@enron.com>\nDelivery-receipt-to: \"Keavey, Peter F.\" <Peter.F.Keavey@ENRON.com>\nReceived: from mta2.rcsntx.swbell.net (mta2-pr.rcsntx.swbell.net)\n by sims1.rcsntx.swbell.net\n with ESMTP id <0GLF00H9D2ET3Z@sims1.rcsntx.swbell.net> for\n rogertan@sims-ms-daemon; Thu, 18 Oct 2001 14:35:18 -0500 (CDT)\nReceived: from postmaster.enron.com (outbound5.enron.com\n[192.152.140.9])\n by mail.ngigpi.com (8.8.7/8.8.7) with ESMTP id PAA03067; Thu,\n18 Oct 2001 15:49:43 -0400\nDate: Thu, 18 Oct 2001 14:31:58 -0500\nFrom: \"Keavey, Peter F.\" <Peter.F.Keavey@enron.com>\nMIME-version: 1.0\nX-MimeOLE: Produced By Microsoft Exchange V6.0.4712.0\n\nPrices attached.\n";
+        let (new, parts) = split_quoted(body);
+        assert_eq!(new, "This is a Return Receipt for the mail that you sent to\nrogertan@swbell.net.\n\n - C.DTF");
+        assert_eq!(parts.len(), 1, "{parts:#?}");
+        assert_eq!(parts[0].kind, QuoteKind::Forward);
+        assert_eq!(parts[0].author.as_deref(), Some("\"Keavey, Peter F.\" <Peter.F.Keavey@enron.com>"));
+        assert_eq!(parts[0].sent_at.as_deref(), Some("Thu, 18 Oct 2001 14:31:58 -0500"));
+        assert!(parts[0].header.starts_with("Return-path:") && parts[0].header.ends_with("Exchange V6.0.4712.0"));
+        assert_eq!(parts[0].text, "Prices attached.");
+    }
+
+    /// Near misses: prose that mentions a field, or one or two transport
+    /// fields, stays the author's text.
+    #[test]
+    fn a_field_named_in_prose_is_not_a_header_block() {
+        for body in [
+            "Received: your note, thanks.\nMessage-ID: is in the log.\nWill look tomorrow.",
+            "Content-type: text/plain is what the feed sends.\n\nReceived: from the vendor today.",
+            "Subject: budget\nFrom: me\nDate: today\nThe numbers are in.",
+            "The X-ray came back clean.",
+        ] {
+            let (new, parts) = split_quoted(body);
+            assert!(parts.is_empty(), "{body:?}: {parts:#?}");
+            assert_eq!(new, body, "{body:?}");
         }
     }
 

@@ -318,11 +318,19 @@ pub(super) fn conflict_in(
     if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing || copular_two) {
         return Some(r);
     }
-    if let Some(r) = role_differs(claim, s, m, evidence) {
-        return Some(r);
-    }
-    if let Some(r) = kind_differs(claim, s, m, &excused, evidence) {
-        return Some(r);
+    // The frame's other readings, in this order: a name in another role, a place apart, another
+    // month, a comparison against a rank, outside against in, another noun in an exclusive role,
+    // an agent or a thing of another kind.
+    let framed = role_differs(claim, s, m, evidence)
+        .or_else(|| place_differs(claim, s, m, &excused, evidence))
+        .or_else(|| month_differs(claim, s, m, &excused, evidence))
+        .or_else(|| comparison_ranked_otherwise(claim, s, m, &excused, evidence))
+        .or_else(|| outside_against_in(claim, s, m, evidence))
+        .or_else(|| exclusive_slot_differs(claim, s, m, &excused, evidence))
+        .or_else(|| agent_kind_differs(claim, s, m, &excused, evidence))
+        .or_else(|| kind_differs(claim, s, m, &excused, evidence));
+    if framed.is_some() {
+        return framed;
     }
     // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
     // when the sentence lacks at most one claim word in four (one in a short claim) and the
@@ -471,7 +479,10 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
     let targets: Vec<usize> = m.iter().enumerate().filter(|(k, _)| !privative(*k)).filter_map(|(_, p)| *p).collect();
     let ev_neg = negates_any(s.negations(), s.words(), &targets);
     let claim_targets: Vec<usize> = claim.content.iter().zip(m).filter(|(_, m)| m.is_some()).map(|(&ci, _)| ci).collect();
-    let claim_neg = negates_any(&claim.negations, &claim.words, &claim_targets);
+    // (a denied privative, "not childless", asserts what the evidence's "had children" does)
+    let asserted: Vec<usize> =
+        claim.content.iter().enumerate().filter(|(k, _)| m[*k].is_some() && !privative(*k)).map(|(_, &ci)| ci).collect();
+    let claim_neg = negates_any(&claim.negations, &claim.words, &asserted);
     // A conflict needs one side to deny a shared word and the other to have no negation near the shared words at all.
     let claim_near = negation_near(&claim.negations, &claim_targets);
     let ev_near = negation_near(s.negations(), &targets);
@@ -503,6 +514,40 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
             ));
         }
         _ => {}
+    }
+    // A privative claim word ("childless") against the evidence giving the thing it lacks a
+    // count or a possessor, undenied ("she had three children"): the claim's "without" against
+    // the evidence's "with".
+    if claim.negations.is_empty() {
+        let sw = s.words();
+        for k in (0..m.len()).filter(|&k| privative(k)) {
+            let Some(p) = m[k].filter(|&p| p > 0) else { continue };
+            if negation_near(s.negations(), &[p]) {
+                continue;
+            }
+            let counted = s.quantities().iter().any(|q| {
+                !q.is_year
+                    && q.range.end <= sw[p].range.start
+                    && s.text.get(q.range.end..sw[p].range.start).is_some_and(|g| g.trim().is_empty())
+            });
+            let had = matches!(sw[p - 1].lower.as_str(), "had" | "has" | "have" | "having");
+            if counted || had {
+                let w = &claim.words[claim.content[k]];
+                let from = if had {
+                    sw[p - 1].range.start
+                } else {
+                    s.quantities().iter().map(|q| q.range.start).filter(|&b| b < sw[p].range.start).max().unwrap_or(sw[p].range.start)
+                };
+                let ev = from..sw[p].range.end;
+                return Some(reason(
+                    "polarity",
+                    "polarity.antonym",
+                    format!("the claim says {:?}, the evidence {:?}", &claim.text[w.range.clone()], &s.text[ev.clone()]),
+                    span(&w.range),
+                    cited(&ev),
+                ));
+            }
+        }
     }
     None
 }
@@ -665,7 +710,19 @@ fn name_substitution(
         })
     };
     for (k, &ci) in claim.content.iter().enumerate() {
-        if m[k].is_some() || excused[k] || !claim.names.contains(&ci) {
+        // The claim's opening word is a name when capitalised and no common noun ("Disney
+        // released ...", not "Scientists found ..."): read only as the doer of the verb after it.
+        let opening = ci == 0
+            && claim.words[ci].capitalised
+            && !claim.words[ci].stop
+            && amem_text::relations::noun_kinds(&claim.words[ci].lower).is_none()
+            && claim.words.get(1).is_some_and(|w| !w.stop && !w.capitalised);
+        if m[k].is_some() || excused[k] || (!claim.names.contains(&ci) && !opening) {
+            continue;
+        }
+        // A denied name is not the claim's value: "is not an album by Danny DeVito" agrees with
+        // "an album by ... Pink Floyd".
+        if negation_near(&claim.negations, &[ci]) {
             continue;
         }
         // Short forms and titles are not other names: "Tim" for "Timothy", "Comic-Con" for
@@ -716,7 +773,7 @@ fn name_substitution(
                 ));
             }
         }
-        for (nb, dir, gap) in neighbours {
+        for (nb, dir, gap) in neighbours.into_iter().filter(|_| !opening) {
             let Some(nw) = nb.and_then(|n| claim.words.get(n)) else { continue };
             if nw.stop || !nw.lower.chars().any(char::is_alphabetic) {
                 continue;
@@ -731,7 +788,7 @@ fn name_substitution(
                     continue;
                 }
                 let Some(mut slot) = j.checked_add_signed(dir).map(|p| p + gap) else { continue };
-                // after a frame, an article and a modifier or two may stand before the other name
+                // after a frame, an article and up to three modifiers may stand before the other name
                 // ("in central Luxembourg" for "in Canada", "in the novel Alibaba", "on the British
                 // television series Game of Thrones"); not another function word ("in the north
                 // of Luxembourg")
@@ -747,7 +804,7 @@ fn name_substitution(
                         })
                     };
                     let first = slot;
-                    while slot - first < 3 && (!name_like(slot) || nationality(slot)) && skippable(slot, slot == first) {
+                    while slot - first < 4 && (!name_like(slot) || nationality(slot)) && skippable(slot, slot == first) {
                         slot += 1;
                     }
                 }
@@ -1036,4 +1093,400 @@ fn nationality_after_copula(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option
     only_asides_between(sw, s.text, subject_end, ecop)
         && !negation_near(s.negations(), &[ecop + 1, ecop + 2])
         && (ecop + 1..sw.len().min(ecop + 4)).any(|j| nationality_shaped(&s.text[sw[j].range.clone()]))
+}
+
+/// The run of capitalised content words from `from` (a name of one or more words: "United
+/// States", "Luxembourg"), as a word-index range.
+fn capitalised_run(words: &[Word], from: usize) -> Range<usize> {
+    let end = (from..words.len()).find(|&i| !words[i].capitalised || words[i].stop).unwrap_or(words.len());
+    from..end
+}
+
+/// The text of a run of words, the words joined by single spaces ("United States").
+fn run_text(words: &[Word], text: &str, run: &Range<usize>) -> String {
+    words[run.clone()].iter().map(|w| &text[w.range.clone()]).collect::<Vec<_>>().join(" ")
+}
+
+/// Where the claim puts its subject, said two ways: the claim's copula places the subject in a
+/// named place the sentence lacks ("Angelsberg is in Canada", "Arizona is a state in the United
+/// States"), and the sentence, speaking of the same subject with its own copula, places it in
+/// another that neither lies in the claim's nor holds it ("Angelsberg is a small town ... in
+/// central Luxembourg", "... a state in the southwestern region of Mexico"). A thing is in one
+/// place and in whatever holds that place: not in a place apart from it. Places and what lies
+/// in what are WordNet's ([`amem_text::relations::places_disjoint`]); a sentence that also
+/// names a place agreeing with the claim's ("in Paris" for "in Europe"), a place the list does
+/// not know, or a claim missing any word outside the place leave it as it is.
+fn place_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+    use amem_text::relations::{is_place, places_disjoint};
+    let cw = &claim.words;
+    let cop = cw.iter().position(|w| is_copula(&w.lower))?;
+    if !claim.negations.is_empty() || cop == 0 {
+        return None;
+    }
+    // "in" within three words of the copula, no name between ("is in", "is located in", "is a state in")
+    let at = (cop + 1..cw.len().min(cop + 5)).find(|&i| cw[i].lower == "in")?;
+    if cw[cop + 1..at].iter().any(|w| w.capitalised) {
+        return None;
+    }
+    let start = if cw.get(at + 1).is_some_and(|w| w.lower == "the") { at + 2 } else { at + 1 };
+    let run = capitalised_run(cw, start);
+    if run.is_empty() {
+        return None;
+    }
+    let theirs_place = run_text(cw, claim.text, &run);
+    if !is_place(&theirs_place) {
+        return None;
+    }
+    // every word the sentence lacks is one of the place's; the subject is held
+    let mut lacks_place = false;
+    for (k, &ci) in claim.content.iter().enumerate() {
+        let held = m[k].is_some() || excused[k] || claim.optional[k];
+        if run.contains(&ci) {
+            lacks_place |= m[k].is_none();
+        } else if !held || (ci < cop && m[k].is_none_or(|p| p == VIA_TITLE) && !excused[k]) {
+            return None;
+        }
+    }
+    if !lacks_place {
+        return None;
+    }
+    let sw = s.words();
+    let ecop = subject_copula(claim, s, m, cop)?;
+    let claim_has = |w: &Word| cw.iter().any(|c| !c.stop && text::stems_match(&c.stem, &w.stem));
+    // the sentence's places that are not the claim's words, each with where it starts
+    let mut places: Vec<(Range<usize>, String)> = Vec::new();
+    let mut j = 0;
+    while j < sw.len() {
+        let r = capitalised_run(sw, j);
+        if r.is_empty() {
+            j += 1;
+            continue;
+        }
+        j = r.end;
+        if sw[r.clone()].iter().all(claim_has) {
+            continue;
+        }
+        let name = run_text(sw, s.text, &r);
+        if is_place(&name) {
+            places.push((r, name));
+        }
+    }
+    if places.iter().any(|(_, b)| places_disjoint(&theirs_place, b) != Some(true)) {
+        return None;
+    }
+    // a place after "in" in the copula's predication: "in B", "in central B", "in the
+    // southwestern region of the B" (articles, lower-case words and "of" between)
+    let placed = places.iter().find(|(r, _)| {
+        r.start > ecop
+            && (r.start.saturating_sub(6)..r.start).rev().take_while(|&i| i > ecop).any(|i| {
+                sw[i].lower == "in"
+                    && sw[i + 1..r.start].iter().all(|w| !w.capitalised && w.lower.chars().all(char::is_alphabetic))
+                    && s.text.get(sw[i].range.end..sw[r.start].range.start).is_some_and(|g| !g.contains([',', ';', ':', '(', ')']))
+            })
+    })?;
+    let (r, b) = placed;
+    let ev = sw[r.start].range.start..sw[r.end - 1].range.end;
+    let claim_span = cw[run.start].range.start..cw[run.end - 1].range.end;
+    Some(reason(
+        "entity",
+        "entity.place_differs",
+        format!("the claim places it in {theirs_place:?}, the evidence in {b:?}: neither lies in the other"),
+        span(&claim_span),
+        vec![cite(evidence, s), cite_part(evidence, s, &ev)],
+    ))
+}
+
+/// A month the claim gives a word without a day or a year ("released in October") against the
+/// date the sentence gives the same word in another month ("released on March 30, 2007"): the
+/// event happened once, in one month. Only when the month is the one claim word the sentence
+/// lacks, the sentence names that month nowhere, and the value is bound to the word on both
+/// sides (not "released in October" against "recorded on 30 March, released later").
+fn month_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+    let cw = &claim.words;
+    let k = only_unheld(claim, m, excused)?;
+    let ci = claim.content[k];
+    let w = &cw[ci];
+    let surface = &claim.text[w.range.clone()];
+    if !amem_text::dates::is_month_word(surface) || claim.dates.iter().any(|d| d.range.start <= w.range.start && w.range.end <= d.range.end)
+    {
+        return None;
+    }
+    let month = amem_text::dates::month_number(surface)?;
+    if s.dates().iter().any(|e| e.month == Some(month)) || !claim.negations.is_empty() {
+        return None;
+    }
+    let b = bound_word(cw, claim.text, w.range.start)?;
+    let sw = s.words();
+    let e = s.dates().iter().find(|e| {
+        e.month.is_some() && bound_word(sw, s.text, e.range.start).is_some_and(|j| text::stems_match(&sw[j].stem, &cw[b].stem))
+    })?;
+    Some(reason(
+        "date",
+        "date.value_mismatch",
+        format!(
+            "the claim dates {:?} {:?}, the evidence {:?}: another month",
+            &claim.text[cw[b].range.clone()],
+            surface,
+            &s.text[e.range.clone()]
+        ),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &e.range)],
+    ))
+}
+
+/// The superlative of a comparative adjective: "larger" -> "largest", "bigger" -> "biggest",
+/// "better" -> "best". `None` for a word that is no "-er" comparative.
+fn superlative_of(comparative: &str) -> Option<String> {
+    match comparative {
+        "better" => Some("best".into()),
+        "worse" => Some("worst".into()),
+        c if c.len() > 4 && c.ends_with("er") => Some(format!("{}est", &c[..c.len() - 2])),
+        _ => None,
+    }
+}
+
+/// A comparison the claim makes of its subject ("Saturn is smaller than Jupiter") against the
+/// rank the sentence gives the subject: the superlative of the opposite, bare ("Saturn is the
+/// largest planet ..., followed by Jupiter": larger than every other, so not smaller than
+/// Jupiter), or its own superlative ranked after the claim's other term ("Saturn is ... the
+/// second-largest in the Solar System, after Jupiter" against "Saturn is larger than Jupiter").
+/// Only when the comparative is the one word the sentence lacks, its other term is held, and the
+/// superlative is said by the sentence's copula of the claim's subject.
+fn comparison_ranked_otherwise(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    let cw = &claim.words;
+    let k = only_unheld(claim, m, excused)?;
+    let ci = claim.content[k];
+    if !claim.negations.is_empty() || ci == 0 || !is_copula(&cw[ci - 1].lower) || cw.get(ci + 1).is_none_or(|w| w.lower != "than") {
+        return None;
+    }
+    let own = superlative_of(&cw[ci].lower)?;
+    let opposite: Vec<String> = cues::antonyms_of(&cw[ci].stem, &cw[ci].lower).into_iter().filter_map(superlative_of).collect();
+    // the other term ("than Jupiter") is held
+    let other = claim.content.iter().position(|&c| c > ci + 1).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE)?;
+    let sw = s.words();
+    let ecop = subject_copula(claim, s, m, ci)?;
+    let ranked = |j: usize| j > 0 && cues::is_ordinal(&sw[j - 1].lower) && sw[j - 1].lower != "first";
+    let found = (ecop + 1..sw.len()).find(|&j| {
+        let bare_opposite = opposite.iter().any(|o| *o == sw[j].lower) && !ranked(j);
+        let after_other = sw[j].lower == own && ranked(j) && other > j && sw[other - 1].lower == "after";
+        bare_opposite || after_other
+    })?;
+    let from = if ranked(found) { sw[found - 1].range.start } else { sw[found].range.start };
+    let ev = from..sw[found].range.end;
+    Some(reason(
+        "entity",
+        "rank.mismatch",
+        format!(
+            "the claim says {:?} than {:?}, the evidence {:?}",
+            &claim.text[cw[ci].range.clone()],
+            &s.text[sw[other].range.clone()],
+            &s.text[ev.clone()]
+        ),
+        span(&cw[ci].range),
+        vec![cite(evidence, s), cite_part(evidence, s, &ev)],
+    ))
+}
+
+/// For a word "outside" at `at`: the word before it it is said of, and the content word after
+/// it ("born *outside* of *Trieste*"), as word indices.
+fn outside_of(words: &[Word], at: usize) -> Option<(usize, usize)> {
+    let before = at.checked_sub(1).filter(|&b| !words[b].stop && words[b].lower.chars().all(char::is_alphabetic))?;
+    let place = if words.get(at + 1).is_some_and(|w| w.lower == "of") { at + 2 } else { at + 1 };
+    words.get(place).filter(|w| !w.stop).map(|_| (before, place))
+}
+
+/// "Outside" a place on one side and "in" it on the other, said of the same word: "born outside
+/// of Trieste" against "Born in Trieste", and the reverse. Outside is the complement of in.
+fn outside_against_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+    let cw = &claim.words;
+    let sw = s.words();
+    let held = |ci: usize| {
+        claim.content.iter().position(|&c| text::stems_match(&cw[c].stem, &cw[ci].stem)).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE)
+    };
+    let inside = |w: &Word| matches!(w.lower.as_str(), "in" | "inside" | "within");
+    // (the outside side's words, its "outside", the in side's words, and where each place is)
+    let found = |(ow, oi): (&[Word], usize), iw: &[Word], place_at: &dyn Fn(usize) -> Option<usize>| -> Option<usize> {
+        let (before, place) = outside_of(ow, oi)?;
+        let p = place_at(place)?;
+        (p >= 2 && inside(&iw[p - 1]) && text::stems_match(&iw[p - 2].stem, &ow[before].stem)).then_some(p)
+    };
+    for (ci, w) in cw.iter().enumerate() {
+        if w.lower == "outside"
+            && let Some(p) = found((cw, ci), sw, &|place| held(place))
+        {
+            return Some(reason(
+                "polarity",
+                "polarity.antonym",
+                format!(
+                    "the claim says {:?}, the evidence {:?}",
+                    &claim.text[w.range.start..cw[ci + 1].range.end],
+                    &s.text[sw[p - 1].range.start..sw[p].range.end]
+                ),
+                span(&w.range),
+                vec![cite(evidence, s), cite_part(evidence, s, &sw[p - 1].range)],
+            ));
+        }
+    }
+    let claim_at = |place: usize| cw.iter().position(|c| !c.stop && text::stems_match(&c.stem, &sw[place].stem));
+    for (j, w) in sw.iter().enumerate() {
+        if w.lower == "outside"
+            && let Some(p) = found((sw, j), cw, &claim_at)
+        {
+            return Some(reason(
+                "polarity",
+                "polarity.antonym",
+                format!(
+                    "the claim says {:?}, the evidence {:?}",
+                    &claim.text[cw[p - 1].range.start..cw[p].range.end],
+                    &s.text[w.range.clone()]
+                ),
+                span(&cw[p - 1].range),
+                vec![cite(evidence, s), cite_part(evidence, s, &w.range)],
+            ));
+        }
+    }
+    None
+}
+
+/// True for the words that make a role exclusive: one thing holds it ("their *main* food
+/// source", "the *only* country", "its *sole* owner").
+fn exclusive(lower: &str) -> bool {
+    matches!(lower, "main" | "only" | "sole" | "primary" | "principal" | "chief")
+}
+
+/// Another noun in an exclusive role of the same frame: "polar bears depend on the land as
+/// their main food source" against "they depend on the ocean as their main food source". The
+/// claim's one missing word is a common noun between two shared words, the sentence has the same
+/// words around another noun, and the role is one only one thing can hold ([`exclusive`], next
+/// to the noun or to its neighbour). Without such a word two fillers of one frame may both be
+/// true ("plays the guitar in the band" and "plays the piano in the band").
+fn exclusive_slot_differs(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    let cw = &claim.words;
+    let k = only_unheld(claim, m, excused)?;
+    let ci = claim.content[k];
+    let w = &cw[ci];
+    if w.capitalised || amem_text::relations::noun_kinds(&w.lower).is_none() || !claim.negations.is_empty() {
+        return None;
+    }
+    let content = |i: usize| !cw[i].stop && cw[i].lower.chars().any(char::is_alphabetic);
+    let li = (ci.saturating_sub(4)..ci).rev().find(|&i| content(i))?;
+    let ri = (ci + 1..cw.len().min(ci + 5)).find(|&i| content(i))?;
+    let is_exclusive = [ri, ci.saturating_sub(1)].iter().any(|&i| exclusive(&cw[i].lower));
+    if !is_exclusive {
+        return None;
+    }
+    let at = |i: usize| {
+        claim.content.iter().position(|&c| text::stems_match(&cw[c].stem, &cw[i].stem)).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE)
+    };
+    // the frame's right end where the sentence holds it, its left end as far before it as in the claim
+    let pr = at(ri)?;
+    let pl = pr.checked_sub(ri - li)?;
+    let sw = s.words();
+    if sw[pl].stop || !text::stems_match(&sw[pl].stem, &cw[li].stem) {
+        return None;
+    }
+    let other = pl + (ci - li);
+    let same_frame = (1..ri - li).all(|d| d == ci - li || sw[pl + d].lower == cw[li + d].lower);
+    let x = &sw[other];
+    let claim_has = cw.iter().any(|c| !c.stop && text::stems_match(&c.stem, &x.stem));
+    if !same_frame || x.stop || x.capitalised || claim_has || amem_text::relations::noun_kinds(&x.lower).is_none() {
+        return None;
+    }
+    Some(reason(
+        "entity",
+        "entity.substituted",
+        format!(
+            "the claim says {:?} where the evidence says {:?} in the same exclusive role ({:?})",
+            &claim.text[w.range.clone()],
+            &s.text[x.range.clone()],
+            &claim.text[cw[li].range.start..cw[ri].range.end]
+        ),
+        span(&w.range),
+        vec![cite(evidence, s), cite_part(evidence, s, &x.range)],
+    ))
+}
+
+/// The agent of a shared verb named by a noun of no common kind with the claim's: "I Kissed a
+/// Girl was recorded by cats" against "... a song recorded by American singer Katy Perry" (an
+/// animal, a person). The claim's agent is the one word the sentence lacks; the sentence's is
+/// the first noun after its "by", past a nationality or an article (a name gives no kind, and
+/// leaves it as it is). Kinds are WordNet's, as for [`kind_differs`].
+fn agent_kind_differs(
+    claim: &ClaimView<'_>,
+    s: &Sentence<'_>,
+    m: &[Option<usize>],
+    excused: &[bool],
+    evidence: &[Evidence],
+) -> Option<Reason> {
+    use amem_text::relations::kinds_disjoint;
+    let cw = &claim.words;
+    let k = only_unheld(claim, m, excused)?;
+    let ci = claim.content[k];
+    if cw[ci].capitalised || !claim.negations.is_empty() {
+        return None;
+    }
+    let mut by = ci.checked_sub(1)?;
+    if matches!(cw[by].lower.as_str(), "a" | "an" | "the") {
+        by = by.checked_sub(1)?;
+    }
+    let verb = by.checked_sub(1).filter(|_| cw[by].lower == "by").map(|v| &cw[v]).filter(|v| !v.stop)?;
+    let sw = s.words();
+    let j =
+        (0..sw.len().saturating_sub(1)).find(|&j| !sw[j].stop && text::stems_match(&sw[j].stem, &verb.stem) && sw[j + 1].lower == "by")?;
+    let theirs = (j + 2..sw.len().min(j + 6)).find_map(|i| {
+        let w = &sw[i];
+        let gap = s.text.get(sw[i - 1].range.end..w.range.start).unwrap_or("");
+        if gap.contains([',', ';', ':', '.', '(', ')']) {
+            return Some(None);
+        }
+        if matches!(w.lower.as_str(), "a" | "an" | "the") || nationality_shaped(&s.text[w.range.clone()]) {
+            return None;
+        }
+        Some((!w.stop && !w.capitalised && amem_text::relations::noun_kinds(&w.lower).is_some()).then_some(i))
+    })??;
+    if kinds_disjoint(&cw[ci].lower, &sw[theirs].lower) != Some(true) {
+        return None;
+    }
+    Some(reason(
+        "entity",
+        "entity.kind_differs",
+        format!(
+            "the claim says {:?} by {:?}, the evidence by {:?}: things of no common kind",
+            &claim.text[verb.range.clone()],
+            &claim.text[cw[ci].range.clone()],
+            &s.text[sw[theirs].range.clone()]
+        ),
+        span(&cw[ci].range),
+        vec![cite(evidence, s), cite_part(evidence, s, &sw[theirs].range)],
+    ))
+}
+
+/// The index (into `claim.content`) of the one claim word the sentence lacks, not counting stance
+/// words and excused given names; `None` when none or more than one is missing.
+fn only_unheld(claim: &ClaimView<'_>, m: &[Option<usize>], excused: &[bool]) -> Option<usize> {
+    let mut unheld = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k] && !excused[k]);
+    let k = unheld.next()?;
+    unheld.next().is_none().then_some(k)
+}
+
+/// The sentence's copula said of the claim's subject: the first copula after the last sentence
+/// word holding a claim word before `before` (a claim word index), with only asides between
+/// and no negation right after it ("Peking University (...), is a major ... university").
+fn subject_copula(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], before: usize) -> Option<usize> {
+    let sw = s.words();
+    let subject_end = claim.content.iter().zip(m).filter(|(c, _)| **c < before).filter_map(|(_, p)| p.filter(|&p| p != VIA_TITLE)).max()?;
+    let ecop = (subject_end + 1..sw.len()).find(|&j| is_copula(&sw[j].lower))?;
+    (only_asides_between(sw, s.text, subject_end, ecop) && !negation_near(s.negations(), &[ecop + 1, ecop + 2])).then_some(ecop)
 }
