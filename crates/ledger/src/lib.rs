@@ -218,8 +218,10 @@ pub struct Ledger {
 struct Ids {
     names: HashMap<String, i64>,
     runs: HashMap<String, i64>,
-    revisions: HashMap<(Digest, String), i64>,
-    texts: HashMap<String, i64>,
+    /// Evidence revisions by item digest, then item.
+    revisions: HashMap<Digest, Vec<(String, i64)>>,
+    /// Texts by their SHA-256 (see `write::text_id`).
+    texts: HashMap<Digest, i64>,
     /// What readers looked up by number (see `rebuild`).
     read: std::cell::RefCell<rebuild::ReadCache>,
 }

@@ -510,6 +510,11 @@ impl Ledger {
             "configuring the connection",
             busy,
         ))?;
+        // Room for every statement the ledger prepares (rusqlite keeps 16 by
+        // default): writing a batch uses about 50 (the multi-row inserts
+        // have one shape per row count) and the report's rebuild 10 more; an
+        // evicted statement is compiled again on its next use.
+        conn.set_prepared_statement_cache_capacity(128);
         // The query planner stability guarantee (as the recall index sets it):
         // a plan never depends on the values bound to it. Without it SQLite
         // marks the joined lookups (`... WHERE a.seq = ?1`) as value-dependent,

@@ -20,10 +20,67 @@ pub(crate) fn quote_check(quote: &str) -> i64 {
     key_of(&Digest::of(quote.as_bytes()))
 }
 
+/// Texts whose numbers [`Ledger::text_id`] remembers (by SHA-256) at most:
+/// about 80,000 on the x1 audit bench, under 10 MB at the bound.
+const TEXTS_REMEMBERED: usize = 200_000;
+
+/// Rows written by one multi-row `INSERT` at most (see [`Ledger::insert_reasons`]).
+const ROWS_PER_INSERT: usize = 16;
+
+/// `INSERT INTO table (columns) VALUES (?, ...), ...` for 1 to [`ROWS_PER_INSERT`] rows.
+fn multi_row_inserts(table: &str, columns: &[&str]) -> Vec<String> {
+    let one = format!("({})", vec!["?"; columns.len()].join(", "));
+    (1..=ROWS_PER_INSERT)
+        .map(|n| format!("INSERT INTO {table} ({}) VALUES {}", columns.join(", "), vec![one.as_str(); n].join(", ")))
+        .collect()
+}
+
+static REASON_INSERTS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    multi_row_inserts("assessment_reasons", &["seq", "ord", "facet", "rule", "detail", "claim_start", "claim_end"])
+});
+
+static EVIDENCE_INSERTS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    multi_row_inserts("assessment_evidence", &["seq", "reason", "ord", "rev", "chunk", "span_start", "span_end", "quote_check", "quote"])
+});
+
+/// One `assessment_reasons` row, its names and text numbered.
+struct ReasonRow {
+    ord: i64,
+    facet: i64,
+    rule: i64,
+    detail: i64,
+    claim_start: Option<i64>,
+    claim_end: Option<i64>,
+}
+
+/// One `assessment_evidence` row.
+struct EvidenceRow<'a> {
+    reason: i64,
+    ord: i64,
+    rev: i64,
+    chunk: Option<i64>,
+    span: amem_model::Span,
+    check: i64,
+    quote: Option<&'a str>,
+}
+
 /// Appends one length-prefixed field to a content buffer.
 fn field(buf: &mut Vec<u8>, bytes: &[u8]) {
     buf.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
     buf.extend_from_slice(bytes);
+}
+
+/// [`field`] of a value's `Display` text, written in place (the content
+/// digest of an assessment cites every evidence URI; a `String` per URI was
+/// a measurable part of recording).
+fn field_shown(buf: &mut Vec<u8>, v: &dyn std::fmt::Display) {
+    use std::io::Write;
+    let at = buf.len();
+    buf.extend_from_slice(&[0; 8]);
+    // Writing into a Vec cannot fail.
+    let _ = write!(buf, "{v}");
+    let n = (buf.len() - at - 8) as u64;
+    buf[at..at + 8].copy_from_slice(&n.to_le_bytes());
 }
 
 fn opt_field(buf: &mut Vec<u8>, v: Option<&str>) {
@@ -65,7 +122,7 @@ fn content_digest(a: &Assessment) -> i64 {
         field(&mut buf, &(r.evidence.len() as u64).to_le_bytes());
         for e in &r.evidence {
             field(&mut buf, &e.item_digest.0);
-            field(&mut buf, e.uri.to_string().as_bytes());
+            field_shown(&mut buf, &e.uri);
             field(&mut buf, &[(e.span.start as u64).to_le_bytes(), (e.span.end as u64).to_le_bytes()].concat());
             field(&mut buf, e.quote.as_bytes());
             opt_field(&mut buf, e.captured_at.as_deref());
@@ -202,35 +259,44 @@ impl Ledger {
     /// many mails, the same reason wording) are stored once. Found by the
     /// first 8 bytes of its SHA-256; a different text under the same key
     /// (a collision) takes the next free key.
+    ///
+    /// The texts this connection recorded or found are remembered by their
+    /// whole SHA-256, so a repeat costs a digest, not a query; a text not
+    /// remembered is inserted first and looked up only when its key is
+    /// taken (on a new ledger nearly every text is new: the lookup before
+    /// the insert was half the statements interning made).
     pub(crate) fn text_id(&mut self, text: &str) -> Result<i64> {
-        if let Some(&id) = self.ids.texts.get(text) {
+        let digest = Digest::of(text.as_bytes());
+        if let Some(&id) = self.ids.texts.get(&digest) {
             return Ok(id);
         }
         let action = "recording a text";
-        let mut key = key_of(&Digest::of(text.as_bytes()));
+        let mut key = key_of(&digest);
         let id = loop {
-            let found: Option<(i64, String)> = self
+            let added = self
+                .conn
+                .prepare_cached("INSERT INTO texts (key, text) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING")
+                .and_then(|mut s| s.execute(params![key, text]))
+                .map_err(self.err(action))?;
+            if added == 1 {
+                break self.conn.last_insert_rowid();
+            }
+            let (id, stored): (i64, String) = self
                 .conn
                 .prepare_cached("SELECT id, text FROM texts WHERE key = ?1")
-                .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+                .and_then(|mut s| s.query_row([key], |r| Ok((r.get(0)?, r.get(1)?))))
                 .map_err(self.err(action))?;
-            match found {
-                Some((id, t)) if t == text => break id,
-                Some(_) => key = key.wrapping_add(1),
-                None => {
-                    self.conn
-                        .prepare_cached("INSERT INTO texts (key, text) VALUES (?1, ?2)")
-                        .and_then(|mut s| s.execute(params![key, text]))
-                        .map_err(self.err(action))?;
-                    break self.conn.last_insert_rowid();
-                }
+            if stored == text {
+                break id;
             }
+            key = key.wrapping_add(1);
         };
-        // Bounded: the texts of the last few thousand claims are what repeats soon.
-        if self.ids.texts.len() >= 20_000 {
+        // Bounded (a few MB): past this the memory starts afresh, and a text
+        // seen before is found by its key again.
+        if self.ids.texts.len() >= TEXTS_REMEMBERED {
             self.ids.texts.clear();
         }
-        self.ids.texts.insert(text.to_string(), id);
+        self.ids.texts.insert(digest, id);
         Ok(id)
     }
 
@@ -320,8 +386,9 @@ impl Ledger {
 
     /// The number of an evidence item revision, added the first time.
     fn revision_id(&mut self, e: &Evidence) -> Result<i64> {
-        let key = (e.item_digest, e.uri.item.clone());
-        if let Some(&id) = self.ids.revisions.get(&key) {
+        // Keyed by digest, then item: a lookup copies nothing.
+        if let Some(&(_, id)) = self.ids.revisions.get(&e.item_digest).and_then(|items| items.iter().find(|(item, _)| *item == e.uri.item))
+        {
             return Ok(id);
         }
         let action = "recording an evidence revision";
@@ -336,7 +403,7 @@ impl Ledger {
             .prepare_cached("SELECT rev FROM evidence_revisions WHERE item_digest = ?1 AND item = ?2")
             .and_then(|mut s| s.query_row(params![e.item_digest.0.as_slice(), e.uri.item], |r| r.get(0)))
             .map_err(self.err(action))?;
-        self.ids.revisions.insert(key, id);
+        self.ids.revisions.entry(e.item_digest).or_default().push((e.uri.item.clone(), id));
         Ok(id)
     }
 
@@ -385,8 +452,10 @@ impl Ledger {
     /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; a batch write
     /// that fails (see [`Ledger::flush`]).
     pub fn record(&mut self, outcome: &crate::MessageOutcome<'_>) -> Result<()> {
+        let digest = outcome.message.digest();
         self.record_owned(
             Box::new(outcome.message.clone()),
+            digest,
             outcome.claims.to_vec(),
             outcome.assessments.to_vec(),
             outcome.skipped.to_vec(),
@@ -395,19 +464,22 @@ impl Ledger {
 
     /// [`Ledger::record`], taking the outcome instead of copying it into
     /// the batch (the pipeline's recording thread owns each message's
-    /// outcome once it is assessed).
+    /// outcome once it is assessed), with the message's [`Message::digest`]
+    /// as the caller computed it (the pipeline has it from asking
+    /// [`Ledger::is_assessed`]; computing it serialises the whole message).
     ///
     /// # Errors
     /// As [`Ledger::record`].
     pub fn record_owned(
         &mut self,
         message: Box<Message>,
+        digest: Digest,
         claims: Vec<Claim>,
         assessments: Vec<Assessment>,
         skipped: Vec<Skipped>,
     ) -> Result<()> {
+        debug_assert_eq!(digest, message.digest(), "record_owned takes the message's own digest");
         let (run, policy) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
-        let digest = message.digest();
         self.push(Pending::Outcome { run, policy, digest, message, claims, assessments, skipped })
     }
 
@@ -586,9 +658,7 @@ impl Ledger {
             return Ok(0);
         }
         let seq = self.conn.last_insert_rowid();
-        for (ord, r) in a.reasons.iter().enumerate() {
-            self.insert_reason(seq, ord as i64, r, inline_quotes)?;
-        }
+        self.insert_reasons(seq, &a.reasons, inline_quotes)?;
         if let Some(g) = &a.gate {
             for (ord, f) in g.flags.iter().enumerate() {
                 let check = self.name_id(&f.check)?;
@@ -619,57 +689,83 @@ impl Ledger {
         Ok(1)
     }
 
-    fn insert_reason(&mut self, seq: i64, ord: i64, r: &Reason, inline_quotes: bool) -> Result<()> {
-        let facet = self.name_id(&r.facet)?;
-        let rule = self.name_id(&r.rule)?;
-        let detail = self.text_id(&r.detail)?;
-        self.conn
-            .prepare_cached(
-                "INSERT INTO assessment_reasons (seq, ord, facet, rule, detail, claim_start, claim_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    seq,
-                    ord,
-                    facet,
-                    rule,
-                    detail,
-                    r.claim_span.map(|s| s.start as i64),
-                    r.claim_span.map(|s| s.end as i64)
-                ])
-            })
-            .map_err(self.err("recording a reason"))?;
-        for (i, e) in r.evidence.iter().enumerate() {
-            let rev = self.revision_id(e)?;
-            // By reference unless the reference cannot give this text back.
-            let (check, quote) = if e.quote == QUOTE_UNAVAILABLE {
-                (0, None)
-            } else if inline_quotes || e.quote.len() != e.span.end.saturating_sub(e.span.start) {
-                (quote_check(&e.quote), Some(e.quote.as_str()))
-            } else {
-                (quote_check(&e.quote), None)
-            };
-            self.conn
-                .prepare_cached(
-                    "INSERT INTO assessment_evidence (seq, reason, ord, rev, chunk, span_start, span_end, quote_check, quote)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .and_then(|mut s| {
-                    s.execute(params![
-                        seq,
-                        ord,
-                        i as i64,
-                        rev,
-                        e.uri.chunk.map(i64::from),
-                        e.span.start as i64,
-                        e.span.end as i64,
-                        check,
-                        quote
-                    ])
-                })
-                .map_err(self.err("recording an evidence reference"))?;
+    /// The reasons of assessment `seq` and the evidence they cite, each
+    /// table written with as few statements as the rows allow (up to
+    /// [`ROWS_PER_INSERT`] rows a statement): on the x1 audit bench an
+    /// assessment has 2.7 reasons and 1.4 evidence rows, and a statement's
+    /// own cost (fetching it from the cache, binding, stepping, resetting)
+    /// was as large as its row's.
+    fn insert_reasons(&mut self, seq: i64, reasons: &[Reason], inline_quotes: bool) -> Result<()> {
+        let mut rows: Vec<ReasonRow> = Vec::with_capacity(reasons.len());
+        let mut cited: Vec<EvidenceRow<'_>> = Vec::new();
+        for (ord, r) in reasons.iter().enumerate() {
+            rows.push(ReasonRow {
+                ord: ord as i64,
+                facet: self.name_id(&r.facet)?,
+                rule: self.name_id(&r.rule)?,
+                detail: self.text_id(&r.detail)?,
+                claim_start: r.claim_span.map(|s| s.start as i64),
+                claim_end: r.claim_span.map(|s| s.end as i64),
+            });
+            for (i, e) in r.evidence.iter().enumerate() {
+                let rev = self.revision_id(e)?;
+                // By reference unless the reference cannot give this text back.
+                let (check, quote) = if e.quote == QUOTE_UNAVAILABLE {
+                    (0, None)
+                } else if inline_quotes || e.quote.len() != e.span.end.saturating_sub(e.span.start) {
+                    (quote_check(&e.quote), Some(e.quote.as_str()))
+                } else {
+                    (quote_check(&e.quote), None)
+                };
+                cited.push(EvidenceRow {
+                    reason: ord as i64,
+                    ord: i as i64,
+                    rev,
+                    chunk: e.uri.chunk.map(i64::from),
+                    span: e.span,
+                    check,
+                    quote,
+                });
+            }
+        }
+        for part in rows.chunks(ROWS_PER_INSERT) {
+            let sql = &REASON_INSERTS[part.len() - 1];
+            let mut st = self.conn.prepare_cached(sql).map_err(self.err("recording a reason"))?;
+            for (k, r) in part.iter().enumerate() {
+                let at = k * 7;
+                self.bind(&mut st, at + 1, seq)?;
+                self.bind(&mut st, at + 2, r.ord)?;
+                self.bind(&mut st, at + 3, r.facet)?;
+                self.bind(&mut st, at + 4, r.rule)?;
+                self.bind(&mut st, at + 5, r.detail)?;
+                self.bind(&mut st, at + 6, r.claim_start)?;
+                self.bind(&mut st, at + 7, r.claim_end)?;
+            }
+            st.raw_execute().map_err(self.err("recording a reason"))?;
+        }
+        for part in cited.chunks(ROWS_PER_INSERT) {
+            let sql = &EVIDENCE_INSERTS[part.len() - 1];
+            let mut st = self.conn.prepare_cached(sql).map_err(self.err("recording an evidence reference"))?;
+            for (k, e) in part.iter().enumerate() {
+                let at = k * 9;
+                self.bind(&mut st, at + 1, seq)?;
+                self.bind(&mut st, at + 2, e.reason)?;
+                self.bind(&mut st, at + 3, e.ord)?;
+                self.bind(&mut st, at + 4, e.rev)?;
+                self.bind(&mut st, at + 5, e.chunk)?;
+                self.bind(&mut st, at + 6, e.span.start as i64)?;
+                self.bind(&mut st, at + 7, e.span.end as i64)?;
+                self.bind(&mut st, at + 8, e.check)?;
+                self.bind(&mut st, at + 9, e.quote)?;
+            }
+            st.raw_execute().map_err(self.err("recording an evidence reference"))?;
         }
         Ok(())
+    }
+
+    /// Bind parameter `i` (1-based) of a statement of this connection.
+    fn bind(&self, st: &mut rusqlite::CachedStatement<'_>, i: usize, v: impl rusqlite::ToSql) -> Result<()> {
+        st.raw_bind_parameter(i, v).map_err(self.err("binding a value"))
     }
 
     fn insert_skipped(&mut self, run_no: i64, s: &Skipped) -> Result<()> {

@@ -34,12 +34,20 @@ impl Digest {
 
     /// Lowercase hex, 64 characters.
     pub fn to_hex(&self) -> String {
-        let mut s = String::with_capacity(64);
-        for b in self.0 {
-            s.push(char::from_digit((b >> 4) as u32, 16).expect("invariant: nibble < 16"));
-            s.push(char::from_digit((b & 15) as u32, 16).expect("invariant: nibble < 16"));
+        let mut buf = [0u8; 64];
+        self.write_hex(&mut buf).to_string()
+    }
+
+    /// [`Digest::to_hex`] written into `buf`, without allocating (report
+    /// writers put two digests in every row).
+    pub fn write_hex<'a>(&self, buf: &'a mut [u8; 64]) -> &'a str {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        for (i, b) in self.0.iter().enumerate() {
+            buf[2 * i] = HEX[usize::from(b >> 4)];
+            buf[2 * i + 1] = HEX[usize::from(b & 15)];
         }
-        s
+        // Only ASCII hex digits were written.
+        std::str::from_utf8(buf).unwrap_or_default()
     }
 
     /// The first `n` hex characters (for short, human-facing ids).

@@ -52,6 +52,19 @@ impl Outcome {
         }
     }
 
+    /// [`Outcome::to_assessment`], taking the outcome apart instead of copying it.
+    pub fn into_assessment(self, claim: &Claim, at: &str, policy: &str) -> Assessment {
+        Assessment {
+            claim: claim.id,
+            status: self.status,
+            method: self.method,
+            reasons: self.reasons,
+            gate: self.gate,
+            assessed_at: at.to_string(),
+            policy_version: policy.to_string(),
+        }
+    }
+
     /// True when fetching from the trust list could change the verdict.
     pub fn wants_grounding(&self) -> bool {
         matches!(self.status, Status::NoEvidence | Status::NotAddressed | Status::SourceUnavailable)

@@ -4,47 +4,86 @@
 use amem_ledger::QuoteSource;
 use amem_model::{AmemUri, Digest};
 use amem_recall::Recall;
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-/// How many chunks [`WikiQuotes`] remembers. A report pass reads the rows
-/// in conversation order, and the notes they cite come in no order (on the
-/// x1 audit bench 92,000 evidence rows cite 9,300 distinct chunks), so more
-/// would be found again here; but the pass runs one of these per rebuild
-/// thread, each beside its own index and ledger page caches, and the run's
-/// peak RSS is bounded (issue 14: under 500 MB). Past this the memory
-/// starts afresh, so it stays flat (a chunk is about a kilobyte and a half).
-const REMEMBERED_CHUNKS: usize = 4096;
+/// How many chunks a [`ChunkMemory`] remembers. A report pass reads the
+/// rows in conversation order, and the notes they cite come in no order (on
+/// the x1 audit bench 92,000 evidence rows cite 9,300 distinct chunks), so
+/// a memory smaller than that finds many of them again in the index (with
+/// one memory of 4,096 chunks per rebuild thread, reading chunks back was
+/// 1% of the whole run's CPU). The report's rebuild threads share one
+/// memory, so it is held once; past this it starts afresh, so it stays
+/// flat (a chunk is about a kilobyte and a half: 16,384 are about 25 MB).
+pub const REMEMBERED_CHUNKS: usize = 16_384;
+
+/// Chunks as read from the index: the text and the item revision it was
+/// read at, or `None` when the index does not have it.
+type Chunks = HashMap<AmemUri, Option<(Digest, Arc<str>)>>;
+
+/// Chunks remembered for [`WikiQuotes`], shareable by the threads of a
+/// report pass (each has its own index connection; the index does not
+/// change while the report is written).
+#[derive(Default)]
+pub struct ChunkMemory {
+    chunks: Mutex<Chunks>,
+}
 
 /// A [`QuoteSource`] over the wiki index: a chunk's text, when the item is
-/// still at the revision asked for. One per thread (it remembers chunks).
+/// still at the revision asked for.
 pub struct WikiQuotes<'a> {
     wiki: &'a dyn Recall,
-    chunks: RefCell<HashMap<AmemUri, Option<(Digest, String)>>>,
+    memory: Memory<'a>,
+}
+
+enum Memory<'a> {
+    Own(ChunkMemory),
+    Shared(&'a ChunkMemory),
 }
 
 impl<'a> WikiQuotes<'a> {
-    /// Quotes out of `wiki`.
+    /// Quotes out of `wiki`, remembering chunks for itself.
     pub fn new(wiki: &'a dyn Recall) -> WikiQuotes<'a> {
-        WikiQuotes { wiki, chunks: RefCell::new(HashMap::new()) }
+        WikiQuotes { wiki, memory: Memory::Own(ChunkMemory::default()) }
+    }
+
+    /// Quotes out of `wiki` (a connection of this thread), remembering
+    /// chunks in `memory` (shared with other threads reading the same index).
+    pub fn sharing(wiki: &'a dyn Recall, memory: &'a ChunkMemory) -> WikiQuotes<'a> {
+        WikiQuotes { wiki, memory: Memory::Shared(memory) }
     }
 }
 
 impl WikiQuotes<'_> {
+    fn memory(&self) -> &ChunkMemory {
+        match &self.memory {
+            Memory::Own(m) => m,
+            Memory::Shared(m) => m,
+        }
+    }
+
     /// `f` of the chunk's text at `item_digest`, read from the index once.
     fn with_chunk<T>(&self, uri: &AmemUri, item_digest: &Digest, f: impl FnOnce(&str) -> Option<T>) -> Option<T> {
-        let mut chunks = self.chunks.borrow_mut();
-        if !chunks.contains_key(uri) {
-            if chunks.len() >= REMEMBERED_CHUNKS {
-                chunks.clear();
+        let memory = self.memory();
+        let known = memory.chunks.lock().ok().and_then(|chunks| chunks.get(uri).cloned());
+        let chunk = match known {
+            Some(c) => c,
+            None => {
+                // Read outside the lock. Not in the index (an item removed
+                // since) or unreadable: no quote, which the ledger shows as
+                // unavailable.
+                let opened: Option<(Digest, Arc<str>)> = self.wiki.open(uri).ok().map(|c| (c.item_digest, Arc::from(c.text)));
+                if let Ok(mut chunks) = memory.chunks.lock() {
+                    if chunks.len() >= REMEMBERED_CHUNKS {
+                        chunks.clear();
+                    }
+                    chunks.insert(uri.clone(), opened.clone());
+                }
+                opened
             }
-            // Not in the index (an item removed since) or unreadable: no
-            // quote, which the ledger shows as unavailable.
-            let opened = self.wiki.open(uri).ok().map(|c| (c.item_digest, c.text));
-            chunks.insert(uri.clone(), opened);
-        }
-        match chunks.get(uri) {
-            Some(Some((d, text))) if d == item_digest => f(text),
+        };
+        match chunk {
+            Some((d, text)) if d == *item_digest => f(&text),
             _ => None,
         }
     }

@@ -153,6 +153,7 @@ pub fn write_reports(
     let threads = rebuilders.len();
     let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<(usize, Vec<RowHead>)>(threads);
     let work_rx = std::sync::Mutex::new(work_rx);
+    let chunks = crate::quotes::ChunkMemory::default();
     let tally: &mut RunSummary = &mut *summary;
     let finished = std::thread::scope(|scope| -> anyhow::Result<Vec<(PathBuf, Box<dyn ReportSink + Send>)>> {
         let mut senders = Vec::new();
@@ -184,11 +185,13 @@ pub fn write_reports(
         });
 
         let (done_tx, done_rx) = std::sync::mpsc::sync_channel::<anyhow::Result<(usize, Vec<AuditRecord>)>>(2 * threads);
+        // One memory of the cited chunks for all rebuild threads.
+        let chunks = &chunks;
         for (own, own_wiki) in rebuilders {
             let done_tx = done_tx.clone();
             let work_rx = &work_rx;
             scope.spawn(move || {
-                let quotes = crate::quotes::WikiQuotes::new(&own_wiki);
+                let quotes = crate::quotes::WikiQuotes::sharing(&own_wiki, chunks);
                 let mut notes = NoteLookup::new(&own_wiki);
                 loop {
                     // Hold the lock only to take one chunk.

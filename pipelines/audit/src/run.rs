@@ -158,6 +158,8 @@ pub fn policy_version() -> String {
 /// One message on its way through the stages.
 struct Work {
     message: Message,
+    /// `message.digest()`, computed once (it serialises the whole message).
+    digest: amem_model::Digest,
     claims: Vec<Claim>,
     /// One slot per claim: `None` for claims not audited.
     outcomes: Vec<Option<Outcome>>,
@@ -533,8 +535,9 @@ fn assess_stage(stage: AssessStage<'_>) {
             }
             continue;
         }
+        let digest = message.digest();
         if !rerun {
-            match seen.is_assessed(&message.digest(), policy) {
+            match seen.is_assessed(&digest, policy) {
                 Ok(true) => {
                     Counters::add(&c.already_assessed, 1);
                     continue;
@@ -545,8 +548,15 @@ fn assess_stage(stage: AssessStage<'_>) {
         }
         let claims = if message.not_claims.is_some() { Vec::new() } else { amem_extract::extract(&message) };
         Counters::add(&c.claims, claims.len() as u64);
-        let mut work =
-            Work { outcomes: vec![None; claims.len()], pending: Vec::new(), skipped: Vec::new(), stale: Vec::new(), claims, message };
+        let mut work = Work {
+            outcomes: vec![None; claims.len()],
+            pending: Vec::new(),
+            skipped: Vec::new(),
+            stale: Vec::new(),
+            claims,
+            message,
+            digest,
+        };
         let sent_at = work.message.sent_at.to_string();
         for i in 0..work.claims.len() {
             let claim = &work.claims[i];
@@ -720,11 +730,12 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Item>, c: &Counters, at: &str, p
             Item::Skipped(s) => ledger.record_skipped(&s)?,
             Item::Fatal(e) => anyhow::bail!("{e}"),
             Item::Message(w) => {
-                let Work { message, claims, outcomes, skipped, stale, .. } = *w;
+                let Work { message, digest, claims, outcomes, skipped, stale, .. } = *w;
+                // Each outcome is this message's own: moved into its assessment, not copied.
                 let assessments: Vec<Assessment> =
-                    claims.iter().zip(&outcomes).filter_map(|(claim, o)| o.as_ref().map(|o| o.to_assessment(claim, at, policy))).collect();
+                    claims.iter().zip(outcomes).filter_map(|(claim, o)| o.map(|o| o.into_assessment(claim, at, policy))).collect();
                 Counters::add(&c.skipped, skipped.len() as u64);
-                ledger.record_owned(Box::new(message), claims, assessments, skipped)?;
+                ledger.record_owned(Box::new(message), digest, claims, assessments, skipped)?;
                 for d in &stale {
                     // A source changed since it was captured: earlier verdicts
                     // resting on the old revision are now stale (new observations).

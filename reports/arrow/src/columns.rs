@@ -135,6 +135,21 @@ pub(crate) struct Columns {
     flags: Flags,
     from_me: BooleanBuilder,
     reasons: ReasonCols,
+    /// Scratch for URIs written as text (one per evidence item and span).
+    uri_text: String,
+    /// The last `assessed_at` parsed, and its microseconds: every row of a
+    /// run has the same one, and parsing it per row was a measurable part
+    /// of the sink.
+    last_assessed_at: Option<(String, Option<i64>)>,
+}
+
+/// `uri` as text, in `buf`.
+fn uri_text<'a>(buf: &'a mut String, uri: &amem_model::AmemUri) -> &'a str {
+    use std::fmt::Write;
+    buf.clear();
+    // Writing into a String cannot fail.
+    let _ = write!(buf, "{uri}");
+    buf.as_str()
 }
 
 impl Columns {
@@ -209,6 +224,8 @@ impl Columns {
                 span_start: UInt64Builder::with_capacity(cap),
                 span_end: UInt64Builder::with_capacity(cap),
             },
+            uri_text: String::new(),
+            last_assessed_at: None,
         }
     }
 
@@ -228,8 +245,9 @@ impl Columns {
         self.author.append_value(&r.author);
         self.sent_at.append_value(r.sent_at.as_microsecond());
         self.subject.append_option(r.subject.as_deref());
-        self.message_digest.append_value(c.message_digest.to_hex());
-        self.claim_id.append_value(c.id.0.to_hex());
+        let mut hex = [0u8; 64];
+        self.message_digest.append_value(c.message_digest.write_hex(&mut hex));
+        self.claim_id.append_value(c.id.0.write_hex(&mut hex));
         self.text.append_value(&c.text);
         self.span_start.append_value(c.span.start as u64);
         self.span_end.append_value(c.span.end as u64);
@@ -247,7 +265,15 @@ impl Columns {
         self.group.append_value(group_key(a.group()));
         self.method.append_value(&a.method);
         self.policy_version.append_value(&a.policy_version);
-        self.assessed_at.append_option(micros(&a.assessed_at));
+        let assessed_at = match &self.last_assessed_at {
+            Some((text, t)) if *text == a.assessed_at => *t,
+            _ => {
+                let t = micros(&a.assessed_at);
+                self.last_assessed_at = Some((a.assessed_at.clone(), t));
+                t
+            }
+        };
+        self.assessed_at.append_option(assessed_at);
 
         // The sentences the verdict rests on, each with its role; a value
         // cited inside a sentence is that sentence's `value`, not a row of
@@ -266,12 +292,12 @@ impl Columns {
             e.note_modified_at.append_option(note.and_then(|n| n.modified_at.as_deref()).and_then(micros));
             e.note_written_at.append_option(note.and_then(|n| n.written_at.as_deref()).and_then(micros));
             e.note_written_from.append_option(note.and_then(|n| n.written_from.as_deref()));
-            e.uri.append_value(ev.uri.to_string());
+            e.uri.append_value(uri_text(&mut self.uri_text, &ev.uri));
             e.quote.append_value(&ev.quote);
             e.start.append_value(ev.span.start as u64);
             e.end.append_value(ev.span.end as u64);
             e.captured_at.append_option(ev.captured_at.as_deref().and_then(micros));
-            e.digest.append_value(ev.item_digest.to_hex());
+            e.digest.append_value(ev.item_digest.write_hex(&mut hex));
             e.source_url.append_option(ev.source_url.as_deref());
             e.title.append_option(ev.title.as_deref());
         }
@@ -304,7 +330,7 @@ impl Columns {
             rc.claim_end.append_option(reason.claim_span.map(|s| s.end as u64));
             rc.span_lengths.push(reason.evidence.len());
             for ev in &reason.evidence {
-                rc.span_uri.append_value(ev.uri.to_string());
+                rc.span_uri.append_value(uri_text(&mut self.uri_text, &ev.uri));
                 rc.span_start.append_value(ev.span.start as u64);
                 rc.span_end.append_value(ev.span.end as u64);
             }
