@@ -175,7 +175,7 @@ fn cut_now(text: &str, layout: Layout) -> Cut {
 
 /// How many bytes of message cuts one thread keeps in each generation
 /// (their texts and spans).
-const CUTS_BYTES: usize = 4 << 20;
+const CUTS_BYTES: usize = 2 << 20;
 
 thread_local! {
     /// The message texts this thread has cut, by their text: the same
@@ -194,9 +194,10 @@ fn cut_message(text: &str, layout: Layout) -> Rc<Cut> {
 }
 
 /// How many bytes of clause readings one thread keeps in each of its two
-/// generations ([`Memory`], estimated from their text): 4 MB holds some
-/// 25,000 readings of mail sentences.
-const READINGS_BYTES: usize = 4 << 20;
+/// generations ([`Memory`], estimated from their text): 2 MB holds some
+/// 12,000 readings of mail sentences (at 4 MB, with the cue, text and chunk
+/// memories at their larger bounds, the x10 audit peaked at 509 MB).
+const READINGS_BYTES: usize = 2 << 20;
 
 /// One clause's reading: its kind and its cues.
 type Reading = (ClaimKind, Vec<Cue>);

@@ -21,8 +21,9 @@ pub(crate) fn quote_check(quote: &str) -> i64 {
 }
 
 /// Texts whose numbers [`Ledger::text_id`] remembers (by SHA-256) at most:
-/// about 80,000 on the x1 audit bench, under 10 MB at the bound.
-const TEXTS_REMEMBERED: usize = 200_000;
+/// about 80,000 on the x1 audit bench; 50,000 keep the recent ones (a text
+/// not remembered costs one insert that finds its key taken) in under 3 MB.
+const TEXTS_REMEMBERED: usize = 50_000;
 
 /// Rows written by one multi-row `INSERT` at most (see [`Ledger::insert_reasons`]).
 const ROWS_PER_INSERT: usize = 16;

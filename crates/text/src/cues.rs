@@ -33,8 +33,8 @@ pub fn detect_cues(text: &str) -> Vec<Cue> {
 }
 
 /// How many bytes of cue lists one thread keeps in each generation
-/// ([`Memory`]): some 25,000 claim texts.
-const CUES_BYTES: usize = 4 << 20;
+/// ([`Memory`]): some 12,000 claim texts.
+const CUES_BYTES: usize = 2 << 20;
 
 thread_local! {
     /// The cues of texts this thread read lately: a claim's cues are read

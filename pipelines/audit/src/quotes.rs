@@ -14,8 +14,10 @@ use std::sync::{Arc, Mutex};
 /// one memory of 4,096 chunks per rebuild thread, reading chunks back was
 /// 1% of the whole run's CPU). The report's rebuild threads share one
 /// memory, so it is held once; past this it starts afresh, so it stays
-/// flat (a chunk is about a kilobyte and a half: 16,384 are about 25 MB).
-pub const REMEMBERED_CHUNKS: usize = 16_384;
+/// flat (a chunk is about a kilobyte and a half: 4,096 are about 6 MB;
+/// at 16,384, with the extract, cue and text memories at twice their
+/// bounds, the x10 audit peaked at 509 MB).
+pub const REMEMBERED_CHUNKS: usize = 4_096;
 
 /// Chunks as read from the index: the text and the item revision it was
 /// read at, or `None` when the index does not have it.
