@@ -59,7 +59,7 @@ pub use compound::split_compound;
 pub use amem_text::sentence::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
 pub use strip::find_signature;
 
-use amem_model::{Claim, ClaimKind, Cue, Message, SourceKind, Span};
+use amem_model::{Claim, ClaimKind, Cue, Digest, Message, SourceKind, Span};
 use amem_text::memory::Memory;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -124,13 +124,24 @@ pub fn extract(msg: &Message) -> Vec<Claim> {
     extract_all(msg).claims
 }
 
+/// [`extract`] for a caller that already holds `msg.digest()`: the digest
+/// serialises and hashes the whole message (quoted parts included), so the
+/// audit computes it once a message, not once here and once for the ledger.
+/// `digest` must be `msg.digest()`: the claim ids are derived from it.
+pub fn extract_digested(msg: &Message, digest: Digest) -> Vec<Claim> {
+    extract_with(msg, digest).claims
+}
+
 /// The claims of a message and the parts set aside.
 pub fn extract_all(msg: &Message) -> Extraction {
+    extract_with(msg, msg.digest())
+}
+
+fn extract_with(msg: &Message, digest: Digest) -> Extraction {
     if msg.not_claims.is_some() {
         return Extraction { claims: Vec::new(), set_aside: Vec::new() };
     }
     let text = msg.text.as_str();
-    let digest = msg.digest();
     let cut = cut_message(text, layout_for(msg.source));
     let mut claims = Vec::with_capacity(cut.clauses.len());
     for &span in &cut.clauses {
@@ -288,6 +299,18 @@ mod tests {
         }
         assert!(claims[0].kind.is_audited());
         assert_eq!(claims[1].kind, ClaimKind::Logistics);
+    }
+
+    #[test]
+    fn extract_digested_gives_the_claims_extract_gives() {
+        let m = msg(SourceKind::Gmail, "Hello all.\n\nThe plant closed in 2019. Revenue rose 4% last quarter.");
+        let claims = extract(&m);
+        assert!(claims.len() >= 2);
+        assert_eq!(extract_digested(&m, m.digest()), claims);
+        // A message that yields no claims yields none here either.
+        let mut reaction = m.clone();
+        reaction.not_claims = Some("reaction".into());
+        assert!(extract_digested(&reaction, reaction.digest()).is_empty());
     }
 
     #[test]
