@@ -230,8 +230,8 @@ fn row_u32(doc: i64, path: &Path) -> Result<u32> {
 /// What the postings cache may hold, in bytes (its own accounting: 8 bytes
 /// per posting plus each entry's key and overhead). One cache serves every
 /// handle on the same file in a process ([`crate::postings::Shared`]): the
-/// audit's workers share it, and with the two caches below it stays within
-/// 36 MiB for all of them. All the postings of the Enron bench wiki (35,152
+/// audit's workers share it, and with the three caches below it stays within
+/// 68 MiB for all of them. All the postings of the Enron bench wiki (35,152
 /// chunks, 58,040 stems, 4.3 million occurrences) would take 27 MiB by this
 /// accounting; a miss costs one lookup in [`T_POSTINGS`].
 pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
@@ -240,15 +240,18 @@ pub(crate) const POSTINGS_CACHE_BYTES: usize = 24 << 20;
 /// have up to ~40,000 occurrences each on the bench wiki: 300 KB apiece.
 pub(crate) const OCCURRENCES_CACHE_BYTES: usize = 8 << 20;
 /// What the cache of returned chunks may hold, in bytes (a chunk's text is
-/// at most 1,000 bytes; with its item's strings about 1.5 KB: 5,000
-/// chunks, a seventh of the Enron bench wiki). A miss is a join of the
+/// at most 1,000 bytes; with its item's strings about 1.5 KB: some 20,000
+/// chunks, over half of the Enron bench wiki). A miss is a join of the
 /// chunk and its item in SQLite, the largest part of a search after
-/// ranking when the cache held 2,500.
-pub(crate) const CHUNK_CACHE_BYTES: usize = 8 << 20;
+/// ranking when the cache held 2,500. At 8 MiB (5,000 chunks) those joins
+/// were 4.4% of the x1 Enron audit's CPU (`perf`); 32 MiB, with the
+/// verifier's 4,096 analyses, took that audit from 7.17-7.44 s to
+/// 6.75-6.91 s wall for 20-35 MB more peak RSS (three runs each).
+pub(crate) const CHUNK_CACHE_BYTES: usize = 32 << 20;
 /// What the cache of query terms' stems and frequencies may hold, in bytes
 /// (about 150 bytes a term with the entry's overhead: some 28,000 terms).
 pub(crate) const TERM_CACHE_BYTES: usize = 4 << 20;
-/// The budgets of the shared caches of one index file: 44 MiB in all, by
+/// The budgets of the shared caches of one index file: 68 MiB in all, by
 /// their accounting, whatever the number of handles.
 pub(crate) const CACHE_BUDGETS: CacheBudgets = CacheBudgets {
     postings: POSTINGS_CACHE_BYTES,

@@ -27,11 +27,12 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 /// How many evidence texts the process-wide cache of [`Verifier::new`] remembers. An analysis
 /// of a chunk of the benchmark's wiki (up to 1,000 bytes) with the facts read so far takes
 /// about 17 KB (`verify_costs` on the Enron bench: 7,083 analyses held, 125 MB more peak
-/// resident memory than none), so the cache stays under 35 MB, whatever the number of threads
-/// verifying (the whole x1 run peaks at 444 MB with recall's index map; the bound is 500). On
-/// that bench it read 10,056 chunks where two workers' caches of 256 each read 13,552 or more
-/// (4,096 would read 8,643 for twice the memory).
-pub const DEFAULT_CAPACITY: usize = 2048;
+/// resident memory than none), so the cache stays under 70 MB, whatever the number of threads
+/// verifying. On that bench 2,048 read 10,056 chunks and 4,096 read 8,643; re-reading them was
+/// 9.5% of the x1 audit's CPU in a `perf` profile at 2,048. With transparent huge pages off
+/// (the binary's `main`) the whole x1 run peaks at 400-435 MB with this cache and recall's
+/// chunk cache at 32 MiB (the bound is 500); 8,192 and 48 MiB gave 476-494 MB, too near it.
+pub const DEFAULT_CAPACITY: usize = 4096;
 
 /// Counters of a [`Verifier`]'s cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
