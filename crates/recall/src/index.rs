@@ -1042,6 +1042,22 @@ impl Drop for ReadTxn<'_> {
 mod tests {
     use super::*;
 
+    /// The README states the shared caches' budgets; they are these constants.
+    #[test]
+    fn readme_states_the_cache_budgets() {
+        let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+        let mib = |b: usize| b >> 20;
+        let stated = format!(
+            "postings ({} MiB), phrase positions ({} MiB), returned chunks ({} MiB) and each query term's stems and frequency ({} MiB), {} MiB in all",
+            mib(POSTINGS_CACHE_BYTES),
+            mib(OCCURRENCES_CACHE_BYTES),
+            mib(CHUNK_CACHE_BYTES),
+            mib(TERM_CACHE_BYTES),
+            mib(POSTINGS_CACHE_BYTES + OCCURRENCES_CACHE_BYTES + CHUNK_CACHE_BYTES + TERM_CACHE_BYTES),
+        );
+        assert!(readme.contains(&stated), "README.md should say: {stated}");
+    }
+
     #[test]
     fn docsize_blobs_are_sums_of_sqlite_varints() {
         assert_eq!(docsize_tokens(&[]), Some(0));
