@@ -546,7 +546,8 @@ fn assess_stage(stage: AssessStage<'_>) {
                 Err(e) => return fatal(&done, format!("cannot read the ledger: {e}")),
             }
         }
-        let claims = if message.not_claims.is_some() { Vec::new() } else { amem_extract::extract_digested(&message, digest) };
+        // A message marked `not_claims` (a reaction, a join) yields none: the extractor checks.
+        let claims = amem_extract::extract_digested(&message, digest);
         Counters::add(&c.claims, claims.len() as u64);
         let mut work = Work {
             outcomes: vec![None; claims.len()],
