@@ -194,12 +194,12 @@ def render(rows, stages):
         1e6 * assess / x1["messages"]), ""]
     lines += ["What each stage costs: each alone on one thread over the first %d messages of the x1 archive"
               % stages["messages"],
-              "(%d claims, %d audited: %.1f per message), `stage_costs` example of amem-audit. These mails carry fewer"
+              "(%d claims, %d audited: %.1f per message), `stage_costs` example of amem-audit. These are the first"
               % (stages["claims"], stages["audited"], stages["audited"] / stages["messages"]),
-              "claims a message than the archive as a whole and every audited claim is assessed afresh (the run",
-              "assesses a repeated text once), so the per-message sums (%.0f µs, %.0f µs without parsing and recording)"
+              "mails only and every audited claim is assessed afresh (the run assesses a repeated text once), so",
+              "the per-message sums (%.0f µs, %.0f µs without parsing and recording) are not the run's; the cost"
               % (total, in_stages),
-              "are not the run's; the cost per audited claim is the measure to compare:",
+              "per audited claim is the measure to compare:",
               "", "| stage | µs per message | µs per audited claim | share |", "|---|---:|---:|---:|"]
     for k, name in STAGES:
         per_msg = us.get(k + "_per_msg", 0.0)

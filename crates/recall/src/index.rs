@@ -1047,13 +1047,14 @@ mod tests {
     fn readme_states_the_cache_budgets() {
         let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
         let mib = |b: usize| b >> 20;
+        let b = CACHE_BUDGETS;
         let stated = format!(
             "postings ({} MiB), phrase positions ({} MiB), returned chunks ({} MiB) and each query term's stems and frequency ({} MiB), {} MiB in all",
-            mib(POSTINGS_CACHE_BYTES),
-            mib(OCCURRENCES_CACHE_BYTES),
-            mib(CHUNK_CACHE_BYTES),
-            mib(TERM_CACHE_BYTES),
-            mib(POSTINGS_CACHE_BYTES + OCCURRENCES_CACHE_BYTES + CHUNK_CACHE_BYTES + TERM_CACHE_BYTES),
+            mib(b.postings),
+            mib(b.occurrences),
+            mib(b.chunks),
+            mib(b.terms),
+            mib(b.total()),
         );
         assert!(readme.contains(&stated), "README.md should say: {stated}");
     }
