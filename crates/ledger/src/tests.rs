@@ -1097,3 +1097,93 @@ fn report_rows_read_back_whole_across_chunks() {
     assert_eq!(l.assessment_at(seqs[0], &quotes()).unwrap(), a0);
     assert!(l.assessment_at(seqs[seqs.len() - 1] + 1, &quotes()).is_err());
 }
+
+/// The report order as one SQL query over every key (the scan before the
+/// claims were put in order in Rust): each row's seq, run id and locator.
+fn latest_heads_by_sql(l: &Ledger, run: Option<&str>) -> Vec<(i64, String, String)> {
+    let within = match run {
+        Some(_) => {
+            "WHERE a.run_no = (SELECT run_no FROM runs WHERE run_id = ?1)
+                    AND a.seq = (SELECT max(seq) FROM assessments b WHERE b.run_no = a.run_no AND b.claim = a.claim)"
+        }
+        None => "WHERE a.seq = (SELECT max(seq) FROM assessments b WHERE b.claim = a.claim)",
+    };
+    let sql = format!(
+        "SELECT a.seq, r.run_id, m.locator FROM assessments a JOIN runs r ON r.run_no = a.run_no JOIN claims c ON c.claim = a.claim
+         JOIN messages_seen m ON m.msg = c.msg JOIN names an ON an.id = m.archive {within}
+         ORDER BY m.source, an.name, m.conversation, m.sent_at, m.message_id, c.span_start, c.span_end, c.claim"
+    );
+    let mut st = l.conn.prepare(&sql).unwrap();
+    let map = |r: &rusqlite::Row<'_>| Ok((r.get(0)?, r.get(1)?, r.get(2)?));
+    match run {
+        Some(id) => st.query_map([id], map).unwrap().collect::<rusqlite::Result<_>>().unwrap(),
+        None => st.query_map([], map).unwrap().collect::<rusqlite::Result<_>>().unwrap(),
+    }
+}
+
+fn latest_heads(l: &Ledger, scope: Scope<'_>) -> Vec<(i64, String, String)> {
+    let mut out = Vec::new();
+    l.for_each_latest_head::<Error, _>(scope, |h| {
+        out.push((h.seq, h.run_id, h.locator));
+        Ok(())
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn report_order_is_the_order_of_one_query_over_every_key() {
+    let mut l = Ledger::open_in_memory().unwrap();
+    // Claims at several spans of a message, in an order unlike their spans.
+    let claims_of = |m: &Message, spans: &[(usize, usize)]| -> Vec<Claim> {
+        spans
+            .iter()
+            .map(|&(s, e)| {
+                let span = Span::new(s, e);
+                let text = m.text[s..e].to_string();
+                Claim { id: Claim::id_for(&m.digest(), span, &text), span, text, ..claim(m) }
+            })
+            .collect()
+    };
+    let record = |l: &mut Ledger, m: &Message, claims: &[Claim], status: Status, at: &str| {
+        let assessments: Vec<Assessment> = claims.iter().map(|c| assessment(c, status, vec![evidence("notes", b"rev1")], at)).collect();
+        l.record(&MessageOutcome { message: m, claims, assessments: &assessments, skipped: &[] }).unwrap();
+    };
+    let mut kept = Vec::new();
+    l.begin_run(&run_info("r1")).unwrap();
+    for n in (1..=14).rev() {
+        let m = message(n);
+        let claims = claims_of(&m, &[(20, 30), (0, 10), (0, 5), (4, 12)]);
+        record(&mut l, &m, &claims, Status::NoEvidence, "2024-02-01T00:00:00Z");
+        kept.push((m, claims));
+    }
+    // A second revision of a message under the same keys (source, archive,
+    // conversation, time, id): its claims interleave with the first's by span.
+    let mut twin = message(3);
+    twin.text = "The launch moved to Monday, for message 3.".into();
+    twin.locator = "other.mbox:byte 7".into();
+    let twin_claims = claims_of(&twin, &[(1, 9), (0, 10), (20, 25)]);
+    record(&mut l, &twin, &twin_claims, Status::Supported, "2024-02-01T00:00:00Z");
+    l.flush().unwrap();
+    l.finish_run(&RunSummary::default()).unwrap();
+    // A later run reassesses some claims, twice for one of them.
+    l.begin_run(&run_info("r2")).unwrap();
+    for (m, claims) in kept.iter().step_by(3) {
+        record(&mut l, m, &claims[1..3], Status::Supported, "2024-03-01T00:00:00Z");
+        record(&mut l, m, &claims[2..3], Status::Contradicted, "2024-03-02T00:00:00Z");
+    }
+    record(&mut l, &twin, &twin_claims[..1], Status::Contradicted, "2024-03-01T00:00:00Z");
+    l.flush().unwrap();
+    l.finish_run(&RunSummary::default()).unwrap();
+
+    let all = latest_heads(&l, Scope::All);
+    assert_eq!(all.len(), 14 * 4 + 3, "one row a claim");
+    assert_eq!(all, latest_heads_by_sql(&l, None));
+    for run in ["r1", "r2"] {
+        let rows = latest_heads(&l, Scope::Run(&RunId(run.into())));
+        assert_eq!(rows, latest_heads_by_sql(&l, Some(run)), "run {run}");
+        assert!(!rows.is_empty());
+    }
+    assert!(all.iter().any(|(_, _, loc)| loc == "other.mbox:byte 7"));
+    assert!(latest_heads(&l, Scope::Run(&RunId("r9".into()))).is_empty(), "an unknown run has no rows");
+}
