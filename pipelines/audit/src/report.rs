@@ -92,9 +92,11 @@ impl<'w> NoteLookup<'w> {
 
 /// Render every chosen report of `run` into `dir` (quotes and the cited
 /// notes' paths read back from the wiki index of `home`) and file its
-/// unverified claims under `home`, in one pass over the run's rows, each also given to
-/// `count` to complete `summary` before the sinks finish with it. Returns
-/// the paths written.
+/// unverified claims under `home`, in one pass over the run's rows. The
+/// run's summary is `totals` (the counts that do not depend on its rows,
+/// read on a ledger connection of its own while the rows are scanned) with
+/// each row given to `count`, complete before the sinks finish with it.
+/// Returns the paths written and the summary.
 ///
 /// # Errors
 /// The ledger cannot be read, or a report cannot be written.
@@ -102,13 +104,13 @@ impl<'w> NoteLookup<'w> {
 pub fn write_reports(
     ledger: &Ledger,
     run: &RunInfo,
-    summary: &mut RunSummary,
+    totals: &(dyn Fn(&Ledger) -> anyhow::Result<RunSummary> + Sync),
     count: fn(&mut RunSummary, &AuditRecord),
     dir: &Path,
     options: &ReportOptions<'_>,
     home: &Path,
     cpu: &crate::cpu::CpuParts,
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> anyhow::Result<(Vec<PathBuf>, RunSummary)> {
     let formats = options.formats;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create the report folder {}", dir.display()))?;
     let mut sinks: Vec<(PathBuf, Box<dyn ReportSink + Send>)> = Vec::new();
@@ -140,6 +142,10 @@ pub fn write_reports(
         let own = Ledger::open(ledger.path()).context("cannot open the ledger to read the report rows")?;
         rebuilders.push((own, amem_recall::Wiki::open(home).context("cannot open the wiki index")?));
     }
+    // The run's totals are read by the collector while this thread's scan
+    // sorts the rows (before its first row, the pass has nothing else to
+    // do): a serial step before the pass until then.
+    let totals_ledger = Ledger::open(ledger.path()).context("cannot open the ledger to count the run")?;
     // The pass, all threads at once, every channel bounded:
     //
     //   this thread: the sorted scan of the run's rows ──chunks──▶ rebuild threads (each its own ledger and
@@ -154,8 +160,8 @@ pub fn write_reports(
     let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<(usize, Vec<RowHead>)>(threads);
     let work_rx = std::sync::Mutex::new(work_rx);
     let chunks = crate::quotes::ChunkMemory::default();
-    let tally: &mut RunSummary = &mut *summary;
-    let finished = std::thread::scope(|scope| -> anyhow::Result<Vec<(PathBuf, Box<dyn ReportSink + Send>)>> {
+    type Finished = (Vec<(PathBuf, Box<dyn ReportSink + Send>)>, RunSummary);
+    let (finished, summary) = std::thread::scope(|scope| -> anyhow::Result<Finished> {
         let mut senders = Vec::new();
         let mut handles = Vec::new();
         for (p, mut s) in sinks {
@@ -217,27 +223,28 @@ pub fn write_reports(
             });
         }
         drop(done_tx);
-        let collecting = scope.spawn(move || -> anyhow::Result<()> {
+        let collecting = scope.spawn(move || -> anyhow::Result<RunSummary> {
             let mut next = 0usize;
             let mut early: std::collections::BTreeMap<usize, Vec<AuditRecord>> = std::collections::BTreeMap::new();
-            let result = (|| -> anyhow::Result<()> {
+            let result = (|| -> anyhow::Result<RunSummary> {
+                let mut tally = totals(&totals_ledger)?;
                 for got in done_rx {
                     let (i, rows) = got?;
                     early.insert(i, rows);
                     while let Some(rows) = early.remove(&next) {
                         next += 1;
                         for rec in &rows {
-                            count(tally, rec);
+                            count(&mut tally, rec);
                         }
                         let batch = Arc::new(rows);
                         // A closed channel means its consumer failed: its
                         // error is reported when it is joined below.
                         if !senders.iter().all(|tx| tx.send(Arc::clone(&batch)).is_ok()) {
-                            return Ok(());
+                            return Ok(tally);
                         }
                     }
                 }
-                Ok(())
+                Ok(tally)
             })();
             cpu.add("report collect", crate::cpu::thread_cpu());
             result
@@ -268,18 +275,18 @@ pub fn write_reports(
             out.push(h.join().map_err(|_| anyhow::anyhow!("a report writer panicked"))??);
         }
         filing.join().map_err(|_| anyhow::anyhow!("the unverified queue writer panicked"))??;
-        collected?;
+        let summary = collected?;
         scan?;
-        Ok(out)
+        Ok((out, summary))
     })?;
     // The counts are complete now: every sink renders its file, at once.
-    let summary: &RunSummary = summary;
-    std::thread::scope(|scope| -> anyhow::Result<Vec<PathBuf>> {
+    let counted = &summary;
+    let files = std::thread::scope(|scope| -> anyhow::Result<Vec<PathBuf>> {
         let handles: Vec<_> = finished
             .into_iter()
             .map(|(p, mut s)| {
                 scope.spawn(move || -> anyhow::Result<PathBuf> {
-                    let done = s.finish(summary).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()));
+                    let done = s.finish(counted).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()));
                     cpu.add(&part_name(&p), crate::cpu::thread_cpu());
                     done?;
                     Ok(p)
@@ -287,5 +294,6 @@ pub fn write_reports(
             })
             .collect();
         handles.into_iter().map(|h| h.join().map_err(|_| anyhow::anyhow!("a report writer panicked"))?).collect()
-    })
+    })?;
+    Ok((files, summary))
 }

@@ -322,7 +322,6 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // that writes the reports (the sinks take the summary when they finish),
     // so a resumed run and an uninterrupted one give the same figures. The
     // run is marked finished once its reports exist.
-    let mut summary = summary_totals(&ledger, &run, &counters, params.now.is_some())?;
     let report_dir = params.out_dir.clone().unwrap_or_else(|| params.home.join("reports").join(&run.run_id.0));
     // Quotes and the cited notes' paths are read back from the wiki index
     // (the ledger keeps evidence by reference).
@@ -333,7 +332,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         slack_names: &my_slack_names,
         full: params.full_report,
     };
-    let files = crate::report::write_reports(&ledger, &run, &mut summary, count_row, &report_dir, &options, &params.home, &cpu)?;
+    let fixed_clock = params.now.is_some();
+    let totals = |own: &Ledger| summary_totals(own, &run, &counters, fixed_clock);
+    let (files, summary) = crate::report::write_reports(&ledger, &run, &totals, count_row, &report_dir, &options, &params.home, &cpu)?;
     ledger.finish_run(&summary)?;
     phase.end("reports (other)", "reports written");
     tracing::info!("CPU by part: {}", cpu.line(crate::cpu::process_cpu()));
