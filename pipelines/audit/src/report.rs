@@ -142,9 +142,9 @@ pub fn write_reports(
         let own = Ledger::open(ledger.path()).context("cannot open the ledger to read the report rows")?;
         rebuilders.push((own, amem_recall::Wiki::open(home).context("cannot open the wiki index")?));
     }
-    // The run's totals are read by the collector while this thread's scan
-    // sorts the rows (before its first row, the pass has nothing else to
-    // do): a serial step before the pass until then.
+    // The run's totals are read by the collector while this thread scans
+    // the rows (the collector has nothing else to do until the first chunk
+    // is rebuilt); read before the pass, they were a step on one core.
     let totals_ledger = Ledger::open(ledger.path()).context("cannot open the ledger to count the run")?;
     // The pass, all threads at once, every channel bounded:
     //
