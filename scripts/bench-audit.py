@@ -11,11 +11,14 @@ What it measures, in one script run on this machine:
    dropped), written as markdown files, indexed once with `amem index`
    before the timed runs (index build is measured by the recall bench).
 3. Importer-only: `amem import gmail ARCHIVE > /dev/null` (the same parser
-   the audit runs, printing JSON lines).
+   the audit runs, printing JSON lines), the best of 5 runs: the reference
+   the whole run's rate is compared with.
 4. Whole run: `amem audit chat-history --offline --source gmail:ARCHIVE`
    on a fresh copy of the indexed home each time (a new ledger, so every
-   message is assessed), reports md+arrow.
-   Each run in its own process under /usr/bin/time: wall time and peak RSS.
+   message is assessed), reports md+arrow; the median of 3 runs at 1x, one
+   run at 10x.
+   Each run in its own process under /usr/bin/time (peak RSS, CPU), its wall
+   time read by the script to the microsecond.
 
 5. Stage costs: the `stage_costs` example of amem-audit (release) on the
    first 3,000 messages of the 1x archive and the same indexed wiki, every
@@ -62,6 +65,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:audit:begin -->", "<!-- bench:audit:end -->"
@@ -80,6 +84,11 @@ def mail_bench():
 
 
 TARGET_RATE = 2000
+# The x1 audit runs this many times and its median run is reported (the same binary took
+# 9.0-11.3 s of wall time over one day); the importer-only reference is the best of
+# IMPORT_RUNS. The x10 audit runs once.
+AUDIT_RUNS = 3
+IMPORT_RUNS = 5
 TARGET_LEDGER_BYTES = 4096
 TARGET_RSS_MB = 500
 
@@ -173,7 +182,9 @@ def render(rows, stages):
             r["queue_mb"], r["audit_rss_mb"]))
     lines += ["", "Offline, %d-note wiki (real Enron mail bodies), release build, one process per run on this" % WIKI_ITEMS,
               "2-core machine (load average up to %.1f during the timed runs: the machine is shared, so rates vary" % max(r["load"] for r in rows),
-              "with it); recomputed by `python3 scripts/bench-audit.py` (`--check` verifies this block). Targets: whole",
+              "with it: the x1 audit is the median of runs of %s s, importer-only the best of %d runs);"
+              % (", ".join("%.2f" % t for t in rows[0]["audit_runs"]), IMPORT_RUNS),
+              "recomputed by `python3 scripts/bench-audit.py` (`--check` verifies this block). Targets: whole",
               "audit of the x1 archive >= %d messages/s, ledger <= %d bytes a message, peak RSS flat and under %d MB."
               % (TARGET_RATE, TARGET_LEDGER_BYTES, TARGET_RSS_MB),
               "CPU per message is user + system time of the whole process over all its threads.", ""]
@@ -271,23 +282,39 @@ def main():
     base_bytes = size(os.path.join(base, "ledger.sqlite"))
     for scale in [int(x) for x in a.scales.split(",")]:
         mbox = archives[scale]["gmail"]
-        t_imp, _, err, _ = timed([exe, "import", "gmail", mbox])
-        m = re.search(r"(\d+) messages", err)
-        messages = int(m.group(1))
+        # The reference: the best of IMPORT_RUNS importer-only runs, each timed to the
+        # microsecond (one run read to /usr/bin/time's 10 ms gave 33,053 and 43,223
+        # messages/s for the same binary on one day).
+        t_imp, messages = None, None
+        for _ in range(IMPORT_RUNS):
+            start = time.perf_counter()
+            _, _, err, _ = timed([exe, "import", "gmail", mbox])
+            took = time.perf_counter() - start
+            t_imp = took if t_imp is None else min(t_imp, took)
+            messages = int(re.search(r"(\d+) messages", err).group(1))
         home = os.path.join(a.scratch, "home-run")
-        shutil.rmtree(home, ignore_errors=True)
-        shutil.copytree(base, home)
-        before = load()
-        t_aud, rss, err, cpu = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
+        runs = []
+        for _ in range(AUDIT_RUNS if scale == 1 else 1):
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(base, home)
+            before = load()
+            start = time.perf_counter()
+            _, rss, err, cpu = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
                                       "2030-01-01T00:00:00Z", "--source", "gmail:" + mbox, "--format", "md,arrow", "-q"], env={"RUST_LOG": "info"})
+            t_aud = time.perf_counter() - start
+            after = load()
+            log("load average %.1f before, %.1f after an x%d run of %.2f s" % (before, after, scale, t_aud))
+            runs.append((t_aud, rss, err, cpu, max(before, after), size(os.path.join(home, "ledger.sqlite")),
+                         tree_size(os.path.join(home, "unverified"))))
+        # The median run by wall time, and everything of that run: its rate, RSS, CPU and accounting.
+        t_aud, rss, err, cpu, worst_load, ledger_bytes, queue_bytes = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
         phases, parts, process_cpu = cpu_account(err)
         other = sum(c for n, c in parts if n == "other" or n.endswith("(other)"))
-        after = load()
-        log("load average %.1f before, %.1f after the x%d run" % (before, after, scale))
         row = {"scale": scale, "messages": messages, "import_rate": messages / t_imp, "audit_rate": messages / t_aud,
-               "cpu_us_per_msg": 1e6 * cpu / messages, "audit_rss_mb": rss / 1024, "load": max(before, after),
-               "ledger_bytes_per_msg": (size(os.path.join(home, "ledger.sqlite")) - base_bytes) / messages,
-               "queue_mb": tree_size(os.path.join(home, "unverified")) / 1e6,
+               "cpu_us_per_msg": 1e6 * cpu / messages, "audit_rss_mb": rss / 1024, "load": max(r[4] for r in runs),
+               "audit_runs": sorted(r[0] for r in runs),
+               "ledger_bytes_per_msg": (ledger_bytes - base_bytes) / messages,
+               "queue_mb": queue_bytes / 1e6,
                "phases": phases, "parts": parts, "process_cpu": process_cpu, "unaccounted": other / process_cpu if process_cpu else 1.0}
         log(row)
         rows.append(row)
