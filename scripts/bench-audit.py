@@ -51,9 +51,9 @@ Usage:
 --check fails when the block is missing, a message or claim count differs,
 the whole-run rate as a share of the same run's importer-only rate moved by
 more than 35% (an x1 importer-only run takes about a quarter of a second,
-short enough for the machine's other load to move it), a peak RSS by more than 25%, or a target is missed; each measured scale
-is checked against its own row (--scales 1 checks the x1 row). The machine
-is shared: the load average before and after each timed run is printed to
+short enough for the machine's other load to move it), a peak RSS by more
+than 25%, or a target is missed; each measured scale is checked against its
+own row (--scales 1 checks the x1 row). The machine is shared: the load average before and after each timed run is printed to
 stderr (and the worse of them is in the block).
 """
 
@@ -307,7 +307,7 @@ def main():
             runs.append((t_aud, rss, err, cpu, max(before, after), size(os.path.join(home, "ledger.sqlite")),
                          tree_size(os.path.join(home, "unverified"))))
         # The median run by wall time, and everything of that run: its rate, RSS, CPU and accounting.
-        t_aud, rss, err, cpu, worst_load, ledger_bytes, queue_bytes = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
+        t_aud, rss, err, cpu, _, ledger_bytes, queue_bytes = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
         phases, parts, process_cpu = cpu_account(err)
         other = sum(c for n, c in parts if n == "other" or n.endswith("(other)"))
         row = {"scale": scale, "messages": messages, "import_rate": messages / t_imp, "audit_rate": messages / t_aud,
