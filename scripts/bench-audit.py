@@ -53,8 +53,9 @@ the whole-run rate as a share of the same run's importer-only rate moved by
 more than 35% (an x1 importer-only run takes about a quarter of a second,
 short enough for the machine's other load to move it), a peak RSS by more
 than 25%, or a target is missed; each measured scale is checked against its
-own row (--scales 1 checks the x1 row). The machine is shared: the load average before and after each timed run is printed to
-stderr (and the worse of them is in the block).
+own row (--scales 1 checks the x1 row). The machine is shared: the load
+average before and after each timed run is printed to stderr (and the worst
+of them is in the block).
 """
 
 import argparse
