@@ -18,7 +18,7 @@ What it measures, in one script run on this machine:
    message is assessed), reports md+arrow; the median of 3 runs at 1x, one
    run at 10x.
    Each run in its own process under /usr/bin/time (peak RSS, CPU), its wall
-   time read by the script to the microsecond.
+   time read by the script to the microsecond (`timed`).
 
 5. Stage costs: the `stage_costs` example of amem-audit (release) on the
    first 3,000 messages of the 1x archive and the same indexed wiki, every
@@ -95,13 +95,17 @@ TARGET_RSS_MB = 500
 
 
 def timed(cmd, stdout=subprocess.DEVNULL, env=None):
-    """Wall seconds, peak RSS (KB), stderr, and CPU seconds (user + system)."""
-    p = subprocess.run(["/usr/bin/time", "-f", "__time__ %e %M %U %S"] + cmd, stdout=stdout, stderr=subprocess.PIPE, text=True,
+    """Wall seconds (read here to the microsecond: /usr/bin/time's own is to 10 ms, too coarse for
+    an x1 importer-only run of a quarter of a second), peak RSS (KB), stderr, and CPU seconds
+    (user + system, from /usr/bin/time)."""
+    start = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "__time__ %M %U %S"] + cmd, stdout=stdout, stderr=subprocess.PIPE, text=True,
                        env=None if env is None else dict(os.environ, **env))
+    wall = time.perf_counter() - start
     if p.returncode != 0:
         raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-2000:]))
-    m = re.search(r"__time__ ([0-9.]+) (\d+) ([0-9.]+) ([0-9.]+)", p.stderr)
-    return float(m.group(1)), int(m.group(2)), p.stderr, float(m.group(3)) + float(m.group(4))
+    m = re.search(r"__time__ (\d+) ([0-9.]+) ([0-9.]+)", p.stderr)
+    return wall, int(m.group(1)), p.stderr, float(m.group(2)) + float(m.group(3))
 
 
 PHASES = (("wiki index brought up to date", "index check (the wiki's 10,000 notes unchanged)"),
@@ -283,39 +287,32 @@ def main():
     base_bytes = size(os.path.join(base, "ledger.sqlite"))
     for scale in [int(x) for x in a.scales.split(",")]:
         mbox = archives[scale]["gmail"]
-        # The reference: the best of IMPORT_RUNS importer-only runs, each timed to the
-        # microsecond (one run read to /usr/bin/time's 10 ms gave 33,053 and 43,223
-        # messages/s for the same binary on one day).
-        t_imp, messages = None, None
-        for _ in range(IMPORT_RUNS):
-            start = time.perf_counter()
-            _, _, err, _ = timed([exe, "import", "gmail", mbox])
-            took = time.perf_counter() - start
-            t_imp = took if t_imp is None else min(t_imp, took)
-            messages = int(re.search(r"(\d+) messages", err).group(1))
+        # The reference: the best of IMPORT_RUNS importer-only runs (one run gave 33,053
+        # and 43,223 messages/s for the same binary on one day).
+        imports = [timed([exe, "import", "gmail", mbox]) for _ in range(IMPORT_RUNS)]
+        t_imp = min(wall for wall, _, _, _ in imports)
+        messages = int(re.search(r"(\d+) messages", imports[0][2]).group(1))
         home = os.path.join(a.scratch, "home-run")
         runs = []
         for _ in range(AUDIT_RUNS if scale == 1 else 1):
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(base, home)
             before = load()
-            start = time.perf_counter()
-            _, rss, err, cpu = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
-                                      "2030-01-01T00:00:00Z", "--source", "gmail:" + mbox, "--format", "md,arrow", "-q"], env={"RUST_LOG": "info"})
-            t_aud = time.perf_counter() - start
+            wall, rss, err, cpu = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
+                                         "2030-01-01T00:00:00Z", "--source", "gmail:" + mbox, "--format", "md,arrow", "-q"], env={"RUST_LOG": "info"})
             after = load()
-            log("load average %.1f before, %.1f after an x%d run of %.2f s" % (before, after, scale, t_aud))
-            runs.append((t_aud, rss, err, cpu, max(before, after), size(os.path.join(home, "ledger.sqlite")),
-                         tree_size(os.path.join(home, "unverified"))))
-        # The median run by wall time, and everything of that run: its rate, RSS, CPU and accounting.
-        t_aud, rss, err, cpu, _, ledger_bytes, queue_bytes = sorted(runs, key=lambda r: r[0])[len(runs) // 2]
-        phases, parts, process_cpu = cpu_account(err)
+            log("load average %.1f before, %.1f after an x%d run of %.2f s" % (before, after, scale, wall))
+            runs.append({"wall": wall, "rss": rss, "err": err, "cpu": cpu, "load": max(before, after),
+                         "ledger_bytes": size(os.path.join(home, "ledger.sqlite")), "queue_bytes": tree_size(os.path.join(home, "unverified"))})
+        # The median run by wall time gives every figure of the row: its rate, RSS, CPU and accounting.
+        median = sorted(runs, key=lambda r: r["wall"])[len(runs) // 2]
+        phases, parts, process_cpu = cpu_account(median["err"])
         other = sum(c for n, c in parts if n == "other" or n.endswith("(other)"))
-        row = {"scale": scale, "messages": messages, "import_rate": messages / t_imp, "audit_rate": messages / t_aud,
-               "cpu_us_per_msg": 1e6 * cpu / messages, "audit_rss_mb": rss / 1024, "load": max(r[4] for r in runs),
-               "audit_runs": sorted(r[0] for r in runs),
-               "ledger_bytes_per_msg": (ledger_bytes - base_bytes) / messages,
-               "queue_mb": queue_bytes / 1e6,
+        row = {"scale": scale, "messages": messages, "import_rate": messages / t_imp, "audit_rate": messages / median["wall"],
+               "cpu_us_per_msg": 1e6 * median["cpu"] / messages, "audit_rss_mb": median["rss"] / 1024, "load": max(r["load"] for r in runs),
+               "audit_runs": sorted(r["wall"] for r in runs),
+               "ledger_bytes_per_msg": (median["ledger_bytes"] - base_bytes) / messages,
+               "queue_mb": median["queue_bytes"] / 1e6,
                "phases": phases, "parts": parts, "process_cpu": process_cpu, "unaccounted": other / process_cpu if process_cpu else 1.0}
         log(row)
         rows.append(row)
