@@ -6,12 +6,14 @@
 //! thread: parsing (the importer), extraction, recall (the FTS5 query, whole
 //! chunks) per audited claim, verification (one verifier, its evidence
 //! cache warm across claims), the gate against the top chunk, and recording
-//! messages, claims and assessments in a fresh ledger. Then, over the whole
-//! mbox, the least work an audit of it does (`least_work`: parse, extract
-//! what the run reads, assess each distinct audited text once), in seconds.
-//! Prints the cost of each stage per message and per audited claim and the
-//! least work's seconds; `--json` prints one JSON object instead (read by
-//! scripts/bench-audit.py).
+//! messages, claims and assessments in a fresh ledger. Prints the cost of
+//! each per message and per audited claim; `--json` prints one JSON object
+//! instead (read by scripts/bench-audit.py).
+//!
+//! `stage_costs HOME MBOX --least-work` times instead, over the whole mbox,
+//! the least work an audit of it does (parse, extract what the run reads,
+//! assess each distinct audited text once) and prints its seconds as one
+//! JSON object.
 use amem_audit::assess::{Assessor, RECALL_K};
 use amem_ledger::{Ledger, MessageOutcome};
 use amem_model::{ImportOptions, RunId, RunInfo, RunParams, SourceKind};
@@ -19,11 +21,18 @@ use amem_recall::{Recall, Wiki};
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--json").collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let json = std::env::args().any(|a| a == "--json");
     let (Some(home), Some(mbox)) = (args.first(), args.get(1)) else {
-        anyhow::bail!("usage: stage_costs HOME MBOX [LIMIT] [--json]");
+        anyhow::bail!("usage: stage_costs HOME MBOX [LIMIT] [--json] [--least-work]");
     };
+    if std::env::args().any(|a| a == "--least-work") {
+        // The bench runs one copy alone and one per core at once, to see
+        // what the cores give together (they share caches and memory).
+        let floor = least_work(&Wiki::open(home.as_ref())?, mbox.as_ref())?;
+        println!("{}", serde_json::json!({ "least_work": floor }));
+        return Ok(());
+    }
     let limit: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3000);
     let mut us = serde_json::Map::new();
     let mut put = |k: &str, secs: f64, per: f64| {
@@ -113,10 +122,7 @@ fn main() -> anyhow::Result<()> {
     ledger.flush()?;
     put("ledger_per_msg", t.elapsed().as_secs_f64(), n);
 
-    let floor = least_work(&wiki, mbox.as_ref())?;
-
     let mut out = serde_json::Map::new();
-    out.insert("least_work".into(), floor);
     out.insert("messages".into(), serde_json::json!(msgs.len()));
     out.insert("claims".into(), serde_json::json!(claims.iter().map(Vec::len).sum::<usize>()));
     out.insert("audited".into(), serde_json::json!(audited.len()));
