@@ -142,9 +142,11 @@ fn main() -> anyhow::Result<()> {
 /// once (recall, verification, gate: `Assessor::assess_at`, what the run's
 /// workers call). The run does all of this and more (it also keys a verdict
 /// that depends on the writing day by day, records every message and writes
-/// the reports), and here one thread keeps every cache to itself, so the
-/// CPU seconds are a lower bound of the run's and `messages / (seconds /
-/// cores)` an upper bound of its rate on this machine today.
+/// the reports), and here one thread keeps every cache to itself, so these
+/// seconds are a lower bound of the run's CPU. With one copy per core
+/// running at once (as scripts/bench-audit.py runs it), `messages × cores /
+/// the slowest copy's seconds` bounds the run's rate from above on this
+/// machine at that time.
 fn least_work(wiki: &Wiki, mbox: &std::path::Path) -> anyhow::Result<serde_json::Value> {
     let opts = ImportOptions::default();
     let t = Instant::now();
