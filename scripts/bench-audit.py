@@ -210,23 +210,16 @@ def least_work_rate(together):
     return together["messages"] * cores() / sum(together["seconds"].values())
 
 
-def least_work_bound(stages):
+def least_work_bound(least):
     """The least work's seconds alone and the rate that allows if the cores added up; the slowest
     of one copy per core run at once, and the rate the cores together allow."""
-    alone = sum(stages["least_work"]["seconds"].values())
-    together = sum(stages["least_work_together"]["seconds"].values())
-    n = stages["least_work"]["messages"]
-    return alone, n / (alone / cores()), together, least_work_rate(stages["least_work_together"])
+    alone = sum(least["alone"]["seconds"].values())
+    together = sum(least["together"]["seconds"].values())
+    return alone, least["alone"]["messages"] / (alone / cores()), together, least_work_rate(least["together"])
 
 
-def least_work(base, mbox, scratch, copies):
-    """`copies` runs of `stage_costs --least-work` all at once, each on a copy of the indexed home
-    (two processes opening one index at the same moment find it locked): the slowest copy's figures."""
-    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "examples", "stage_costs")
-    homes = [os.path.join(scratch, "home-least-work-%d" % i) for i in range(copies)]
-    for home in homes:
-        shutil.rmtree(home, ignore_errors=True)
-        shutil.copytree(base, home)
+def least_work(exe, homes, mbox):
+    """One run of `stage_costs --least-work` on each home, all at once: the slowest copy's figures."""
     procs = [subprocess.Popen([exe, home, mbox, "--least-work"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for home in homes]
     found = []
@@ -235,17 +228,20 @@ def least_work(base, mbox, scratch, copies):
         if p.returncode != 0:
             raise SystemExit("stage_costs --least-work failed:\n" + err[-2000:])
         found.append(json.loads(out)["least_work"])
-    for home in homes:
-        shutil.rmtree(home, ignore_errors=True)
     return max(found, key=lambda c: sum(c["seconds"].values()))
 
 
-def least_works(base, mbox, scratch):
-    """The least work alone, then one copy per core at once."""
-    return {"alone": least_work(base, mbox, scratch, 1), "together": least_work(base, mbox, scratch, cores())}
+def least_works(exe, homes, mbox):
+    """The least work alone, then one copy per core at once (`homes`: one copy of the indexed home
+    per core, since two processes opening one index at the same moment find it locked)."""
+    return {"alone": least_work(exe, homes[:1], mbox), "together": least_work(exe, homes, mbox)}
 
 
-def render(rows, stages):
+def release_exe(*path):
+    return os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", *path)
+
+
+def render(rows, stages, least):
     us = stages["us"]
     total = sum(us.get(k + "_per_msg", 0.0) for k, _ in STAGES)
     lines = [BEGIN, "", "| archive | messages | importer-only msg/s | whole audit msg/s | CPU µs per message (whole run) | ledger bytes per message | unverified queue | peak RSS (whole run) |",
@@ -296,8 +292,8 @@ def render(rows, stages):
     lines += ["", "Parsing is %.1f%% of the work of one message (%.0f of %.0f µs): at most 1/%.0f of importer-only throughput"
               % (100 * us["import_per_msg"] / total, us["import_per_msg"], total, total / us["import_per_msg"]),
               "on the same threads, whatever the pipeline around the stages.", ""]
-    lw, lt = stages["least_work"], stages["least_work_together"]
-    alone, bound_alone, together, bound = least_work_bound(stages)
+    lw, lt = least["alone"], least["together"]
+    alone, bound_alone, together, bound = least_work_bound(least)
     # Each x1 run beside the bound measured right after it.
     bs = rows[0].get("bound_shares") or []
     shares = " (the x1 runs: %s of the bound measured after each)" % ", ".join("%.2f" % b for b in bs) if len(bs) > 1 else ""
@@ -329,9 +325,7 @@ def render(rows, stages):
     return "\n".join(lines)
 
 
-def stage_costs(home, mbox):
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-audit", "--example", "stage_costs"], cwd=ROOT, check=True)
-    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "examples", "stage_costs")
+def stage_costs(exe, home, mbox):
     p = subprocess.run([exe, home, mbox, str(STAGE_MESSAGES), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         raise SystemExit("stage_costs failed:\n" + p.stderr[-2000:])
@@ -368,9 +362,10 @@ def main():
         root = os.path.join(root, "maildir")
     files = mb.enron_files(root)
     archives = mb.generate(a.scratch, files, root)
-    log("building amem (release)")
+    log("building amem and the stage_costs example (release)")
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "amem")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-audit", "--example", "stage_costs"], cwd=ROOT, check=True)
+    exe, stage_exe = release_exe("amem"), release_exe("examples", "stage_costs")
     base = os.path.join(a.scratch, "home-indexed")
     if not os.path.exists(os.path.join(base, "ledger.sqlite")):
         shutil.rmtree(base, ignore_errors=True)
@@ -382,6 +377,11 @@ def main():
         # tables, e.g. recall's postings) once here, so no timed run pays it.
         log("bringing the indexed wiki up to date")
         timed([exe, "index", "--home", base])
+    # The least work's homes, copied once: its runs only read them.
+    least_homes = [os.path.join(a.scratch, "home-least-work-%d" % i) for i in range(cores())]
+    for h in least_homes:
+        shutil.rmtree(h, ignore_errors=True)
+        shutil.copytree(base, h)
     rows = []
     base_bytes = size(os.path.join(base, "ledger.sqlite"))
     for scale in [int(x) for x in a.scales.split(",")]:
@@ -407,7 +407,7 @@ def main():
             if scale == 1:
                 # The bound is measured right after each run: the machine's speed moves within
                 # minutes (the least work alone took 10.1 and 14.4 s in one hour).
-                runs[-1]["least"] = least_works(base, mbox, a.scratch)
+                runs[-1]["least"] = least_works(stage_exe, least_homes, mbox)
         # The median run by wall time gives every figure of the row: its rate, RSS, CPU and accounting.
         median = sorted(runs, key=lambda r: r["wall"])[len(runs) // 2]
         phases, parts, process_cpu = cpu_account(median["err"])
@@ -423,20 +423,21 @@ def main():
         log(row)
         rows.append(row)
     log("stage costs")
-    stages = stage_costs(base, archives[1]["gmail"])
+    stages = stage_costs(stage_exe, base, archives[1]["gmail"])
+    log(stages)
     x1 = [r for r in rows if r["scale"] == 1]
     if x1:
         least = x1[0]["least"]
     else:
         log("the least work, alone and one copy per core at once")
-        least = least_works(base, archives[1]["gmail"], a.scratch)
-    stages["least_work"], stages["least_work_together"] = least["alone"], least["together"]
-    log(stages)
-    block = render(rows, stages)
+        least = least_works(stage_exe, least_homes, archives[1]["gmail"])
+    for h in least_homes:
+        shutil.rmtree(h, ignore_errors=True)
+    block = render(rows, stages, least)
     readme_path = os.path.join(ROOT, "README.md")
     readme = open(readme_path, encoding="utf-8").read()
     failures = []
-    lw, lt = stages["least_work"], stages["least_work_together"]
+    lw, lt = least["alone"], least["together"]
     if (lt["messages"], lt["read"], lt["distinct_audited"]) != (lw["messages"], lw["read"], lw["distinct_audited"]):
         failures.append("the least work's copies at once did other work than the copy alone")
     for r in rows:
