@@ -20,7 +20,19 @@ use amem_model::{ImportOptions, RunId, RunInfo, RunParams, SourceKind};
 use amem_recall::{Recall, Wiki};
 use std::time::Instant;
 
+/// The `amem` binary's allocator (crates/cli/main.rs). The stages allocate
+/// in their hottest loops, so timing them on another allocator times other
+/// work: on the system allocator, `malloc` and `free` were a fifth of this
+/// example's `--least-work` profile (`perf record`, x1 archive), and its
+/// seconds could not bound the binary's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
+    // As the binary does before its first allocation: its memory off
+    // transparent huge pages (see `keep_off_huge_pages` in crates/cli/main.rs).
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let json = std::env::args().any(|a| a == "--json");
     let (Some(home), Some(mbox)) = (args.first(), args.get(1)) else {
