@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 /// 9.5% of the x1 audit's CPU in a `perf` profile at 2,048. With transparent huge pages off
 /// (the binary's `main`) the whole x1 run peaks at 400-435 MB with 4,096 and recall's chunk
 /// cache at 32 MiB (the bound is 500); 8,192 and 48 MiB gave 476-494 MB, too near it. On a day
-/// this machine ran the x10 audit in 44-85 s (it took 83 s when 4,096 was chosen), 4,096
+/// this machine ran the x10 audit in 44-85 s, 4,096
 /// peaked at 487-521 MB over seven runs and 3,072 at 478-508 MB over six (`/usr/bin/time`,
 /// alternating binaries): fewer analyses held, for a hit rate between 2,048's and 4,096's.
 pub const DEFAULT_CAPACITY: usize = 3072;
