@@ -112,6 +112,11 @@ impl Assessor {
         self.read_day
     }
 
+    /// The counters of the verifier's cache of analysed evidence.
+    pub fn evidence_cache(&self) -> amem_verify::CacheStats {
+        self.verifier.stats()
+    }
+
     /// Assess one claim text against the local wiki, its writing day unknown.
     ///
     /// # Errors

@@ -524,7 +524,11 @@ fn assess_stage(stage: AssessStage<'_>) {
             Ok(guard) => guard.recv(),
             Err(_) => return,
         };
-        let Ok(batch) = next else { return };
+        let Ok(batch) = next else {
+            let e = assessor.evidence_cache();
+            tracing::debug!(hits = e.hits, misses = e.misses, held = e.entries, "evidence analyses of this worker");
+            return;
+        };
         let mut out: Vec<Item> = Vec::with_capacity(batch.len());
         for item in batch {
             let message = match item {
