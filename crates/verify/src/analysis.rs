@@ -34,9 +34,9 @@ pub(crate) struct EvidenceAnalysis {
     /// Its sentences, in order.
     pub sentences: Vec<SentenceAnalysis>,
     /// The stems of every word of the text, one after another; [`Stem::end`] points in here.
-    stems: String,
-    /// Every word's stem, in text order.
-    words: Vec<Stem>,
+    stems: Box<str>,
+    /// Every word's stem, in text order (allocated to its length: see [`EvidenceAnalysis::read`]).
+    words: Box<[Stem]>,
     /// `key, position in words` of every content word, sorted: the words a claim word can
     /// match (the same key) are found without reading the others, in text order.
     index: KeyIndex,
@@ -48,6 +48,11 @@ pub(crate) struct EvidenceAnalysis {
 /// One sentence of an evidence text. Past its stems, each fact is read on first use: a claim
 /// without numbers never needs the sentence's quantities, and only sentences aligned with a
 /// claim are searched for negations, hedges, scope and hearsay.
+///
+/// The facts sit behind one box made when the first of them is read: most sentences of a
+/// recalled chunk share no word with any claim and never read one, and seven empty cells
+/// inline took 208 of the 256 bytes of every sentence the cache holds (17 sentences a chunk
+/// of the Enron bench wiki: a third of a cached analysis).
 #[derive(Debug)]
 pub(crate) struct SentenceAnalysis {
     /// Byte range in the evidence text.
@@ -56,8 +61,15 @@ pub(crate) struct SentenceAnalysis {
     first_word: usize,
     /// True when the first word is one of [`SUBJECT_PRONOUNS`].
     pub opens_with_pronoun: bool,
+    facts: OnceLock<Box<SentenceFacts>>,
+}
+
+/// What a [`SentenceAnalysis`] reads of its sentence on demand, each on its own first use.
+#[derive(Debug, Default)]
+struct SentenceFacts {
     instruction: OnceLock<bool>,
-    words: OnceLock<Vec<Word>>,
+    /// Allocated to the sentence's word count.
+    words: OnceLock<Box<[Word]>>,
     dates: OnceLock<Vec<Date>>,
     quantities: OnceLock<Vec<Quantity>>,
     /// Negations and hedges.
@@ -66,11 +78,17 @@ pub(crate) struct SentenceAnalysis {
     hearsay: OnceLock<Vec<Cue>>,
 }
 
+impl SentenceAnalysis {
+    fn facts(&self) -> &SentenceFacts {
+        self.facts.get_or_init(Box::default)
+    }
+}
+
 /// A word's stem, in text order (the order of [`text::words`], sentence after sentence): it ends
 /// at `end` in [`EvidenceAnalysis::stems`] and starts where the previous word's ends. Kept this
 /// small (16 bytes, against 40 with its sentence, word index and range) because every word of
 /// every cached text has one; the sentence and word index are found from the position.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Stem {
     end: usize,
     /// [`text::is_stopword`] of the word.
@@ -122,22 +140,22 @@ impl EvidenceAnalysis {
                     }
                     words.push(Stem { end: all.len(), stopword });
                 }
-                SentenceAnalysis {
-                    range,
-                    first_word,
-                    opens_with_pronoun,
-                    instruction: OnceLock::new(),
-                    words: OnceLock::new(),
-                    dates: OnceLock::new(),
-                    quantities: OnceLock::new(),
-                    stance: OnceLock::new(),
-                    scopes: OnceLock::new(),
-                    hearsay: OnceLock::new(),
-                }
+                SentenceAnalysis { range, first_word, opens_with_pronoun, facts: OnceLock::new() }
             })
             .collect();
         index.sort();
-        EvidenceAnalysis { text: text.into(), sentences, stems: all, words, index, title: OnceLock::new() }
+        // What the cache holds is allocated to its length: the word tables were sized for a
+        // word every five bytes (a fifth more than the wiki's chunks have), and a vector of
+        // sentences grows by doubling. The allocator keeps a shrunk block whole, so these
+        // are copies.
+        EvidenceAnalysis {
+            text: text.into(),
+            sentences,
+            stems: all.as_str().into(),
+            words: words.as_slice().into(),
+            index: index.exact(),
+            title: OnceLock::new(),
+        }
     }
 
     /// The stem of word `i` (a position in `words`).
@@ -197,50 +215,52 @@ impl EvidenceAnalysis {
 
     /// True when sentence `s` addresses the verifier (see `align::is_instruction`).
     pub(super) fn is_instruction(&self, s: &SentenceAnalysis) -> bool {
-        *s.instruction.get_or_init(|| super::align::is_instruction_words(self.sentence_text(s), self.words(s)))
+        *s.facts().instruction.get_or_init(|| super::align::is_instruction_words(self.sentence_text(s), self.words(s)))
     }
 
     /// The words of sentence `s`: [`text::words`] of its text, from the stems read already.
     pub(super) fn words<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Word] {
-        s.words.get_or_init(|| {
+        s.facts().words.get_or_init(|| {
             let sentence = self.sentence_text(s);
+            // Its words end where the next sentence with words starts (an empty sentence
+            // starts where the next one does, and holds none of them).
+            let next = self.sentences.iter().map(|x| x.first_word).find(|&f| f > s.first_word).unwrap_or(self.words.len());
+            let mut words = Vec::with_capacity(next - s.first_word);
             let mut lower = String::new();
-            text::word_ranges(sentence)
-                .enumerate()
-                .map(|(k, r)| {
-                    let i = s.first_word + k;
-                    text::lower_into(&sentence[r.clone()], &mut lower);
-                    let stopword = self.words.get(i).is_some_and(|w| w.stopword);
-                    text::word_with_stem(sentence, r, &lower, self.stem(i), stopword)
-                })
-                .collect()
+            for (k, r) in text::word_ranges(sentence).enumerate() {
+                let i = s.first_word + k;
+                text::lower_into(&sentence[r.clone()], &mut lower);
+                let stopword = self.words.get(i).is_some_and(|w| w.stopword);
+                words.push(text::word_with_stem(sentence, r, &lower, self.stem(i), stopword));
+            }
+            words.into_boxed_slice()
         })
     }
 
     /// The dates of sentence `s`.
     pub(super) fn dates<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Date] {
-        s.dates.get_or_init(|| date::dates(self.sentence_text(s)))
+        s.facts().dates.get_or_init(|| date::dates(self.sentence_text(s)))
     }
 
     /// The quantities of sentence `s`, outside its dates.
     pub(super) fn quantities<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Quantity] {
-        s.quantities.get_or_init(|| values_outside_dates(number::quantities(self.sentence_text(s), self.words(s)), self.dates(s)))
+        s.facts().quantities.get_or_init(|| values_outside_dates(number::quantities(self.sentence_text(s), self.words(s)), self.dates(s)))
     }
 
     /// The negation and hedge cues of sentence `s`.
     pub(super) fn stance<'a>(&'a self, s: &'a SentenceAnalysis) -> (&'a [Cue], &'a [Cue]) {
-        let (n, h) = s.stance.get_or_init(|| cues::stance(self.sentence_text(s), self.words(s)));
+        let (n, h) = s.facts().stance.get_or_init(|| cues::stance(self.sentence_text(s), self.words(s)));
         (n, h)
     }
 
     /// The scope cues of sentence `s`.
     pub(super) fn scopes<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Cue] {
-        s.scopes.get_or_init(|| cues::scopes(self.words(s)))
+        s.facts().scopes.get_or_init(|| cues::scopes(self.words(s)))
     }
 
     /// The hearsay cues of sentence `s`.
     pub(super) fn hearsay<'a>(&'a self, s: &'a SentenceAnalysis) -> &'a [Cue] {
-        s.hearsay.get_or_init(|| cues::hearsay(self.words(s)))
+        s.facts().hearsay.get_or_init(|| cues::hearsay(self.words(s)))
     }
 }
 
@@ -270,6 +290,14 @@ impl KeyIndex {
         match self {
             KeyIndex::Narrow(v) => v.push(key << POSITION_BITS | position as u64),
             KeyIndex::Wide(v) => v.push(u128::from(key) << 64 | position as u128),
+        }
+    }
+
+    /// The same entries, allocated to their number.
+    fn exact(self) -> Self {
+        match self {
+            KeyIndex::Narrow(v) => KeyIndex::Narrow(v.as_slice().into()),
+            KeyIndex::Wide(v) => KeyIndex::Wide(v.as_slice().into()),
         }
     }
 

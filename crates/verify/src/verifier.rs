@@ -24,18 +24,18 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// How many evidence texts the process-wide cache of [`Verifier::new`] remembers. An analysis
-/// of a chunk of the benchmark's wiki (up to 1,000 bytes) with the facts read so far takes
-/// about 17 KB (`verify_costs` on the Enron bench: 7,083 analyses held, 125 MB more peak
-/// resident memory than none), so the cache stays under 70 MB, whatever the number of threads
-/// verifying. On that bench 2,048 read 10,056 chunks and 4,096 read 8,643; re-reading them was
-/// 9.5% of the x1 audit's CPU in a `perf` profile at 2,048. With transparent huge pages off
-/// (the binary's `main`) the whole x1 run peaks at 400-435 MB with 4,096 and recall's chunk
-/// cache at 32 MiB (the bound is 500); 8,192 and 48 MiB gave 476-494 MB, too near it. On a day
-/// this machine ran the x10 audit in 44-85 s, 4,096
-/// peaked at 487-521 MB over seven runs and 3,072 at 478-508 MB over six (`/usr/bin/time`,
-/// alternating binaries): fewer analyses held, for a hit rate between 2,048's and 4,096's.
-pub const DEFAULT_CAPACITY: usize = 3072;
+/// How many evidence texts the process-wide cache of [`Verifier::new`] remembers. On the Enron
+/// bench 2,048 read 10,056 chunks and 4,096 read 8,643; re-reading them was 9.5% of the x1
+/// audit's CPU in a `perf` profile at 2,048. An analysis of a chunk of the benchmark's wiki (up
+/// to 1,000 bytes, 17 sentences and 131 words on average) with the facts read so far took about
+/// 12.7 KB while each sentence kept its seven fact cells inline and the word tables had the
+/// room of a word every five bytes (12,288 held instead of 3,072 added 117 MB of peak resident
+/// memory to the x1 audit); with the cells boxed on first use and every table allocated to its
+/// length (`analysis`), 4,096 peak at 366 MB at x1 and 458-470 MB at x10 (the bound is 500),
+/// where the earlier layout peaked at 374 and 464 MB with 3,072, and the x1 audit took 5.02-5.25
+/// s against 5.21-5.48 s (four runs each, alternating binaries, `/usr/bin/time`). 6,144 took
+/// the x10 audit to 497-505 MB.
+pub const DEFAULT_CAPACITY: usize = 4096;
 
 /// Counters of a [`Verifier`]'s cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
