@@ -213,7 +213,7 @@ def side_by_side(alone, together):
     if round(change) > 0:
         return "copy is %.0f%% slower" % change
     if round(change) < 0:
-        return "copy ran %.0f%% faster than the one alone (the machine's speed moved between them)" % -change
+        return "copy ran %.0f%% faster (the machine's speed moved between the runs)" % -change
     return "copy took as long as the one alone"
 
 
@@ -321,9 +321,9 @@ def render(rows, stages, least):
               "| total | %.2f s | %.2f s |" % (alone, together), "",
               "Were this machine's %d cores to add up, that work would allow %.0f messages/s; side by side each"
               % (cores(), bound_alone),
-              "%s, so the cores together allow at most %.0f (the target is %d). The whole x1"
+              "%s, so the cores together allow at most %.0f (the target is %d)."
               % (side_by_side(alone, together), bound, TARGET_RATE),
-              "run reached %.0f, %.2f of that bound%s." % (rows[0]["audit_rate"], rows[0]["audit_rate"] / bound, shares)]
+              "The whole x1 run reached %.0f, %.2f of that bound%s." % (rows[0]["audit_rate"], rows[0]["audit_rate"] / bound, shares)]
     if bound < TARGET_RATE:
         lines += ["The bound is under the target: at this machine's speed today only faster stages can meet it,",
                   "whatever the pipeline around them."]
