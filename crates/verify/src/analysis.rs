@@ -224,7 +224,9 @@ impl EvidenceAnalysis {
             let sentence = self.sentence_text(s);
             // Its words end where the next sentence with words starts (an empty sentence
             // starts where the next one does, and holds none of them).
-            let next = self.sentences.iter().map(|x| x.first_word).find(|&f| f > s.first_word).unwrap_or(self.words.len());
+            // Sentences are in text order, so their first words ascend: a binary search.
+            let after = self.sentences.partition_point(|x| x.first_word <= s.first_word);
+            let next = self.sentences.get(after).map_or(self.words.len(), |x| x.first_word);
             let mut words = Vec::with_capacity(next - s.first_word);
             let mut lower = String::new();
             for (k, r) in text::word_ranges(sentence).enumerate() {
