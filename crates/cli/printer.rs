@@ -24,6 +24,9 @@ pub(crate) struct GlobalArgs {
     /// When to colour stderr: auto (a terminal, and NO_COLOR unset), always, never
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+    /// The rules alone: do not combine them with amem's learned verifier
+    #[arg(long, global = true, env = "AMEM_NO_MODELS", value_parser = clap::builder::FalseyValueParser::new())]
+    pub no_models: bool,
 }
 
 /// `--color`.
@@ -108,6 +111,8 @@ pub(crate) struct Ctx {
     quiet: u8,
     progress: bool,
     color: bool,
+    /// `--no-models`.
+    no_models: bool,
 }
 
 impl Ctx {
@@ -135,7 +140,7 @@ impl Ctx {
         // Progress bars are for people: hidden when stderr is not a terminal,
         // with -q, and with -v (so they do not interleave with log lines).
         let progress = !g.no_progress && g.quiet == 0 && g.verbose == 0 && std::io::stderr().is_terminal();
-        Ok(Ctx { home, quiet: g.quiet, progress, color })
+        Ok(Ctx { home, quiet: g.quiet, progress, color, no_models: g.no_models })
     }
 
     /// A note on stderr (paths of written files, counts), unless `-q`.
@@ -152,6 +157,19 @@ impl Ctx {
         if self.quiet < 2 {
             eprintln!("{} {}", label(self.color, false), msg.as_ref());
         }
+    }
+
+    /// The learned verifier the rules are combined with: the shipped one, loaded once and
+    /// checked against its recorded checksums; `None` with `--no-models`.
+    ///
+    /// # Errors
+    /// The shipped weights do not match their checksums or do not load: refused, never
+    /// silently replaced by the rules alone.
+    pub(crate) fn model(&self) -> anyhow::Result<Option<&'static amem_models::Verifier>> {
+        if self.no_models {
+            return Ok(None);
+        }
+        amem_models::Verifier::shipped().map(Some).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// True with `-q` (notes are not shown).

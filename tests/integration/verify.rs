@@ -18,12 +18,13 @@ this line is not json
 {"id":"titled","claim":"Ashley Graham was on a magazine cover.","evidence":[{"text":"She has appeared on the cover of fashion magazines.","title":"Ashley Graham","url":"https://en.wikipedia.org/wiki/Ashley_Graham"}]}
 "#;
 
+/// The rules alone (`--no-models`): the statuses, reasons and spans of the deterministic path.
 #[test]
 fn verify_pairs_json() {
     let t = TestDir::new();
     let f = t.write("pairs.jsonl", PAIRS);
     let mut cmd = t.amem();
-    cmd.args(["verify", "--pairs"]).arg(&f).args(["--format", "json"]);
+    cmd.args(["--no-models", "verify", "--pairs"]).arg(&f).args(["--format", "json"]);
     let out = run(&mut cmd);
     assert!(out.status.success(), "{}", describe(&cmd, &out));
     let rows = json_lines(&String::from_utf8_lossy(&out.stdout));
@@ -64,6 +65,43 @@ fn verify_pairs_json() {
     assert!(err.contains("pairs.jsonl:5:"), "{err}");
     assert!(err.contains("6 pairs verified, 2 skipped"), "{err}");
     assert_eq!(rows[5]["reasons"][0]["evidence"][0]["source_url"], "https://en.wikipedia.org/wiki/Ashley_Graham");
+}
+
+/// With the learned verifier (the default): the rules' reasons are kept, the model's reading
+/// is added as its own reason citing the bytes it read, the method names both, and no pair the
+/// rules called supported comes out contradicted or the reverse.
+#[test]
+fn verify_pairs_with_the_model_keeps_the_rules_and_adds_its_reading() {
+    let t = TestDir::new();
+    let f = t.write("pairs.jsonl", PAIRS);
+    let rules = json_lines(&ok(t.amem().args(["--no-models", "verify", "--pairs"]).arg(&f).args(["--format", "json"])));
+    let model = json_lines(&ok(t.amem().args(["verify", "--pairs"]).arg(&f).args(["--format", "json"])));
+    assert_eq!(rules.len(), model.len());
+    let combined = format!("{}+{}", amem_verify::METHOD, amem_models::METHOD);
+    for (r, m) in rules.iter().zip(&model) {
+        let (rs, ms) = (r["status"].as_str().unwrap(), m["status"].as_str().unwrap());
+        let flipped = matches!((rs, ms), ("supported", "contradicted") | ("contradicted", "supported"));
+        assert!(!flipped, "{r}\n{m}");
+        let reasons = m["reasons"].as_array().unwrap();
+        // The rules' reasons come first, unchanged.
+        assert_eq!(&reasons[..r["reasons"].as_array().unwrap().len()], r["reasons"].as_array().unwrap().as_slice());
+        let consulted = matches!(rs, "supported" | "contradicted" | "partially_supported" | "not_addressed");
+        let model_reason = reasons.iter().find(|x| x["facet"] == "model");
+        if consulted {
+            assert_eq!(m["method"], combined.as_str(), "{m}");
+            let reason = model_reason.unwrap_or_else(|| panic!("no model reason: {m}"));
+            assert!(reason["rule"].as_str().unwrap().starts_with("model.verifier."), "{reason}");
+            assert!(reason["detail"].as_str().unwrap().contains(&format!("the rules said {rs}")), "{reason}");
+            assert!(!reason["evidence"].as_array().unwrap().is_empty(), "{reason}");
+        } else {
+            assert_eq!(m["method"], amem_verify::METHOD, "{m}");
+            assert!(model_reason.is_none(), "{m}");
+            assert_eq!(rs, ms);
+        }
+        if matches!(ms, "supported" | "contradicted") {
+            assert!(reasons.iter().any(|x| !x["evidence"].as_array().unwrap().is_empty()), "{m}");
+        }
+    }
 }
 
 #[test]

@@ -161,6 +161,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         who: a.who,
         include_bulk: a.include_bulk,
         full_report: a.full,
+        model: ctx.model()?,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

@@ -100,7 +100,7 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let mut weighed: Vec<Evidence> = search(k)?.iter().map(|h| h.to_evidence()).collect();
     // The audit's per-claim function: the verdict and the gate on the
     // evidence weighed, so `amem factcheck` and `amem audit` never differ.
-    let mut assessor = Assessor::new();
+    let mut assessor = Assessor::with_model(ctx.model()?);
     let mut assessed = assessor.assess_evidence(&a.claim, &weighed);
     let mut grounding = json!({"outcome": "local", "searched": [], "unavailable": [], "stale": [], "requests": 0});
 

@@ -1,5 +1,6 @@
-//! `amem verify --pairs FILE`: the deterministic verifier on any set of
-//! claim–evidence pairs.
+//! `amem verify --pairs FILE`: the verifier on any set of claim–evidence pairs: the
+//! rules combined with the learned verifier (`amem_audit::combine`), or the rules alone
+//! with `--no-models`.
 //!
 //! Input: JSON Lines, one `{"id", "claim", "evidence"}` per line, where
 //! `evidence` is a string (one evidence item) or an array of items, each a
@@ -17,7 +18,8 @@
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
 use amem_model::Evidence;
-use amem_verify::{METHOD, Verification, text_evidence, verify};
+use amem_verify::combine::{Combined, Row, combine};
+use amem_verify::{METHOD, text_evidence, verify};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
@@ -82,7 +84,7 @@ struct Output<'a> {
     id: &'a serde_json::Value,
     status: &'static str,
     group: &'static str,
-    method: &'static str,
+    method: &'a str,
     reasons: &'a [amem_model::Reason],
 }
 
@@ -100,6 +102,7 @@ pub(crate) fn run(a: VerifyArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             .with_context(|| format!("cannot open {name} (expected a JSON Lines file of claim-evidence pairs)"))?;
         Box::new(std::io::BufReader::new(f))
     };
+    let model = ctx.model()?;
     let mut out = ctx.stdout();
     let (mut done, mut skipped) = (0usize, 0usize);
     for (i, line) in reader.lines().enumerate() {
@@ -133,11 +136,21 @@ pub(crate) fn run(a: VerifyArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 }
             })
             .collect();
-        let v = verify(&pair.claim, &evidence);
+        let rules = verify(&pair.claim, &evidence);
+        let v = match model {
+            Some(m) => combine(m, &pair.claim, rules.status, rules.reasons, &evidence),
+            None => Combined { status: rules.status, reasons: rules.reasons, method: METHOD.to_string(), row: Row::NotConsulted },
+        };
         match a.format {
             Format::Json => write_json_line(
                 &mut out,
-                &Output { id: &pair.id, status: v.status.as_str(), group: v.status.group().as_str(), method: METHOD, reasons: &v.reasons },
+                &Output {
+                    id: &pair.id,
+                    status: v.status.as_str(),
+                    group: v.status.group().as_str(),
+                    method: &v.method,
+                    reasons: &v.reasons,
+                },
             )?,
             Format::Text => write_text(&mut out, &pair.id, &v)?,
         }
@@ -153,7 +166,7 @@ pub(crate) fn run(a: VerifyArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     Ok(if a.strict && skipped > 0 { Exit::Failure } else { Exit::Success })
 }
 
-fn write_text(out: &mut impl Write, id: &serde_json::Value, v: &Verification) -> anyhow::Result<()> {
+fn write_text(out: &mut impl Write, id: &serde_json::Value, v: &Combined) -> anyhow::Result<()> {
     let id = match id {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),

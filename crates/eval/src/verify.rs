@@ -308,6 +308,88 @@ pub fn rarity_of(pairs: &[Pair]) -> Arc<Rarity> {
     Arc::new(Rarity::from_texts(texts))
 }
 
+/// What gives the verdicts scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The deterministic rules alone (`amem_verify::METHOD`).
+    Rules,
+    /// The learned verifier alone, its calibrated thresholds deciding
+    /// ([`amem_verify::combine::model_alone`]).
+    Model,
+    /// The rules and the model by the combination table ([`amem_verify::combine::combine`]):
+    /// what the audit reports.
+    Combined,
+}
+
+impl Method {
+    /// The name on the command line and in the tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Rules => "rules",
+            Method::Model => "model",
+            Method::Combined => "combined",
+        }
+    }
+}
+
+/// Which part of a dev-half document the learned verifier's training saw: `heldout` (one
+/// document in five: never trained on, where its figures come from), `calib` (its thresholds'
+/// calibration) or `train`. The rule of `models/verifier/data.py` (`part_of`): the first eight
+/// hex digits of sha256("amem-verifier/<corpus>/<doc>") as a number, mod 5 == 0 held out, else
+/// mod 50 < 5 calibration. `corpus` is the set's folder name (`climate_fever` for both
+/// Climate-FEVER sets).
+pub fn model_part(corpus: &str, doc: &str) -> &'static str {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(format!("amem-verifier/{corpus}/{doc}").as_bytes());
+    let h = u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+    if h % 5 == 0 {
+        "heldout"
+    } else if h % 50 < 5 {
+        "calib"
+    } else {
+        "train"
+    }
+}
+
+/// The folder a set's pairs come from: the name [`model_part`] hashes.
+pub fn corpus_of(set: &str) -> &str {
+    set.strip_suffix("_claims").unwrap_or(set)
+}
+
+/// The pairs of `set` in the learned verifier's held-out part ([`model_part`]).
+pub fn heldout_part(set: &str, pairs: &[Pair]) -> Vec<Pair> {
+    pairs.iter().filter(|p| model_part(corpus_of(set), &p.doc) == "heldout").cloned().collect()
+}
+
+/// One claim's verdict by `method`.
+fn judge(method: Method, rules: &mut Verifier, model: Option<&amem_models::Verifier>, claim: &str, evidence: &[Evidence]) -> Status {
+    match (method, model) {
+        (Method::Rules, _) | (_, None) => rules.verify(claim, evidence).status,
+        (Method::Model, Some(m)) => amem_verify::combine::model_alone(m, claim, evidence).unwrap_or(Status::NotAddressed),
+        (Method::Combined, Some(m)) => {
+            let r = rules.verify(claim, evidence);
+            amem_verify::combine::combine(m, claim, r.status, r.reasons, evidence).status
+        }
+    }
+}
+
+/// [`score_with_control`] by `method` (`model` is required for [`Method::Model`] and
+/// [`Method::Combined`]; without it they score the rules).
+pub fn score_method(name: &str, pairs: &[Pair], method: Method, model: Option<&amem_models::Verifier>) -> Scored {
+    let mut rules = Verifier::new().with_rarity(rarity_of(pairs));
+    let signal = tally(name, pairs, pairs.iter().map(|p| judge(method, &mut rules, model, &p.claim, &evidence_of(p))));
+    let shuffled = tally(
+        name,
+        pairs,
+        rotation(pairs).into_iter().zip(pairs).map(|(j, p)| match j {
+            Some(j) => judge(method, &mut rules, model, &p.claim, &evidence_of(&pairs[j])),
+            None => Status::NoEvidence,
+        }),
+    );
+    Scored { signal, shuffled, ceiling: lexical_ceiling(name, pairs) }
+}
+
 /// Verify every pair against its own evidence and tally the groups, words weighed by
 /// [`rarity_of`] the set.
 pub fn score(name: &str, pairs: &[Pair]) -> SetScore {
@@ -498,6 +580,41 @@ pub fn evaluate(dir: &Path) -> Result<Vec<Scored>> {
 
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
+}
+
+/// The learned verifier's table: per set (its held-out part, [`heldout_part`]), each method's
+/// macro-F1 beside the claim-only control (the same claims scored against the [`rotation`]'s
+/// evidence, against their own gold labels: what the claim's wording alone earns) and the
+/// margin; the share of the shuffled pairs given supported or contradicted (every one a false
+/// alarm); and the precision of ✅ and ⚠.
+pub fn render_methods_markdown(rows: &[(Method, Scored)]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| set (held-out part) | pairs | floor | method | macro-F1 | claim-only control | margin | shuffled committed | ✅ precision | ⚠ precision |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    for (method, x) in rows {
+        let sig = &x.signal;
+        let prec = |g: Group| {
+            if sig.predicted(group_index(g)) == 0 { "–".to_string() } else { format!("{:.2}", sig.precision(g)) }
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.2} | {} | {:.2} | {:.2} | {:+.2} | {}% | {} | {} |",
+            sig.name,
+            sig.pairs(),
+            sig.floor(),
+            method.as_str(),
+            sig.macro_f1(),
+            x.shuffled.macro_f1(),
+            sig.macro_f1() - x.shuffled.macro_f1(),
+            pct(x.shuffled.decided()),
+            prec(Group::Supported),
+            prec(Group::Contradicted),
+        );
+    }
+    s
 }
 
 /// `signal · shuffled · margin`, in percent.

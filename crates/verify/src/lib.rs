@@ -58,6 +58,7 @@
 mod admission;
 mod align;
 mod analysis;
+pub mod combine;
 mod cues;
 // The value and date readers are the text layer's.
 use amem_text::dates as date;

@@ -93,6 +93,9 @@ impl Outcome {
 #[derive(Default)]
 pub struct Assessor {
     verifier: amem_verify::Verifier,
+    /// The learned verifier, combined with the rules by [`crate::combine`]; `None`: the
+    /// rules alone (`--no-models`).
+    model: Option<&'static amem_models::Verifier>,
     /// The verifier was given a rarity table (it keeps the last one given).
     weighted: bool,
     /// The last verdict could depend on the claim's writing day.
@@ -100,9 +103,14 @@ pub struct Assessor {
 }
 
 impl Assessor {
-    /// A fresh assessor.
+    /// A fresh assessor on the rules alone.
     pub fn new() -> Assessor {
         Assessor::default()
+    }
+
+    /// A fresh assessor combining the rules with `model` when given ([`crate::combine`]).
+    pub fn with_model(model: Option<&'static amem_models::Verifier>) -> Assessor {
+        Assessor { model, ..Assessor::default() }
     }
 
     /// True when the last outcome could depend on the day its claim was
@@ -177,6 +185,15 @@ impl Assessor {
             None => {}
         }
         let v = self.verifier.verify_at(text, sent_at, evidence);
+        let v = match self.model {
+            Some(model) => amem_verify::combine::combine(model, text, v.status, v.reasons, evidence),
+            None => amem_verify::combine::Combined {
+                status: v.status,
+                reasons: v.reasons,
+                method: amem_verify::METHOD.to_string(),
+                row: amem_verify::combine::Row::NotConsulted,
+            },
+        };
         let cited: Vec<&Evidence> = v.reasons.iter().flat_map(|r| r.evidence.iter()).collect();
         // The gate reads the claim as a memory of the evidence it rests on: a
         // claim flatter than its source (hedge, attribution, condition dropped)
@@ -197,7 +214,7 @@ impl Assessor {
         };
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
         self.read_day = amem_verify::reads_writing_day(text, evidence);
-        Outcome { status: v.status, reasons: v.reasons, gate, method: amem_verify::METHOD.to_string(), local_hit }
+        Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit }
     }
 }
 

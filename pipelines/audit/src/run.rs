@@ -114,6 +114,9 @@ pub struct AuditParams {
     pub include_bulk: bool,
     /// `--full`: the markdown report lists every unverified claim.
     pub full_report: bool,
+    /// The learned verifier combined with the rules ([`crate::combine`]); `None` with
+    /// `--no-models`.
+    pub model: Option<&'static amem_models::Verifier>,
 }
 
 /// What a finished run produced.
@@ -150,9 +153,21 @@ impl std::fmt::Display for Interrupted {
 impl std::error::Error for Interrupted {}
 
 /// The policy version verdicts are made under: the extractor and the
-/// verifier together. A new version of either reassesses on the next run.
+/// verifier together, on the rules alone. A new version of either reassesses on the next run.
 pub fn policy_version() -> String {
     format!("{}+{}+gate@{}", amem_extract::EXTRACTOR, amem_verify::METHOD, amem_gate::VERSION)
+}
+
+/// [`policy_version`] with the learned verifier when it is on: the model's version and the
+/// first bytes of its weights' checksum, so new weights reassess on the next run.
+pub fn policy_version_with(model: Option<&amem_models::Verifier>) -> String {
+    match model {
+        Some(_) => {
+            let sha = amem_models::Verifier::shipped_weights_sha256();
+            format!("{}+{}#{}", policy_version(), amem_models::METHOD, sha.get(..12).unwrap_or(sha))
+        }
+        None => policy_version(),
+    }
 }
 
 /// One message on its way through the stages.
@@ -200,7 +215,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     let wall = Timestamp::now();
     let now = params.now.unwrap_or(wall);
-    let policy = policy_version();
+    let policy = policy_version_with(params.model);
 
     // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
     let cpu = CpuParts::default();
@@ -252,7 +267,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let done = done_tx.clone();
                 let wiki = open_wiki(&params.home)?;
                 let h = scope.spawn(move || {
-                    regrade_stage(wiki, back_rx, done);
+                    regrade_stage(wiki, back_rx, done, params.model);
                     cpu.add("regrade", crate::cpu::thread_cpu());
                 });
                 (Some(miss_tx), Some(h))
@@ -298,6 +313,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     misses,
                     counters: c,
                     cache: &cache,
+                    model: params.model,
                 });
                 cpu.add("assess", crate::cpu::thread_cpu());
             });
@@ -338,6 +354,15 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     ledger.finish_run(&summary)?;
     phase.end("reports (other)", "reports written");
     tracing::info!("CPU by part: {}", cpu.line(crate::cpu::process_cpu()));
+    if params.model.is_some() {
+        let readings = amem_verify::combine::Readings::shared();
+        let (remembered, computed) = readings.counts();
+        let secs = readings.compute_seconds();
+        tracing::info!(
+            "verifier model: {computed} pairs read in {secs:.3} s of thread time ({:.1} pairs/s a thread), {remembered} remembered",
+            if secs > 0.0 { computed as f64 / secs } else { 0.0 }
+        );
+    }
     Ok(AuditOutcome { run, summary, report_dir, files, resumed })
 }
 
@@ -508,16 +533,18 @@ struct AssessStage<'a> {
     misses: Option<tokio::sync::mpsc::Sender<Box<Work>>>,
     counters: Arc<Counters>,
     cache: &'a OutcomeCache,
+    /// The learned verifier, when on.
+    model: Option<&'static amem_models::Verifier>,
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
-    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache } = stage;
+    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache, model } = stage;
     // What came before a failure is recorded, then the failure.
     let fatal = |done: &SyncSender<Vec<Item>>, mut out: Vec<Item>, e: String| {
         out.push(Item::Fatal(e));
         let _ = done.send(out);
     };
-    let mut assessor = Assessor::new();
+    let mut assessor = Assessor::with_model(model);
     loop {
         // Hold the lock only to take one batch.
         let next = match rx.lock() {
@@ -714,8 +741,13 @@ fn ground_stage(
     });
 }
 
-fn regrade_stage(wiki: Wiki, mut rx: tokio::sync::mpsc::Receiver<Box<Work>>, done: SyncSender<Vec<Item>>) {
-    let mut assessor = Assessor::new();
+fn regrade_stage(
+    wiki: Wiki,
+    mut rx: tokio::sync::mpsc::Receiver<Box<Work>>,
+    done: SyncSender<Vec<Item>>,
+    model: Option<&'static amem_models::Verifier>,
+) {
+    let mut assessor = Assessor::with_model(model);
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.

@@ -41,6 +41,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         who: Who::All,
         include_bulk: false,
         full_report: false,
+        model: None,
     }
 }
 

@@ -39,10 +39,31 @@ pub(crate) struct VerifyEvalArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
+    /// What gives the verdicts: the rules (on every pair), or the learned verifier alone, the
+    /// combination, or all three side by side (on the part of each set the model never saw)
+    #[arg(long, value_enum, default_value_t = MethodArg::Rules)]
+    pub method: MethodArg,
+}
+
+/// `--method`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum MethodArg {
+    /// The deterministic rules alone, on every pair of every set
+    #[default]
+    Rules,
+    /// The learned verifier alone, on each set's held-out part
+    Model,
+    /// The rules and the model by the combination table, on each set's held-out part
+    Combined,
+    /// Rules, model and combined side by side, on each set's held-out part
+    All,
 }
 
 pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let sets = eval::load_corpus(&a.corpus).with_context(|| format!("cannot load the claim-evidence sets in {}", a.corpus.display()))?;
+    if a.method != MethodArg::Rules {
+        return run_methods(a, ctx, sets);
+    }
     let total: u64 = sets.iter().map(|(_, p)| p.len() as u64).sum();
     let pb = ctx.progress_bar(Some(total), "verify");
     let mut scores = Vec::new();
@@ -63,5 +84,53 @@ pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     out.flush()?;
     ctx.note(format!("{} sets, {total} pairs scored with {}", scores.len(), amem_verify::METHOD));
+    Ok(Exit::Success)
+}
+
+/// `--method model|combined|all`: each set's held-out part (documents the model never saw),
+/// scored by each method with its claim-only control.
+fn run_methods(a: VerifyEvalArgs, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)>) -> anyhow::Result<Exit> {
+    let Some(model) = ctx.model()? else {
+        anyhow::bail!("--method {:?} needs the learned verifier: drop --no-models", a.method);
+    };
+    let methods: &[eval::Method] = match a.method {
+        MethodArg::Model => &[eval::Method::Model],
+        MethodArg::Combined => &[eval::Method::Combined],
+        _ => &[eval::Method::Rules, eval::Method::Model, eval::Method::Combined],
+    };
+    let parts: Vec<(String, Vec<eval::Pair>)> = sets.iter().map(|(n, p)| (n.clone(), eval::heldout_part(n, p))).collect();
+    let total: u64 = parts.iter().map(|(_, p)| (p.len() * methods.len()) as u64).sum();
+    let pb = ctx.progress_bar(Some(total), "verify");
+    let mut rows = Vec::new();
+    for (name, pairs) in &parts {
+        pb.set_message(name.clone());
+        for &m in methods {
+            rows.push((m, eval::score_method(name, pairs, m, Some(model))));
+            pb.inc(pairs.len() as u64);
+        }
+    }
+    pb.finish_and_clear();
+    let mut out = ctx.stdout();
+    match a.format {
+        Format::Markdown => out.write_all(eval::render_methods_markdown(&rows).as_bytes())?,
+        Format::Json => {
+            for (m, s) in &rows {
+                let mut v = eval::to_json(s);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("method".into(), serde_json::json!(m.as_str()));
+                    o.insert("part".into(), serde_json::json!("heldout"));
+                }
+                write_json_line(&mut out, &v)?;
+            }
+        }
+    }
+    out.flush()?;
+    ctx.note(format!(
+        "{} sets' held-out parts ({} pairs) scored by {}; weights sha256 {}",
+        parts.len(),
+        parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
+        methods.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
+        amem_models::Verifier::shipped_weights_sha256()
+    ));
     Ok(Exit::Success)
 }

@@ -1,0 +1,43 @@
+//! `amem-models`: amem's own learned models, run in-process on the CPU.
+//!
+//! Where it sits (docs: `../shared/DESIGN.md`, "Deterministic first, models
+//! subordinate"): the verify stage's rules decide first; the verifier here
+//! reads the claim against the evidence the rules found and is combined with
+//! them by one fixed table (`amem_audit::policy`). Nothing in this crate
+//! knows about claims or reports: it turns (evidence, claim) text pairs into
+//! probabilities.
+//!
+//! The weights ship inside the crate (`weights/`, fp16 safetensors) and are
+//! checked against `weights/SHA256SUMS` when loaded; they were trained by
+//! `models/verifier/train.py` (its README is the model card). Inference is
+//! candle (pure Rust) with the base model's tokenizer read by `tokenizers`.
+#![deny(missing_docs)]
+
+mod verifier;
+mod window;
+
+pub use verifier::{BATCH, CLAIM_CHARS, Label, MAX_TOKENS, METHOD, Passage, Probs, Thresholds, Verifier, VerifierFiles};
+pub use window::{WINDOW_CHARS, WINDOW_SENTENCES, content_words, evidence_window, sentence_spans, sentences, window_spans};
+
+/// Why a model could not be loaded or run.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ModelError {
+    /// A shipped file is not the one its checksum names: refused.
+    #[error(
+        "model file {file}: sha256 {found} does not match the recorded {expected}; refusing to load it (rebuild amem, or run with --no-models)"
+    )]
+    Checksum {
+        /// The file.
+        file: String,
+        /// The recorded sha256.
+        expected: String,
+        /// The sha256 of the bytes found.
+        found: String,
+    },
+    /// A file did not parse.
+    #[error("model file {0}")]
+    Load(String),
+    /// Tokenizing or computing failed.
+    #[error("model computation failed: {0}")]
+    Compute(String),
+}

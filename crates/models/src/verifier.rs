@@ -1,0 +1,362 @@
+//! The verifier: a cross-encoder reading (evidence window, claim) and giving the
+//! probabilities of supported, contradicted and not enough info.
+//!
+//! A 6-layer BERT (all-MiniLM-L6-v2, fine-tuned by `models/verifier/train.py`),
+//! the mean of its last layer's token states, and a linear head. The weights are
+//! stored in fp16 and computed in f32 (candle's CPU kernels are fastest in f32).
+
+use crate::ModelError;
+use crate::window::evidence_window;
+use candle_core::{D, DType, Device, Tensor};
+use candle_nn::{Linear, Module, VarBuilder};
+use candle_transformers::models::bert::{BertModel, Config};
+use serde::Deserialize;
+use sha2::{Digest as _, Sha256};
+use std::sync::OnceLock;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+
+/// The method name the verifier's readings are recorded under.
+pub const METHOD: &str = "model:verifier@1";
+
+/// Tokens of (evidence, claim) the model reads at most: the training script's `MAX_TOKENS`.
+pub const MAX_TOKENS: usize = 160;
+
+/// Characters of a claim the model reads at most, so that the evidence always keeps room
+/// (a claim is a sentence; this cuts only pathological ones).
+pub const CLAIM_CHARS: usize = 400;
+
+/// Pairs scored in one forward pass.
+pub const BATCH: usize = 32;
+
+/// The three answers, in the order of the head's outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// The evidence entails the claim.
+    Supported,
+    /// The evidence contradicts the claim.
+    Contradicted,
+    /// The evidence does not decide the claim (unrelated, or on topic and silent).
+    NotEnoughInfo,
+}
+
+impl Label {
+    /// The name used in the training data and in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Supported => "supported",
+            Label::Contradicted => "contradicted",
+            Label::NotEnoughInfo => "not_enough_info",
+        }
+    }
+}
+
+/// The model's probabilities for one pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probs {
+    /// P(supported).
+    pub supported: f32,
+    /// P(contradicted).
+    pub contradicted: f32,
+    /// P(not enough info).
+    pub not_enough_info: f32,
+}
+
+impl Probs {
+    /// The most probable label.
+    pub fn label(&self) -> Label {
+        if self.supported >= self.contradicted && self.supported >= self.not_enough_info {
+            Label::Supported
+        } else if self.contradicted >= self.not_enough_info {
+            Label::Contradicted
+        } else {
+            Label::NotEnoughInfo
+        }
+    }
+
+    /// The probability of `label`.
+    pub fn of(&self, label: Label) -> f32 {
+        match label {
+            Label::Supported => self.supported,
+            Label::Contradicted => self.contradicted,
+            Label::NotEnoughInfo => self.not_enough_info,
+        }
+    }
+}
+
+/// The probabilities above which the policy takes the model's supported or contradicted, and
+/// above which it reads evidence as unrelated. Calibrated by the training script on the
+/// calibration part (documents neither trained on nor in the held-out part): the lowest
+/// probability at which the committed answers reach the target precision.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+pub struct Thresholds {
+    /// Take supported at or above this.
+    pub supported: f32,
+    /// Take contradicted at or above this.
+    pub contradicted: f32,
+    /// Read the evidence as unrelated at or above this P(not enough info).
+    #[serde(default = "default_unrelated")]
+    pub unrelated: f32,
+}
+
+fn default_unrelated() -> f32 {
+    0.9
+}
+
+#[derive(Deserialize)]
+struct Calibration {
+    thresholds: Thresholds,
+}
+
+/// The shipped weights, tokenizer, configuration, calibration and their checksums: part of
+/// the binary, so no step downloads anything.
+mod shipped {
+    pub(crate) const WEIGHTS: &[u8] = include_bytes!("../weights/verifier.safetensors");
+    pub(crate) const TOKENIZER: &[u8] = include_bytes!("../weights/tokenizer.json");
+    pub(crate) const CONFIG: &[u8] = include_bytes!("../weights/config.json");
+    pub(crate) const CALIBRATION: &[u8] = include_bytes!("../weights/calibration.json");
+    pub(crate) const SHA256SUMS: &str = include_str!("../weights/SHA256SUMS");
+}
+
+/// The recorded sha256 of `file` in a `SHA256SUMS` text (`<hex>  <name>` lines).
+fn recorded_sha256<'a>(sums: &'a str, file: &str) -> Option<&'a str> {
+    sums.lines().find_map(|line| {
+        let (hex, name) = line.split_once(char::is_whitespace)?;
+        (name.trim_start_matches([' ', '*']) == file).then_some(hex)
+    })
+}
+
+fn check_sha256(bytes: &[u8], expected: &str, what: &str) -> Result<(), ModelError> {
+    let found: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    if found.eq_ignore_ascii_case(expected) {
+        Ok(())
+    } else {
+        Err(ModelError::Checksum { file: what.to_string(), expected: expected.to_string(), found })
+    }
+}
+
+/// The files a verifier is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifierFiles<'a> {
+    /// safetensors: the encoder's tensors (BERT names) and `classifier.weight`/`.bias`.
+    pub weights: &'a [u8],
+    /// The tokenizer.json of the base model.
+    pub tokenizer: &'a [u8],
+    /// The base model's config.json.
+    pub config: &'a [u8],
+    /// calibration.json: `{"thresholds": {"supported": p, "contradicted": p}}`.
+    pub calibration: &'a [u8],
+    /// SHA256SUMS: the sha256 of each of the four files above, by name.
+    pub sha256sums: &'a str,
+}
+
+/// The verifier model, loaded. Share one per process ([`Verifier::shipped`]): scoring takes
+/// `&self`, and the tensors are read-only.
+pub struct Verifier {
+    encoder: BertModel,
+    head: Linear,
+    tokenizer: Tokenizer,
+    thresholds: Thresholds,
+    device: Device,
+}
+
+impl std::fmt::Debug for Verifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Verifier").field("thresholds", &self.thresholds).finish_non_exhaustive()
+    }
+}
+
+impl Verifier {
+    /// The verifier shipped in the binary, loaded once per process (about 0.3 s) and checked
+    /// against its recorded checksums.
+    ///
+    /// # Errors
+    /// A shipped file does not match its checksum, or does not parse.
+    pub fn shipped() -> Result<&'static Verifier, ModelError> {
+        static SHIPPED: OnceLock<Result<Verifier, ModelError>> = OnceLock::new();
+        SHIPPED
+            .get_or_init(|| {
+                Verifier::from_files(VerifierFiles {
+                    weights: shipped::WEIGHTS,
+                    tokenizer: shipped::TOKENIZER,
+                    config: shipped::CONFIG,
+                    calibration: shipped::CALIBRATION,
+                    sha256sums: shipped::SHA256SUMS,
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The sha256 recorded for the shipped weights.
+    pub fn shipped_weights_sha256() -> &'static str {
+        recorded_sha256(shipped::SHA256SUMS, "verifier.safetensors").unwrap_or("")
+    }
+
+    /// A verifier from its files, each checked against the sha256 recorded for it first.
+    ///
+    /// # Errors
+    /// [`ModelError::Checksum`] when a file's sha256 is not the recorded one (or none is
+    /// recorded); [`ModelError::Load`] when a file does not parse.
+    pub fn from_files(files: VerifierFiles<'_>) -> Result<Verifier, ModelError> {
+        for (name, bytes) in [
+            ("verifier.safetensors", files.weights),
+            ("tokenizer.json", files.tokenizer),
+            ("config.json", files.config),
+            ("calibration.json", files.calibration),
+        ] {
+            let expected = recorded_sha256(files.sha256sums, name).ok_or_else(|| ModelError::Checksum {
+                file: name.to_string(),
+                expected: "(none recorded in SHA256SUMS)".to_string(),
+                found: String::new(),
+            })?;
+            check_sha256(bytes, expected, name)?;
+        }
+        let load = |what: &str, e: &dyn std::fmt::Display| ModelError::Load(format!("{what}: {e}"));
+        let config: Config = serde_json::from_slice(files.config).map_err(|e| load("config.json", &e))?;
+        let calibration: Calibration = serde_json::from_slice(files.calibration).map_err(|e| load("calibration.json", &e))?;
+        let device = Device::Cpu;
+        let vb = VarBuilder::from_slice_safetensors(files.weights, DType::F32, &device).map_err(|e| load("verifier.safetensors", &e))?;
+        let encoder = BertModel::load(vb.clone(), &config).map_err(|e| load("verifier.safetensors (encoder)", &e))?;
+        let head = candle_nn::linear(config.hidden_size, 3, vb.pp("classifier")).map_err(|e| load("verifier.safetensors (head)", &e))?;
+        let mut tokenizer = Tokenizer::from_bytes(files.tokenizer).map_err(|e| load("tokenizer.json", &e))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                strategy: TruncationStrategy::OnlyFirst,
+                stride: 0,
+                direction: TruncationDirection::Right,
+            }))
+            .map_err(|e| load("tokenizer.json (truncation)", &e))?;
+        tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..PaddingParams::default() }));
+        Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, device })
+    }
+
+    /// The calibrated thresholds.
+    pub fn thresholds(&self) -> Thresholds {
+        self.thresholds
+    }
+
+    /// Score (evidence window, claim) pairs as given (see [`Verifier::score_passages`] to cut
+    /// the windows first), [`BATCH`] at a time.
+    ///
+    /// # Errors
+    /// The tokenizer or a tensor operation failed.
+    pub fn score(&self, pairs: &[(&str, &str)]) -> Result<Vec<Probs>, ModelError> {
+        let mut out = Vec::with_capacity(pairs.len());
+        // Similar lengths together pad least: sort by length, score, put back in order.
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_by_key(|&i| pairs[i].0.len() + pairs[i].1.len());
+        let mut scored = vec![None; pairs.len()];
+        for chunk in order.chunks(BATCH) {
+            let batch: Vec<(String, String)> =
+                chunk.iter().map(|&i| (pairs[i].0.to_string(), cut_chars(pairs[i].1, CLAIM_CHARS))).collect();
+            for (&i, p) in chunk.iter().zip(self.forward(batch)?) {
+                scored[i] = Some(p);
+            }
+        }
+        out.extend(scored.into_iter().flatten());
+        Ok(out)
+    }
+
+    /// Score passages against claims, each passage first cut to the window the model reads
+    /// ([`evidence_window`]). `title`, when given, is put in front of the window as in
+    /// training ("Title. window").
+    ///
+    /// # Errors
+    /// See [`Verifier::score`].
+    pub fn score_passages(&self, pairs: &[Passage<'_>]) -> Result<Vec<Probs>, ModelError> {
+        let windows: Vec<String> = pairs.iter().map(|p| p.window()).collect();
+        let refs: Vec<(&str, &str)> = windows.iter().zip(pairs).map(|(w, p)| (w.as_str(), p.claim)).collect();
+        self.score(&refs)
+    }
+
+    fn forward(&self, batch: Vec<(String, String)>) -> Result<Vec<Probs>, ModelError> {
+        let t = |e: candle_core::Error| ModelError::Compute(e.to_string());
+        let encodings = match self.tokenizer.encode_batch(batch.clone(), true) {
+            Ok(e) => e,
+            // A claim too long to leave the evidence any room: cut both sides instead.
+            Err(_) => {
+                let mut tk = self.tokenizer.clone();
+                tk.with_truncation(Some(TruncationParams {
+                    max_length: MAX_TOKENS,
+                    strategy: TruncationStrategy::LongestFirst,
+                    stride: 0,
+                    direction: TruncationDirection::Right,
+                }))
+                .map_err(|e| ModelError::Compute(e.to_string()))?;
+                tk.encode_batch(batch, true).map_err(|e| ModelError::Compute(e.to_string()))?
+            }
+        };
+        let n = encodings.len();
+        let len = encodings.first().map_or(0, |e| e.get_ids().len());
+        let mut ids = Vec::with_capacity(n * len);
+        let mut types = Vec::with_capacity(n * len);
+        let mut mask = Vec::with_capacity(n * len);
+        for e in &encodings {
+            ids.extend(e.get_ids().iter().map(|&x| x as i64));
+            types.extend(e.get_type_ids().iter().map(|&x| x as i64));
+            mask.extend(e.get_attention_mask().iter().map(|&x| x as i64));
+        }
+        let ids = Tensor::from_vec(ids, (n, len), &self.device).map_err(t)?;
+        let types = Tensor::from_vec(types, (n, len), &self.device).map_err(t)?;
+        let mask = Tensor::from_vec(mask, (n, len), &self.device).map_err(t)?;
+        let states = self.encoder.forward(&ids, &types, Some(&mask)).map_err(t)?;
+        let m = mask.to_dtype(DType::F32).map_err(t)?.unsqueeze(2).map_err(t)?;
+        let summed = states.broadcast_mul(&m).map_err(t)?.sum(1).map_err(t)?;
+        let counts = m.sum(1).map_err(t)?.clamp(1.0, f64::MAX).map_err(t)?;
+        let pooled = summed.broadcast_div(&counts).map_err(t)?;
+        let logits = self.head.forward(&pooled).map_err(t)?;
+        let probs = candle_nn::ops::softmax(&logits, D::Minus1).map_err(t)?;
+        let rows: Vec<Vec<f32>> = probs.to_vec2().map_err(t)?;
+        Ok(rows.into_iter().map(|r| Probs { supported: r[0], contradicted: r[1], not_enough_info: r[2] }).collect())
+    }
+}
+
+/// One passage to score against one claim.
+#[derive(Clone, Copy, Debug)]
+pub struct Passage<'a> {
+    /// The evidence text (a chunk, a page's text, a sentence).
+    pub evidence: &'a str,
+    /// The title of the note or page it comes from, if any.
+    pub title: Option<&'a str>,
+    /// The claim.
+    pub claim: &'a str,
+}
+
+impl Passage<'_> {
+    /// The text the model reads on the evidence side.
+    pub fn window(&self) -> String {
+        let window = evidence_window(self.evidence, self.claim);
+        match self.title.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(title) => format!("{title}. {window}"),
+            None => window,
+        }
+    }
+}
+
+fn cut_chars(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => text[..at].to_string(),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_recorded_sums() {
+        let sums = "abc  verifier.safetensors\ndef *tokenizer.json\n";
+        assert_eq!(recorded_sha256(sums, "verifier.safetensors"), Some("abc"));
+        assert_eq!(recorded_sha256(sums, "tokenizer.json"), Some("def"));
+        assert_eq!(recorded_sha256(sums, "config.json"), None);
+    }
+
+    #[test]
+    fn probs_label_is_the_argmax() {
+        let p = Probs { supported: 0.2, contradicted: 0.5, not_enough_info: 0.3 };
+        assert_eq!(p.label(), Label::Contradicted);
+        assert_eq!(p.of(Label::NotEnoughInfo), 0.3);
+    }
+}
