@@ -409,7 +409,7 @@ def main():
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(base, home)
             before = load()
-            wall, rss, err, cpu = timed([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
+            wall, rss, err, cpu = timed([exe, "--no-models", "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
                                          "2030-01-01T00:00:00Z", "--source", "gmail:" + mbox, "--format", "md,arrow", "-q"], env={"RUST_LOG": "info"})
             after = load()
             log("load average %.1f before, %.1f after an x%d run of %.2f s" % (before, after, scale, wall))

@@ -47,7 +47,7 @@ def load(name, file):
 
 
 def run_audit(exe, home, mbox, extra):
-    cmd = [exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
+    cmd = [exe, "--no-models", "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
            "--source", "gmail:" + mbox, "--json", "-q"] + extra
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
