@@ -157,6 +157,8 @@ pub struct Verifier {
     tokenizer: Tokenizer,
     thresholds: Thresholds,
     device: Device,
+    /// The sha256 of the weights it was built from.
+    weights_sha256: String,
 }
 
 impl std::fmt::Debug for Verifier {
@@ -228,7 +230,13 @@ impl Verifier {
             }))
             .map_err(|e| load("tokenizer.json (truncation)", &e))?;
         tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..PaddingParams::default() }));
-        Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, device })
+        let weights_sha256 = recorded_sha256(files.sha256sums, "verifier.safetensors").unwrap_or_default().to_ascii_lowercase();
+        Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, device, weights_sha256 })
+    }
+
+    /// The sha256 of the weights this verifier was built from (checked at load).
+    pub fn weights_sha256(&self) -> &str {
+        &self.weights_sha256
     }
 
     /// The calibrated thresholds.

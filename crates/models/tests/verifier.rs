@@ -57,6 +57,7 @@ fn the_same_files_load_the_same_model() {
     let shipped = Verifier::shipped().unwrap();
     let pair = [("The plant produced 40 MW in 2019.", "The plant produced 80 MW in 2019.")];
     assert_eq!(v.score(&pair).unwrap(), shipped.score(&pair).unwrap());
+    assert_eq!(v.weights_sha256(), Verifier::shipped_weights_sha256());
 }
 
 #[test]

@@ -196,7 +196,7 @@ impl Readings {
     /// # Errors
     /// The model could not compute.
     pub fn read(&self, verifier: &Verifier, claim: &str, windows: &[String]) -> Result<Vec<Probs>, amem_models::ModelError> {
-        let keys: Vec<Digest> = windows.iter().map(|w| reading_key(w, claim)).collect();
+        let keys: Vec<Digest> = windows.iter().map(|w| reading_key(verifier, w, claim)).collect();
         let mut out: Vec<Option<Probs>> = {
             let map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
             keys.iter().map(|k| map.get(k).copied()).collect()
@@ -223,11 +223,12 @@ impl Readings {
     }
 }
 
-/// The key a reading is remembered under: the model, the window it read and the claim.
-fn reading_key(window: &str, claim: &str) -> Digest {
+/// The key a reading is remembered under: the model and its weights, the window it read and
+/// the claim.
+fn reading_key(verifier: &Verifier, window: &str, claim: &str) -> Digest {
     let mut bytes = Vec::with_capacity(window.len() + claim.len() + 40);
     bytes.extend_from_slice(amem_models::METHOD.as_bytes());
-    bytes.extend_from_slice(amem_models::Verifier::shipped_weights_sha256().as_bytes());
+    bytes.extend_from_slice(verifier.weights_sha256().as_bytes());
     bytes.push(0);
     bytes.extend_from_slice(window.as_bytes());
     bytes.push(0);

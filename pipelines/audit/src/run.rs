@@ -162,8 +162,8 @@ pub fn policy_version() -> String {
 /// first bytes of its weights' checksum, so new weights reassess on the next run.
 pub fn policy_version_with(model: Option<&amem_models::Verifier>) -> String {
     match model {
-        Some(_) => {
-            let sha = amem_models::Verifier::shipped_weights_sha256();
+        Some(model) => {
+            let sha = model.weights_sha256();
             format!("{}+{}#{}", policy_version(), amem_models::METHOD, sha.get(..12).unwrap_or(sha))
         }
         None => policy_version(),
