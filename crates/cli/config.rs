@@ -22,6 +22,9 @@
 //! slack_ids = ["U024BE7LH"]
 //! slack_names = ["ann"]
 //! handles = ["+1 555 010 2000"]    # iMessage handles (is_from_me needs none)
+//!
+//! [mcp]                            # `amem mcp serve --http`
+//! allowed_origins = ["chrome-extension://abcdefghijklmnopabcdefghijklmnop"]
 //! ```
 
 use amem_factcheck::config::located_error;
@@ -64,6 +67,20 @@ pub(crate) struct HomeConfig {
     pub imports: Vec<ImportConfig>,
     /// `[me]`: the user's own addresses and handles.
     pub me: Identity,
+    /// `[mcp]`: what the MCP server's HTTP transport lets in.
+    pub mcp: McpConfig,
+}
+
+/// The `[mcp]` table.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct McpConfig {
+    /// Browser origins besides loopback pages that may call the HTTP
+    /// transport and `POST /factcheck` (a browser extension's
+    /// `chrome-extension://<id>` or `moz-extension://<id>`), exactly as the
+    /// browser sends them.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
 }
 
 /// One `[[imports]]` entry.
@@ -96,6 +113,8 @@ struct RawHome {
     imports: Vec<ImportConfig>,
     #[serde(default)]
     me: Identity,
+    #[serde(default)]
+    mcp: McpConfig,
 }
 
 impl HomeConfig {
@@ -122,7 +141,7 @@ impl HomeConfig {
             located_error(text, path, offset, e.message().to_string())
         })?;
         let grounding = GroundingConfig::from_table(raw.grounding, text, path)?;
-        Ok(HomeConfig { grounding, imports: raw.imports, me: raw.me })
+        Ok(HomeConfig { grounding, imports: raw.imports, me: raw.me, mcp: raw.mcp })
     }
 }
 

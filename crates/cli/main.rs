@@ -14,6 +14,7 @@
 mod cmd;
 mod config;
 mod home;
+mod mcp;
 mod paths;
 mod printer;
 
@@ -56,6 +57,9 @@ enum Command {
     Factcheck(cmd::factcheck::FactcheckArgs),
     /// Verify claims against given evidence, deterministically
     Verify(cmd::verify::VerifyArgs),
+    /// Serve recall, fact-check, capture, the gate and the grounding rule to agents over MCP
+    #[command(subcommand)]
+    Mcp(cmd::mcp::McpCommand),
     /// Manage the trust list of sources
     #[command(subcommand)]
     Grounding(cmd::grounding::GroundingCommand),
@@ -179,6 +183,7 @@ fn main() -> ExitCode {
         Command::Capture(a) => cmd::wiki::run_capture(a, &ctx),
         Command::Factcheck(a) => cmd::factcheck::run(a, &ctx),
         Command::Verify(a) => cmd::verify::run(a, &ctx),
+        Command::Mcp(c) => cmd::mcp::run(c, &ctx),
         Command::Grounding(c) => cmd::grounding::run(c, &ctx),
         Command::Unverified(c) => cmd::unverified::run(c, &ctx),
         Command::Pool(c) => cmd::pool::run(c, &ctx),

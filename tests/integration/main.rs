@@ -11,6 +11,7 @@ mod gate;
 mod identity;
 mod importers_chat;
 mod importers_mail;
+mod mcp;
 mod pool;
 mod util;
 mod verify;

@@ -9,6 +9,7 @@ pub(crate) mod factcheck;
 pub(crate) mod gate;
 pub(crate) mod grounding;
 pub(crate) mod import;
+pub(crate) mod mcp;
 pub(crate) mod pool;
 pub(crate) mod unverified;
 pub(crate) mod verify;

@@ -9,7 +9,7 @@ use crate::cache::{Cache, DocumentEntry, QueryEntry};
 use crate::client::{ClientOptions, FetchError, HttpClient};
 use crate::config::{GroundingConfig, SourceConfig};
 use crate::outbound::OutboundLog;
-use crate::store::{CaptureStore, content_digest, item_text};
+use crate::store::{CaptureStore, StoredItem, content_digest, item_text};
 use crate::terms::{cache_key, key_terms};
 use crate::{Error, Result};
 use amem_model::{AmemUri, Digest};
@@ -143,6 +143,34 @@ impl GroundOutcome {
     }
 }
 
+/// Why [`Grounder::capture_url`] captured nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum UrlCaptureError {
+    /// The text is not an absolute URL.
+    #[error("{0} is not an absolute URL")]
+    BadUrl(String),
+    /// No trust-list source's pattern matches it: nothing was sent.
+    #[error("{0} is on no trust-list source's url_pattern: nothing was sent (amem fetches only from hosts you listed)")]
+    OffList(String),
+    /// Grounding is off, offline or has no sources.
+    #[error("the trust list is off here (offline, disabled or no sources): nothing can be fetched")]
+    Disabled,
+    /// The request failed.
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    /// The host answered with a status that is not a success.
+    #[error("{url} answered HTTP {status}")]
+    Status {
+        /// The URL.
+        url: String,
+        /// The status.
+        status: u16,
+    },
+    /// The store could not keep it.
+    #[error(transparent)]
+    Store(#[from] Error),
+}
+
 /// Grounds claims in the trust list. `Send + Sync`: share it behind an
 /// `Arc` and call [`Grounder::ground`] from many tasks (the client's
 /// limiters and semaphores bound what reaches each host).
@@ -180,6 +208,41 @@ impl Grounder {
         };
         let cache = Cache::load(Cache::path_in(home))?;
         Ok(Grounder { enabled, sources: config.sources.clone(), client, store, cache: Mutex::new(cache), opts })
+    }
+
+    /// Fetch one page the user named (an agent's `amem_capture` with a URL)
+    /// and capture it into the store: only from a host of the trust list,
+    /// through the same client, rate limits, circuit breakers and outbound
+    /// log as every search (a URL off the list is refused before anything
+    /// is sent). The page's text is its visible HTML text, or the body as
+    /// sent when it is not HTML.
+    ///
+    /// # Errors
+    /// [`UrlCaptureError`]: not a URL, off the list, the trust list off,
+    /// the fetch failed or was not a success, the store refused it.
+    pub async fn capture_url(&self, url: &str) -> std::result::Result<StoredItem, UrlCaptureError> {
+        let parsed = reqwest::Url::parse(url).map_err(|_| UrlCaptureError::BadUrl(url.to_string()))?;
+        let client = self.client.as_ref().ok_or(UrlCaptureError::Disabled)?;
+        let Some(source) = self.sources.iter().find(|s| s.url_pattern.matches(&parsed)) else {
+            return Err(UrlCaptureError::OffList(url.to_string()));
+        };
+        let url_sha = Digest::of(url.as_bytes()).to_hex();
+        let fetched = client.get(parsed, source.adapter, &url_sha).await?;
+        if !fetched.is_success() {
+            return Err(UrlCaptureError::Status { url: url.to_string(), status: fetched.status });
+        }
+        let body = fetched.text();
+        let html = fetched.content_type.contains("html");
+        let doc = Document {
+            url: fetched.url.to_string(),
+            title: if html { adapters::html::title(&body) } else { None }.unwrap_or_else(|| fetched.url.to_string()),
+            text: if html { adapters::html::to_text(&body) } else { body },
+            published: None,
+            updated: None,
+            authors: Vec::new(),
+        };
+        let retrieved_at = jiff::Timestamp::from_second(now_unix()).map(|t| t.to_string()).unwrap_or_default();
+        Ok(self.store.capture(&doc, &retrieved_at)?)
     }
 
     /// Requests sent by this grounder so far.

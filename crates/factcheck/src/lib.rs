@@ -56,7 +56,7 @@ pub use adapters::Document;
 pub use client::{ClientOptions, FetchError, HttpClient};
 pub use config::{AdapterKind, DefaultAction, GroundingConfig, GroundingTable, SourceConfig};
 pub use error::{Error, Result};
-pub use grounder::{CapturedItem, GroundOutcome, Grounder, GrounderOptions, SourceFailure, StaleRevision};
+pub use grounder::{CapturedItem, GroundOutcome, Grounder, GrounderOptions, SourceFailure, StaleRevision, UrlCaptureError};
 pub use outbound::{LogLine, OutboundLog};
 pub use rate::Rate;
 pub use store::{CaptureStore, DirStore, StoredItem};

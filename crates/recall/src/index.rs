@@ -944,6 +944,16 @@ impl FtsIndex {
         st.query_row([id], |r| item_from_row(r, 0)).optional().map_err(sql_err(&self.path, "look up item"))
     }
 
+    /// Up to `limit` items in id order, from the first id after `after`
+    /// (keyset paging: a page is the same whatever was added before it).
+    pub(crate) fn items_after(&self, after: &str, limit: usize) -> Result<Vec<ItemRow>> {
+        let sql = format!("SELECT {ITEM_COLS} FROM {T_ITEMS} i WHERE i.item_id > ?1 ORDER BY i.item_id LIMIT ?2");
+        let mut st = self.conn.prepare_cached(&sql).map_err(sql_err(&self.path, "list items"))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = st.query_map(params![after, limit], |r| item_from_row(r, 0)).map_err(sql_err(&self.path, "list items"))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sql_err(&self.path, "list items"))
+    }
+
     /// One chunk's text.
     pub(crate) fn chunk_text(&self, id: &str, chunk_no: u32) -> Result<Option<String>> {
         let sql = format!("SELECT text FROM {T_CHUNKS} WHERE item_id = ?1 AND chunk_no = ?2");

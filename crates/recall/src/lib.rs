@@ -54,7 +54,8 @@ pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 pub use note::{NoteWarning, WRITTEN_KEYS, WrittenTime};
 pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{
-    Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, Recall, SkippedFile, WarnedFile, Wiki, capture, yaml_quoted,
+    Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, ListedItem, Recall, SkippedFile, WarnedFile, Wiki, capture,
+    yaml_quoted,
 };
 
 /// The visible text and title of an HTML page (what the wiki indexes for

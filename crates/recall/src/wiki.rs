@@ -392,6 +392,21 @@ impl Recall for Wiki {
     }
 }
 
+/// One indexed item, as [`Wiki::items_after`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ListedItem {
+    /// Its id (the `<item>` of `amem://<item>#chunk=<n>`).
+    pub item: ItemId,
+    /// Its title, when it has one.
+    pub title: Option<String>,
+    /// Its file, relative to the wiki folder.
+    pub path: String,
+    /// How many chunks it was cut into.
+    pub chunks: u32,
+    /// Where a captured item came from.
+    pub source_url: Option<String>,
+}
+
 impl Wiki {
     /// [`Recall::open`] under the name the CLI and fact-check use.
     ///
@@ -399,6 +414,28 @@ impl Wiki {
     /// As [`Recall::open`].
     pub fn open_uri(&self, uri: &AmemUri) -> Result<OpenedChunk> {
         Recall::open(self, uri)
+    }
+
+    /// Up to `limit` indexed items in id order, starting after the item
+    /// `after` (`""`: from the first). What an MCP client lists as resources.
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn items_after(&self, after: &str, limit: usize) -> Result<Vec<ListedItem>> {
+        let txn = self.index.read_txn()?;
+        self.index.refresh()?;
+        let rows = self.index.items_after(after, limit)?;
+        drop(txn);
+        Ok(rows
+            .into_iter()
+            .map(|r| ListedItem {
+                item: ItemId(r.id),
+                title: r.title,
+                path: r.path,
+                chunks: u32::try_from(r.chunks).unwrap_or(u32::MAX),
+                source_url: r.source_url,
+            })
+            .collect())
     }
 
     /// [`Recall::search`]; with `with_span` false, [`Recall::search_chunks`]

@@ -142,16 +142,48 @@ impl Assessor {
     /// # Errors
     /// The index cannot be read.
     pub fn assess_at(&mut self, recall: &dyn Recall, text: &str, sent_at: Option<&str>) -> amem_recall::Result<Outcome> {
+        Ok(self.assess_weighing(recall, text, sent_at, RECALL_K)?.0)
+    }
+
+    /// [`Assessor::assess_weighing`] with the chunks of the `except` items
+    /// left out (earlier revisions of a document fetched again).
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn assess_weighing_except(
+        &mut self,
+        recall: &dyn Recall,
+        text: &str,
+        sent_at: Option<&str>,
+        k: usize,
+        except: &[&str],
+    ) -> amem_recall::Result<(Outcome, Vec<Evidence>)> {
         // Whole chunks: the verifier picks the sentence it rests on and
         // narrows the quote itself. The rarity of the claim's words comes
         // from the same read of the index as the search (most of them are
         // the query's own terms, looked up once).
         let words = amem_text::words::words(text);
         let weighed = content_words(&words);
-        let (hits, df) = recall.search_chunks_weighing(text, RECALL_K, &weighed)?;
-        let evidence: Vec<Evidence> = hits.iter().map(Hit::to_evidence).collect();
+        let (hits, df) = recall.search_chunks_weighing(text, k + except.len() * 4, &weighed)?;
+        let evidence: Vec<Evidence> = hits.iter().filter(|h| !except.contains(&h.item.0.as_str())).take(k).map(Hit::to_evidence).collect();
         let rarity = df.map(|df| rarity_from(&weighed, &df));
-        Ok(self.assess_evidence_with(text, sent_at, &evidence, rarity))
+        let outcome = self.assess_evidence_with(text, sent_at, &evidence, rarity);
+        Ok((outcome, evidence))
+    }
+
+    /// [`Assessor::assess_at`] over the `k` best chunks, with the evidence
+    /// it weighed (what `amem factcheck` shows when nothing is cited).
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn assess_weighing(
+        &mut self,
+        recall: &dyn Recall,
+        text: &str,
+        sent_at: Option<&str>,
+        k: usize,
+    ) -> amem_recall::Result<(Outcome, Vec<Evidence>)> {
+        self.assess_weighing_except(recall, text, sent_at, k, &[])
     }
 
     /// Assess one claim text against the evidence given: the verifier's

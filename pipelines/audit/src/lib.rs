@@ -11,6 +11,7 @@
 
 pub mod assess;
 pub mod capture;
+pub mod check;
 pub mod cpu;
 pub mod ground;
 pub mod progress;

@@ -674,7 +674,7 @@ fn outcome_for(
 }
 
 /// The rule of the reason a claim carries when a trust-list source could not be asked.
-const UNAVAILABLE_RULE: &str = "factcheck.source_unavailable";
+pub(crate) const UNAVAILABLE_RULE: &str = "factcheck.source_unavailable";
 
 fn ground_stage(
     g: Arc<dyn Grounding>,
