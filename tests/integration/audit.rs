@@ -13,26 +13,6 @@ fn readme_first_command() -> String {
     lines.next().expect("a command after the first ```sh fence").to_string()
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        let name = e.file_name().to_string_lossy().into_owned();
-        // What a run writes into the example home is not part of it.
-        if ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "reports", "unverified", "grounding.log", "amem.lock"]
-            .contains(&name.as_str())
-        {
-            continue;
-        }
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// A fresh copy of `examples/home` in the test's temp dir.
 fn example_home(t: &TestDir) -> PathBuf {
     let home = t.path().join("example-home");

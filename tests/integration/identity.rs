@@ -6,24 +6,6 @@
 use crate::util::*;
 use std::path::Path;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "reports", "unverified", "grounding.log", "amem.lock"]
-            .contains(&name.as_str())
-        {
-            continue;
-        }
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(&name));
-        } else {
-            std::fs::copy(e.path(), to.join(&name)).unwrap();
-        }
-    }
-}
-
 fn summary(stdout: &str) -> serde_json::Value {
     let line = stdout.lines().find(|l| l.contains("\"run_summary\"")).unwrap_or_else(|| panic!("no run_summary in {stdout}"));
     serde_json::from_str::<serde_json::Value>(line).unwrap()["data"]["summary"].clone()

@@ -5,7 +5,7 @@
 //! (../shared/fixtures/http) and a handmade page. SKIPPED when python3's
 //! `mcp` package or ../shared is absent.
 
-use crate::util::{TestDir, repo_root, shared};
+use crate::util::{TestDir, copy_dir, repo_root, shared};
 use amem_factcheck::testing::{LoopbackServer, Reply, Seen};
 use std::path::Path;
 use std::process::Command;
@@ -13,19 +13,6 @@ use std::sync::Arc;
 
 fn python_has_mcp() -> bool {
     Command::new("python3").args(["-c", "import mcp.client.stdio, mcp.client.streamable_http"]).output().is_ok_and(|o| o.status.success())
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The example home with its trust list pointed at `server`, and a browser

@@ -100,3 +100,30 @@ pub(crate) fn code(cmd: &mut Command, expected: i32) -> (String, String) {
     assert_eq!(out.status.code(), Some(expected), "unexpected exit code\n{}", describe(cmd, &out));
     (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
+
+/// Copy a folder tree, leaving out what a run writes into a home (the
+/// ledger and index, reports, the unverified queue, the fetch log, the lock):
+/// a copy of `examples/home` is the example as committed.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        let name = e.file_name().to_string_lossy().into_owned();
+        if ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "reports", "unverified", "grounding.log", "amem.lock"]
+            .contains(&name.as_str())
+        {
+            continue;
+        }
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// A fresh copy of `examples/home` at `to`.
+pub(crate) fn copy_example_home(to: &Path) {
+    copy_dir(&repo_root().join("examples").join("home"), to);
+}

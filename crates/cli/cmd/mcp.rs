@@ -7,7 +7,9 @@
 //! stdout: `serve` over stdio speaks JSON-RPC there and logs to stderr;
 //! `serve --http` prints `listening on http://ADDR/mcp` on stderr once bound.
 //! `call` prints the tool's answer as one JSON line (with `--repeat N`, also
-//! one `{"type":"timing","micros":[...]}` line of each call's wall time).
+//! one `{"type":"timing","calls","failed","micros":[...]}` line of each call's
+//! wall time; with `--each FILE`, a call per line of FILE and the timing line
+//! alone).
 
 use crate::Exit;
 use crate::mcp::http::{Guard, is_loopback_authority};
@@ -63,6 +65,12 @@ pub(crate) struct CallArgs {
     /// Call it this many times and print each call's time
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub repeat: u32,
+    /// Call it once per line of FILE (JSON Lines of argument objects) and print each call's time, not the answers
+    #[arg(long, value_name = "FILE", conflicts_with = "arguments")]
+    pub each: Option<PathBuf>,
+    /// As `amem mcp serve --reindex-every`
+    #[arg(long, value_name = "SECS", default_value_t = 5)]
+    pub reindex_every: u64,
 }
 
 pub(crate) fn run(c: McpCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -117,7 +125,10 @@ fn serve(a: ServeArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         let engine = Arc::new(tokio::task::block_in_place(|| Engine::open(&opts))?);
         match a.http {
             None => {
-                let service = Server::new(engine).serve(rmcp::transport::stdio()).await.context("the MCP session did not start")?;
+                // The non-blocking pipe driver when the client starts amem with pipes (as MCP
+                // clients do): no hand-off to a blocking thread for each message.
+                let service =
+                    Server::new(engine).serve(rmcp::transport::io::stdio_pipes()).await.context("the MCP session did not start")?;
                 service.waiting().await.context("the MCP session failed")?;
             }
             Some(addr) => {
@@ -136,32 +147,61 @@ fn serve(a: ServeArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
+fn parse_object(text: &str, what: &str) -> anyhow::Result<rmcp::model::JsonObject> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(m)) => Ok(m),
+        Ok(_) => Err(crate::UsageError(format!("{what}: the arguments must be a JSON object")).into()),
+        Err(e) => Err(crate::UsageError(format!("{what}: the arguments are not JSON: {e}")).into()),
+    }
+}
+
 fn call(a: CallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
-    let args = match serde_json::from_str::<serde_json::Value>(&a.arguments) {
-        Ok(serde_json::Value::Object(m)) => m,
-        Ok(_) => return Err(crate::UsageError("the arguments must be a JSON object".into()).into()),
-        Err(e) => return Err(crate::UsageError(format!("the arguments are not JSON: {e}")).into()),
+    let inputs = match &a.each {
+        None => vec![parse_object(&a.arguments, "JSON")?],
+        Some(path) => {
+            let meta = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+            if !meta.is_file() || meta.len() > 256 * 1024 * 1024 {
+                return Err(crate::UsageError(format!("{}: must be a regular file of at most 256 MiB", path.display())).into());
+            }
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let mut inputs = Vec::new();
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                inputs.push(parse_object(line, &format!("{}:{}", path.display(), i + 1))?);
+            }
+            inputs
+        }
     };
-    let opts = ServeOptions { home: ctx.home.clone(), offline: a.offline, model: ctx.model()?, reindex_every: Duration::from_secs(5) };
+    let opts = ServeOptions {
+        home: ctx.home.clone(),
+        offline: a.offline,
+        model: ctx.model()?,
+        reindex_every: Duration::from_secs(a.reindex_every),
+    };
     let engine = Engine::open(&opts)?;
     let rt = runtime()?;
-    let mut micros = Vec::with_capacity(a.repeat as usize);
+    let mut micros = Vec::with_capacity(inputs.len() * a.repeat as usize);
+    let mut failed = 0u64;
     let mut last = None;
-    for _ in 0..a.repeat {
-        let started = Instant::now();
-        let answer = engine.call(&a.tool, args.clone(), rt.handle(), &mut |_, _, _| {});
-        micros.push(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
-        last = Some(answer);
+    for args in &inputs {
+        for _ in 0..a.repeat {
+            let started = Instant::now();
+            let answer = engine.call(&a.tool, args.clone(), rt.handle(), &mut |_, _, _| {});
+            micros.push(u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX));
+            failed += u64::from(answer.is_err());
+            last = Some(answer);
+        }
     }
     let mut out = ctx.stdout();
-    match last {
-        Some(Ok(v)) => write_json_line(&mut out, &v)?,
-        Some(Err(e @ (CallError::UnknownTool(_) | CallError::Arguments(_)))) => return Err(crate::UsageError(e.to_string()).into()),
-        Some(Err(e)) => anyhow::bail!("{e}"),
-        None => {}
+    if a.each.is_none() {
+        match last {
+            Some(Ok(v)) => write_json_line(&mut out, &v)?,
+            Some(Err(e @ (CallError::UnknownTool(_) | CallError::Arguments(_)))) => return Err(crate::UsageError(e.to_string()).into()),
+            Some(Err(e)) => anyhow::bail!("{e}"),
+            None => {}
+        }
     }
-    if a.repeat > 1 {
-        write_json_line(&mut out, &serde_json::json!({"type": "timing", "micros": micros}))?;
+    if a.repeat > 1 || a.each.is_some() {
+        write_json_line(&mut out, &serde_json::json!({"type": "timing", "calls": micros.len(), "failed": failed, "micros": micros}))?;
     }
     Ok(Exit::Success)
 }

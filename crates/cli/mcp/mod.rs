@@ -624,3 +624,63 @@ impl ServerHandler for Server {
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, GROUNDING_RULE)]).with_description("amem's grounding rule").into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(dir: &std::path::Path) -> Engine {
+        std::fs::create_dir_all(dir.join("wiki")).unwrap();
+        std::fs::write(dir.join("wiki/falcon.md"), "---\ntitle: Project Falcon\n---\nThe launch budget was $1.2 million.\n").unwrap();
+        Engine::open(&ServeOptions { home: dir.to_path_buf(), offline: true, model: None, reindex_every: Duration::ZERO }).unwrap()
+    }
+
+    fn call(e: &Engine, tool: &str, args: Value) -> Result<Value, CallError> {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let Value::Object(args) = args else { panic!("arguments are an object") };
+        e.call(tool, args, rt.handle(), &mut |_, _, _| {})
+    }
+
+    #[test]
+    fn the_tools_are_listed_in_order_with_their_required_arguments() {
+        let tools = tools();
+        assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), TOOL_NAMES);
+        for (tool, required) in [("amem_recall", "query"), ("amem_factcheck", "claim"), ("amem_gate", "memory"), ("amem_open", "uri")] {
+            let t = tools.iter().find(|t| t.name == tool).unwrap();
+            let req = t.input_schema.get("required").and_then(Value::as_array).unwrap();
+            assert!(req.iter().any(|r| r == required), "{tool}: {req:?}");
+            assert!(t.output_schema.is_some() && t.annotations.is_some(), "{tool}");
+        }
+    }
+
+    #[test]
+    fn every_tool_answers_and_bad_calls_say_what_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        let hits = call(&e, "amem_recall", json!({"query": "launch budget"})).unwrap();
+        let uri = hits["hits"][0]["uri"].as_str().unwrap().to_string();
+        assert!(uri.starts_with("amem://project-falcon"), "{hits}");
+        let opened = call(&e, "amem_open", json!({"uri": uri})).unwrap();
+        assert_eq!(opened["path"], "wiki/falcon.md");
+        let checked = call(&e, "amem_factcheck", json!({"claim": "The launch budget was $1.5 million."})).unwrap();
+        assert_eq!(checked["verdict"], "CONTRADICTED", "{checked}");
+        let captured = call(&e, "amem_capture", json!({"text": "Quokkas live on Rottnest Island.", "title": "Quokkas"})).unwrap();
+        assert!(captured["path"].as_str().unwrap().starts_with("wiki/captured/"), "{captured}");
+        let found = call(&e, "amem_recall", json!({"query": "quokkas Rottnest"})).unwrap();
+        assert_eq!(found["hits"][0]["uri"], captured["uri"]);
+        let gated = call(&e, "amem_gate", json!({"source": "Sales probably rose 5%.", "memory": "Sales rose 5%."})).unwrap();
+        assert_ne!(gated["verdict"], "PASS", "{gated}");
+
+        let wrong = call(&e, "amem_recall", json!({"query": 3})).unwrap_err();
+        assert!(matches!(wrong, CallError::Arguments(_)) && wrong.to_string().contains("{query: string"), "{wrong}");
+        let unknown = call(&e, "amem_recall", json!({"query": "x", "colour": 1})).unwrap_err();
+        assert!(unknown.to_string().contains("colour"), "{unknown}");
+        let big = call(&e, "amem_factcheck", json!({"claim": "a".repeat(MAX_CLAIM_BYTES + 1)})).unwrap_err();
+        assert!(big.to_string().contains("over the limit of 65536 bytes"), "{big}");
+        assert!(matches!(call(&e, "amem_nope", json!({})), Err(CallError::UnknownTool(_))));
+        assert!(matches!(call(&e, "amem_capture", json!({})), Err(CallError::Arguments(_))));
+        assert!(matches!(call(&e, "amem_capture", json!({"url": "https://example.org/x"})), Err(CallError::Failed(_))));
+        assert!(matches!(call(&e, "amem_open", json!({"uri": "not a uri"})), Err(CallError::Arguments(_))));
+        assert!(matches!(call(&e, "amem_open", json!({"uri": "amem://nothing-here#chunk=0"})), Err(CallError::Failed(_))));
+    }
+}
