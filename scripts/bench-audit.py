@@ -167,6 +167,20 @@ def tree_size(path):
     return total
 
 
+def unpacked_maildir(tarball, scratch):
+    """The Enron sample's maildir root, unpacked under `scratch` once."""
+    os.makedirs(scratch, exist_ok=True)
+    maildir = os.path.join(scratch, "maildir")
+    if not os.path.isdir(maildir):
+        log("unpacking the Enron sample")
+        os.makedirs(maildir)
+        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
+    root = maildir
+    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])) and os.listdir(root)[0] == "maildir":
+        root = os.path.join(root, "maildir")
+    return root
+
+
 def make_wiki(home, files):
     wiki = os.path.join(home, "wiki", "notes")
     os.makedirs(wiki, exist_ok=True)
@@ -363,15 +377,7 @@ def main():
     shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
     if not os.path.exists(shared):
         raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    os.makedirs(a.scratch, exist_ok=True)
-    maildir = os.path.join(a.scratch, "maildir")
-    if not os.path.isdir(maildir):
-        log("unpacking the Enron sample")
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
-    root = maildir
-    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])) and os.listdir(root)[0] == "maildir":
-        root = os.path.join(root, "maildir")
+    root = unpacked_maildir(shared, a.scratch)
     files = mb.enron_files(root)
     archives = mb.generate(a.scratch, files, root)
     log("building amem and the stage_costs example (release)")

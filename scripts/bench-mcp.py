@@ -191,15 +191,7 @@ def main():
     tarball = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
     if not os.path.exists(tarball):
         raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    os.makedirs(a.scratch, exist_ok=True)
-    maildir = os.path.join(a.scratch, "maildir")
-    if not os.path.isdir(maildir):
-        log("unpacking the Enron sample")
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
-    root = maildir
-    while len(os.listdir(root)) == 1 and os.listdir(root)[0] == "maildir":
-        root = os.path.join(root, "maildir")
+    root = audit_bench.unpacked_maildir(tarball, a.scratch)
     files = mail.enron_files(root)
     if a.exe:
         exe = os.path.abspath(a.exe)

@@ -439,48 +439,53 @@ pub(crate) fn tools() -> Vec<Tool> {
         "uri": {"type": "string"}, "text": {"type": "string"}, "chunks": {"type": "integer"}, "title": {"type": ["string", "null"]},
         "path": {"type": "string"}, "source_url": {"type": ["string", "null"]}},
         "required": ["uri", "text", "chunks", "path"]});
+    let read_only = ToolAnnotations::new().read_only(true).open_world(false);
     vec![
-        Tool::new(
+        tool(
             "amem_recall",
+            "Recall from notes",
             "Search the user's own notes for text that could ground a claim. Returns chunks, best first, each with its amem:// URI (cite it as [src: amem://...]), its note's title, a quote and a score. Read-only, local.",
             schema::<RecallArgs>(),
-        )
-        .with_title("Recall from notes")
-        .with_raw_output_schema(object(recall_out))
-        .with_annotations(ToolAnnotations::new().read_only(true).open_world(false)),
-        Tool::new(
+            recall_out,
+            read_only.clone(),
+        ),
+        tool(
             "amem_factcheck",
+            "Fact-check a claim",
             "Check one claim: the user's notes first, then (on a miss) the trust list of sources the user chose, fetched under their rate limits and kept as notes. Returns verdict SUPPORTED, CONTRADICTED or NO_EVIDENCE, the evidence with amem:// URIs, the finer status, the reasons with claim spans, the gate's flags and the method. Same verdict as `amem factcheck` and the audit.",
             schema::<FactcheckArgs>(),
-        )
-        .with_title("Fact-check a claim")
-        .with_raw_output_schema(object(factcheck_out))
-        .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).idempotent(true).open_world(true)),
-        Tool::new(
+            factcheck_out,
+            ToolAnnotations::new().read_only(false).destructive(false).idempotent(true).open_world(true),
+        ),
+        tool(
             "amem_capture",
+            "Capture a note",
             "Keep a text, or a page from a trust-list host, as a note in the user's wiki (wiki/captured/). Returns its amem:// URI. A URL off the trust list is refused before anything is sent.",
             schema::<CaptureArgs>(),
-        )
-        .with_title("Capture a note")
-        .with_raw_output_schema(object(capture_out))
-        .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).idempotent(false).open_world(true)),
-        Tool::new(
+            capture_out,
+            ToolAnnotations::new().read_only(false).destructive(false).idempotent(false).open_world(true),
+        ),
+        tool(
             "amem_gate",
+            "Gate a memory write",
             "The factwash gate: check a memory write against the text it was written from. Returns PASS, PASS_WITH_FLAGS, REWRITE, REJECT or UNCHECKABLE, the flags with their spans, and the change types it does not check.",
             schema::<GateArgs>(),
-        )
-        .with_title("Gate a memory write")
-        .with_raw_output_schema(object(gate_out))
-        .with_annotations(ToolAnnotations::new().read_only(true).open_world(false)),
-        Tool::new(
+            gate_out,
+            read_only.clone(),
+        ),
+        tool(
             "amem_open",
+            "Open a cited chunk",
             "Open one chunk of the user's notes by its amem://<item>#chunk=<n> URI: its text, its note's title and file, its source.",
             schema::<OpenArgs>(),
-        )
-        .with_title("Open a cited chunk")
-        .with_raw_output_schema(object(open_out))
-        .with_annotations(ToolAnnotations::new().read_only(true).open_world(false)),
+            open_out,
+            read_only.clone(),
+        ),
     ]
+}
+
+fn tool(name: &'static str, title: &str, description: &'static str, input: Arc<JsonObject>, output: Value, hints: ToolAnnotations) -> Tool {
+    Tool::new(name, description, input).with_title(title).with_raw_output_schema(object(output)).with_annotations(hints)
 }
 
 fn grounding_rule_prompt() -> Prompt {
