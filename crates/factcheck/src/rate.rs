@@ -53,7 +53,7 @@ impl Rate {
 
 /// Why a string is not a rate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\" or \"30/min\", between 1000/s and 1/day")]
+#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\", \"30/min\" or \"1/day\" (units ms, s, min, h, day), between 1000/s and 1/day")]
 pub struct RateError(pub String);
 
 impl Rate {
@@ -86,7 +86,9 @@ impl FromStr for Rate {
             "ms" => 1,
             "s" | "sec" => 1_000,
             "m" | "min" => 60_000,
-            "h" => 3_600_000,
+            "h" | "hour" => 3_600_000,
+            // "1/day" is the slowest rate the error message names.
+            "d" | "day" => 86_400_000,
             _ => return Err(bad()),
         };
         let per = Duration::from_millis(k.checked_mul(unit_ms).ok_or_else(bad)?);
@@ -149,11 +151,11 @@ mod tests {
     /// parses to a rate whose quota and period are usable or is refused.
     #[test]
     fn r16_out_of_range_rates_are_errors_not_panics() {
-        for bad in ["1/5000000000h", "1/25h", "1/90000s", "4294967295/1ms", "2000/1s"] {
+        for bad in ["1/5000000000h", "1/25h", "1/90000s", "4294967295/1ms", "2000/1s", "1/2d", "1/2day"] {
             let e = bad.parse::<Rate>().unwrap_err();
             assert!(e.to_string().contains("between 1000/s and 1/day"), "{bad}: {e}");
         }
-        for ok in ["1/24h", "1/1440min", "1000/s", "1/1ms"] {
+        for ok in ["1/24h", "1/1440min", "1000/s", "1/1ms", "1/day", "1/1d", "24/day", "1/hour"] {
             let r: Rate = ok.parse().unwrap();
             let _ = r.quota();
             assert!(std::time::Instant::now().checked_add(r.period()).is_some());
