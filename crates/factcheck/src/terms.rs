@@ -37,6 +37,19 @@ fn url_re() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"(?i)\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+").expect("invariant: literal regex"))
 }
 
+/// E-mail addresses (with `mailto:` or not) and bare host names
+/// (`enron.com`, `mail.example.org`): who wrote to whom and where they work
+/// stay on this machine; a trust-list host is sent the claim's words only.
+/// A host name's last label is lowercase letters, so "done.Then" with a
+/// missing space is left alone.
+fn address_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i:mailto:)?[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*|\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,24}\b")
+            .expect("invariant: literal regex")
+    })
+}
+
 fn token_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     // Words (letters, digits, inner apostrophes and hyphens) and numbers
@@ -46,9 +59,10 @@ fn token_re() -> &'static Regex {
     })
 }
 
-/// The claim with every URL removed.
+/// The claim with every URL, e-mail address and host name removed.
 pub fn strip_urls(claim: &str) -> String {
-    url_re().replace_all(claim, " ").into_owned()
+    let text = url_re().replace_all(claim, " ");
+    address_re().replace_all(&text, " ").into_owned()
 }
 
 /// Up to [`MAX_TERMS`] search terms, most telling first: names
@@ -105,6 +119,19 @@ pub fn cache_key(source: &str, terms: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_and_host_names_are_never_search_terms() {
+        let terms = key_terms("Write to ann.smith@enron.com or MAILTO:bob@mail.example.org: Dynegy's 1.5 billion offer for enron.com stands.");
+        for leaked in ["ann", "smith", "enron", "com", "bob", "mail", "example", "org", "mailto"] {
+            assert!(!terms.iter().any(|t| t.eq_ignore_ascii_case(leaked)), "{leaked} in {terms:?}");
+        }
+        assert!(terms.iter().any(|t| t.eq_ignore_ascii_case("dynegy's")), "{terms:?}");
+        assert!(terms.iter().any(|t| t == "1.5"), "{terms:?}");
+        // A missing space after a full stop is not a host name; numbers with points are numbers.
+        assert!(key_terms("The plant was done.Then it ran at 3.5 MW").iter().any(|t| t == "3.5"));
+        assert!(key_terms("The plant was done.Then it ran").iter().any(|t| t.eq_ignore_ascii_case("then") || t == "plant"));
+    }
 
     #[test]
     fn urls_never_become_terms() {
