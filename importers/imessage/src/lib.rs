@@ -226,15 +226,13 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
 /// A cheap look: is `path` a SQLite file with a `message` table (an
 /// iMessage `chat.db`)? Reads the 16-byte header, then the schema,
 /// read-only; never an error.
+///
+/// It opens the file as [`open`] does ([`open_connection`]): a plain
+/// read-only open of a WAL database would create `chat.db-shm` beside it,
+/// and in a read-only folder fail and call a real chat.db "not iMessage".
 pub fn probe(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 16];
-    let is_sqlite = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == b"SQLite format 3\0";
-    if !is_sqlite {
-        return false;
-    }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    Connection::open_with_flags(path, flags).ok().and_then(|c| table_names(&c).ok()).is_some_and(|t| t.contains("message"))
+    let Ok(wal) = check_header(path) else { return false };
+    open_connection(path, wal).ok().and_then(|(c, _copy)| table_names(&c).ok()).is_some_and(|t| t.contains("message"))
 }
 
 /// `message` columns read when present, in this order after `ROWID, guid, date`.

@@ -477,3 +477,30 @@ proptest::proptest! {
 fn any_text() -> impl proptest::strategy::Strategy<Value = Option<String>> {
     proptest::option::of("[a-z \u{fffc}]{0,12}")
 }
+
+/// The kind probe opens a chat.db as the import does: nothing appears beside
+/// a WAL-mode database, and one in a read-only folder is still recognised
+/// (issue 40: the probe created `chat.db-shm` and an empty `-wal`, and in a
+/// read-only folder said "not an iMessage chat.db").
+#[test]
+fn the_probe_writes_nothing_beside_a_wal_database_and_reads_a_read_only_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ro");
+    std::fs::create_dir(&dir).unwrap();
+    let db = dir.join("chat.db");
+    {
+        let c = Connection::open(&db).unwrap();
+        c.execute_batch("PRAGMA journal_mode=WAL;").unwrap();
+        c.execute_batch(&fixture_sql("modern.sql")).unwrap();
+    }
+    assert_eq!(listing(&dir), ["chat.db"]);
+    assert!(amem_importer_imessage::probe(&db));
+    assert_eq!(listing(&dir), ["chat.db"], "no -shm or -wal beside the source after the probe");
+    // (Run as root, the folder's mode does not stop a write: this half bites under a normal user.)
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let recognised = amem_importer_imessage::probe(&db);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(recognised, "a chat.db in a read-only folder is a chat.db");
+    assert_eq!(listing(&dir), ["chat.db"]);
+}
