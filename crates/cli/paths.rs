@@ -60,9 +60,39 @@ pub(crate) fn canonical(path: &std::path::Path) -> PathBuf {
     std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// [`canonical`] of a path that may not exist yet: its nearest existing
+/// ancestor resolved (links and `..`), the rest appended as written.
+pub(crate) fn canonical_to_be(path: &std::path::Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut base = abs.as_path();
+    while !base.exists() {
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                base = parent;
+            }
+            _ => return abs,
+        }
+    }
+    let mut out = canonical(base);
+    out.extend(rest.iter().rev());
+    out
+}
+
 /// A clap value parser for path arguments.
 pub(crate) fn path_arg(s: &str) -> Result<PathBuf, String> {
     expand(s).map_err(|e| e.0)
+}
+
+/// The value parser of `--home` / `AMEM_HOME`: a path, never empty. An empty
+/// value would otherwise make the current folder the home without a word,
+/// and amem would write its index and ledger there.
+pub(crate) fn home_arg(s: &str) -> Result<PathBuf, String> {
+    if s.trim().is_empty() {
+        return Err("the home is empty: pass --home DIR (or set AMEM_HOME to a folder, or unset it for ~/.amem)".into());
+    }
+    path_arg(s)
 }
 
 #[cfg(test)]

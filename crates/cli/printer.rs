@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub(crate) struct GlobalArgs {
     /// amem's home: config.toml, wiki/, index, ledger, reports [default: ~/.amem]
-    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR", value_parser = crate::paths::path_arg)]
+    #[arg(long, global = true, env = "AMEM_HOME", value_name = "DIR", value_parser = crate::paths::home_arg)]
     pub home: Option<PathBuf>,
     /// Print less (repeat for nothing but errors)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]

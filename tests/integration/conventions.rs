@@ -91,6 +91,17 @@ fn bad_values_are_usage_errors_everywhere() {
     assert!(err.contains("unknown source kind"), "{err}");
     code(t.amem().args(["audit", "chat-history", "--source", "gmail:$NOPE_NOT_SET/x"]), 2);
     code(t.amem().args(["--home", "$NOPE_NOT_SET", "grounding", "list"]), 2);
+    // An empty home is refused, not taken as the current folder (issue 40).
+    for (args, env) in [(vec!["--home", "", "index"], None), (vec!["index"], Some("")), (vec!["--home", "  ", "recall", "x"], None)] {
+        let mut c = t.amem();
+        c.current_dir(t.path()).args(&args);
+        if let Some(v) = env {
+            c.env("AMEM_HOME", v);
+        }
+        let (_, err) = code(&mut c, 2);
+        assert!(err.contains("the home is empty"), "{args:?}: {err}");
+        assert!(!t.path().join("ledger.sqlite").exists() && !t.path().join("wiki").exists(), "{args:?} wrote into the current folder");
+    }
     let slack = repo_root().join("examples/home/exports/slack");
     let (_, err) = code(
         t.amem().args(["pool", "build", "--extractor", "rules", "--out", "pool", "--source"]).arg(format!("slack:{}", slack.display())),
