@@ -39,7 +39,11 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     let home = &ctx.home;
     match c {
         UnverifiedCommand::List { output } => {
-            let items = unverified::list(home)?;
+            let listed = unverified::list(home)?;
+            for why in &listed.skipped {
+                ctx.warn(format!("skipped {why}"));
+            }
+            let items = listed.items;
             let mut out = ctx.stdout();
             for (id, rec) in &items {
                 if output.is_json() {
@@ -57,7 +61,11 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 }
             }
             out.flush()?;
-            ctx.note(format!("{} unverified claim(s) in {}", items.len(), unverified::dir(home).display()));
+            let skipped = match listed.skipped.len() {
+                0 => String::new(),
+                n => format!(" ({n} damaged entr{} skipped)", if n == 1 { "y" } else { "ies" }),
+            };
+            ctx.note(format!("{} unverified claim(s) in {}{skipped}", items.len(), unverified::dir(home).display()));
             Ok(Exit::Success)
         }
         UnverifiedCommand::Reject { id, why } => {

@@ -275,31 +275,57 @@ impl Filer {
     }
 }
 
+/// What [`list`] read: the filed claims, and what it had to skip.
+#[derive(Debug, Default)]
+pub struct Listed {
+    /// Every filed claim, sorted by id.
+    pub items: Vec<(String, AuditRecord)>,
+    /// One message per line or file that did not decode, naming the file
+    /// and line: skipped, so one damaged entry does not hide the queue.
+    pub skipped: Vec<String>,
+}
+
 /// Every filed claim, sorted by id: the queue files replayed in order,
-/// rejected claims left out.
+/// rejected claims left out. A line or file that does not decode is skipped
+/// and named in [`Listed::skipped`].
 ///
 /// # Errors
-/// The folder or a file cannot be read, or a line does not decode (naming
-/// the file and line).
-pub fn list(home: &Path) -> anyhow::Result<Vec<(String, AuditRecord)>> {
+/// The folder or a file cannot be read.
+pub fn list(home: &Path) -> anyhow::Result<Listed> {
     let d = dir(home);
     let (queues, singles) = queue_files(&d)?;
     let mut queue: BTreeMap<String, AuditRecord> = BTreeMap::new();
+    let mut skipped = Vec::new();
     for p in singles {
         let bytes = std::fs::read(&p).with_context(|| format!("cannot read {}", p.display()))?;
-        let rec: AuditRecord = serde_json::from_slice(&bytes).with_context(|| format!("{} is not a filed claim", p.display()))?;
-        let id = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-        queue.insert(id, rec);
+        match serde_json::from_slice::<AuditRecord>(&bytes) {
+            Ok(rec) => {
+                let id = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+                queue.insert(id, rec);
+            }
+            Err(e) => skipped.push(format!("{}: not a filed claim: {e}", p.display())),
+        }
     }
     for (_, _, p) in queues {
         let f = std::fs::File::open(&p).with_context(|| format!("cannot read {}", p.display()))?;
         for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
-            let line = line.with_context(|| format!("cannot read {} line {}", p.display(), n + 1))?;
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    skipped.push(format!("{}:{}: cannot read: {e}", p.display(), n + 1));
+                    continue;
+                }
+            };
             if line.trim().is_empty() {
                 continue;
             }
-            let entry: QueueLine =
-                serde_json::from_str(&line).with_context(|| format!("{} line {} is not a queue entry", p.display(), n + 1))?;
+            let entry: QueueLine = match serde_json::from_str(&line) {
+                Ok(e) => e,
+                Err(e) => {
+                    skipped.push(format!("{}:{}: not a queue entry: {e}", p.display(), n + 1));
+                    continue;
+                }
+            };
             match entry {
                 QueueLine::Filed(rec) => {
                     queue.insert(short_id(&rec), *rec);
@@ -315,7 +341,7 @@ pub fn list(home: &Path) -> anyhow::Result<Vec<(String, AuditRecord)>> {
         }
     }
     let rejected = rejected_ids(home);
-    Ok(queue.into_iter().filter(|(id, _)| !rejected.contains(id)).collect())
+    Ok(Listed { items: queue.into_iter().filter(|(id, _)| !rejected.contains(id)).collect(), skipped })
 }
 
 /// Find a filed claim by id or unique id prefix.
@@ -323,7 +349,7 @@ pub fn list(home: &Path) -> anyhow::Result<Vec<(String, AuditRecord)>> {
 /// # Errors
 /// No such claim, or the prefix is ambiguous.
 pub fn find(home: &Path, id: &str) -> anyhow::Result<(String, AuditRecord)> {
-    let mut matches: Vec<_> = list(home)?.into_iter().filter(|(k, _)| k.starts_with(id)).collect();
+    let mut matches: Vec<_> = list(home)?.items.into_iter().filter(|(k, _)| k.starts_with(id)).collect();
     match matches.len() {
         0 => anyhow::bail!("no unverified claim {id:?} in {} (see `amem unverified list`)", dir(home).display()),
         1 => Ok(matches.remove(0)),
