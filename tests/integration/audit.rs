@@ -625,3 +625,56 @@ fn whose_claims_and_which_mail() {
     let (_, rows, _) = run(&["--include-bulk", "--rerun"]);
     assert_eq!(authors(&rows).len(), 4, "{:?}", authors(&rows));
 }
+
+/// A damaged line in the unverified queue is skipped and named, and the
+/// rest of the queue is listed (issue 40: one corrupt line made
+/// `unverified list` exit 1 with nothing listed).
+#[test]
+fn unverified_list_skips_and_names_a_damaged_queue_line() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--offline", "--home"]).arg(&home);
+    ok(&mut c);
+    let queue = std::fs::read_dir(home.join("unverified"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl") && !p.ends_with("rejected.jsonl"))
+        .expect("the audit filed a queue file");
+    let listed = |t: &TestDir| {
+        let mut c = t.amem();
+        c.args(["unverified", "list", "--json", "--home"]).arg(&home);
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).lines().count(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (before, _) = listed(&t);
+    assert!(before >= 2);
+    let mut text = std::fs::read_to_string(&queue).unwrap();
+    let damaged_line = text.lines().count() + 1;
+    text.push_str("{\"filed\": {\"not\": \"a record\"\n");
+    std::fs::write(&queue, text).unwrap();
+    let (after, err) = listed(&t);
+    assert_eq!(after, before, "every intact entry is still listed");
+    assert!(err.contains(&format!("{}:{damaged_line}", queue.display())) && err.contains("1 damaged entry skipped"), "{err}");
+}
+
+/// `--out` inside the wiki is refused before any work (issue 40: the report
+/// was indexed on `--rerun` and cited, contradicted 5 → 0, supported 5 → 8,
+/// all citing `amem://amem-audit-run-…`).
+#[test]
+fn a_report_folder_inside_the_wiki_is_refused() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    for out in [home.join("wiki/reports"), home.join("wiki"), home.join("wiki/../wiki/new/deeper")] {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--since", "2001-01-01", "--offline", "--home"]).arg(&home).arg("--out").arg(&out);
+        let (_, err) = code(&mut c, 2);
+        assert!(err.contains("is inside the wiki"), "{}: {err}", out.display());
+    }
+    assert!(!home.join("wiki/reports").exists() && !home.join("wiki/new").exists(), "nothing was written");
+    // Beside the wiki is fine.
+    let mut c = t.amem();
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--offline", "--home"]).arg(&home).arg("--out").arg(home.join("wiki-reports"));
+    ok(&mut c);
+}

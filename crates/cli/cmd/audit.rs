@@ -135,6 +135,20 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             HomeConfig::path(&home).display()
         );
     }
+    // A report inside the wiki would be indexed by the next run and cited as
+    // evidence for the very claims it reports (issue 40).
+    if let Some(out) = &a.out {
+        let wiki = crate::paths::canonical(&home.join("wiki"));
+        let out = crate::paths::canonical_to_be(out);
+        if out.starts_with(&wiki) {
+            return Err(UsageError(format!(
+                "--out {} is inside the wiki ({}): the next run would index the report and cite it as evidence; write reports elsewhere",
+                out.display(),
+                wiki.display()
+            ))
+            .into());
+        }
+    }
     // Validate the window before any work.
     window(a.since.as_deref(), a.until.as_deref(), a.now.as_deref())?;
     let now = a
