@@ -402,7 +402,8 @@ pub fn capture_and_reassess(
     now: jiff::Timestamp,
 ) -> anyhow::Result<AuditRecord> {
     let (_, mut rec) = find(home, id)?;
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {} as UTF-8 text", file.display()))?;
+    let text = amem_model::source_file::read_file_to_string(file, amem_model::source_file::Limit::INPUT_TEXT)
+        .with_context(|| format!("cannot read {} as UTF-8 text", file.display()))?;
     let mut wiki = Wiki::open(home).context("cannot open the wiki index")?;
     let title = file.file_stem().and_then(|s| s.to_str()).map(str::to_string);
     wiki.capture(&Capture { text: &text, title: title.as_deref(), source_url, retrieved_at: &now.to_string() })
@@ -457,7 +458,7 @@ mod tests {
     }
 
     fn ids(home: &Path) -> Vec<String> {
-        list(home).unwrap().into_iter().map(|(id, _)| id).collect()
+        list(home).unwrap().items.into_iter().map(|(id, _)| id).collect()
     }
 
     /// Passes replay in the order they were written, not by their run's
@@ -563,7 +564,8 @@ mod tests {
         assert_eq!(find(home.path(), &short_id(&other)).unwrap().1, other);
     }
 
-    /// A damaged queue line is an error naming the file and line.
+    /// A damaged queue line is skipped, named with its file and line; the
+    /// intact entries are still listed.
     #[test]
     fn a_damaged_line_names_file_and_line() {
         let home = tempfile::tempdir().unwrap();
@@ -573,7 +575,9 @@ mod tests {
         let mut text = std::fs::read_to_string(&p).unwrap();
         text.push_str("{\"filed\": {\"truncated\n");
         std::fs::write(&p, text).unwrap();
-        let err = format!("{:#}", list(home.path()).unwrap_err());
-        assert!(err.contains("queue-000001-r1.jsonl line 2"), "{err}");
+        let listed = list(home.path()).unwrap();
+        assert_eq!(listed.items.len(), 1);
+        assert_eq!(listed.skipped.len(), 1);
+        assert!(listed.skipped[0].contains("queue-000001-r1.jsonl:2: not a queue entry"), "{:?}", listed.skipped);
     }
 }
