@@ -675,6 +675,9 @@ fn a_report_folder_inside_the_wiki_is_refused() {
     assert!(!home.join("wiki/reports").exists() && !home.join("wiki/new").exists(), "nothing was written");
     // Beside the wiki is fine.
     let mut c = t.amem();
-    c.args(["audit", "chat-history", "--since", "2001-01-01", "--offline", "--home"]).arg(&home).arg("--out").arg(home.join("wiki-reports"));
+    c.args(["audit", "chat-history", "--since", "2001-01-01", "--offline", "--home"])
+        .arg(&home)
+        .arg("--out")
+        .arg(home.join("wiki-reports"));
     ok(&mut c);
 }

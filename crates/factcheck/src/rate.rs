@@ -53,7 +53,9 @@ impl Rate {
 
 /// Why a string is not a rate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\", \"30/min\" or \"1/day\" (units ms, s, min, h, day), between 1000/s and 1/day")]
+#[error(
+    "bad rate {0:?}: write <count>/<window> such as \"1/3s\", \"5/s\", \"1/200ms\", \"30/min\" or \"1/day\" (units ms, s, min, h, day), between 1000/s and 1/day"
+)]
 pub struct RateError(pub String);
 
 impl Rate {

@@ -45,8 +45,10 @@ fn url_re() -> &'static Regex {
 fn address_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i:mailto:)?[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*|\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,24}\b")
-            .expect("invariant: literal regex")
+        Regex::new(
+            r"(?i:mailto:)?[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*|\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.[a-z]{2,24}\b",
+        )
+        .expect("invariant: literal regex")
     })
 }
 
@@ -122,7 +124,8 @@ mod tests {
 
     #[test]
     fn addresses_and_host_names_are_never_search_terms() {
-        let terms = key_terms("Write to ann.smith@enron.com or MAILTO:bob@mail.example.org: Dynegy's 1.5 billion offer for enron.com stands.");
+        let terms =
+            key_terms("Write to ann.smith@enron.com or MAILTO:bob@mail.example.org: Dynegy's 1.5 billion offer for enron.com stands.");
         for leaked in ["ann", "smith", "enron", "com", "bob", "mail", "example", "org", "mailto"] {
             assert!(!terms.iter().any(|t| t.eq_ignore_ascii_case(leaked)), "{leaked} in {terms:?}");
         }
