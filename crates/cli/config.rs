@@ -127,7 +127,7 @@ impl HomeConfig {
     /// (no imports, no sources, grounding off).
     pub(crate) fn load(home: &Path) -> Result<HomeConfig, ConfigError> {
         let path = Self::path(home);
-        match std::fs::read_to_string(&path) {
+        match amem_model::source_file::read_file_to_string(&path, amem_model::source_file::Limit::CONFIG) {
             Ok(text) => Self::parse(&text, &path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(HomeConfig::default()),
             Err(source) => Err(ConfigError::Read { path, source }),

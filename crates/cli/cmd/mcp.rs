@@ -86,11 +86,8 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// The token file: a regular file of at most 4 KiB (never a FIFO or a device read forever).
 fn read_token_file(p: &std::path::Path) -> anyhow::Result<String> {
-    let meta = std::fs::metadata(p).with_context(|| format!("cannot read the token file {}", p.display()))?;
-    if !meta.is_file() || meta.len() > 4096 {
-        return Err(crate::UsageError(format!("{}: the token file must be a regular file of at most 4096 bytes", p.display())).into());
-    }
-    std::fs::read_to_string(p).with_context(|| format!("cannot read the token file {}", p.display()))
+    amem_model::source_file::read_file_to_string(p, amem_model::source_file::Limit::TOKEN)
+        .with_context(|| format!("cannot read the token file {}", p.display()))
 }
 
 fn serve(a: ServeArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -159,11 +156,9 @@ fn call(a: CallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let inputs = match &a.each {
         None => vec![parse_object(&a.arguments, "JSON")?],
         Some(path) => {
-            let meta = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-            if !meta.is_file() || meta.len() > 256 * 1024 * 1024 {
-                return Err(crate::UsageError(format!("{}: must be a regular file of at most 256 MiB", path.display())).into());
-            }
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let limit = amem_model::source_file::Limit { what: "a file of tool arguments", bytes: 256 << 20 };
+            let text =
+                amem_model::source_file::read_file_to_string(path, limit).with_context(|| format!("cannot read {}", path.display()))?;
             let mut inputs = Vec::new();
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
                 inputs.push(parse_object(line, &format!("{}:{}", path.display(), i + 1))?);

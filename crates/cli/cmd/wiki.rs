@@ -193,7 +193,8 @@ pub(crate) fn run_open(a: OpenArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
 }
 
 pub(crate) fn run_capture(a: CaptureArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
-    let bytes = std::fs::read(&a.file).with_context(|| format!("cannot read {}", a.file.display()))?;
+    let bytes = amem_model::source_file::read_file(&a.file, amem_model::source_file::Limit::INPUT_TEXT)
+        .with_context(|| format!("cannot read {}", a.file.display()))?;
     let name = a.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = ItemKind::from_name(&name).unwrap_or(ItemKind::Text);
     let parsed =

@@ -114,7 +114,7 @@ impl Cache {
     /// [`Error::Read`]; [`Error::Corrupt`] when the file does not parse or
     /// is from a newer amem.
     pub fn load(path: PathBuf) -> Result<Cache> {
-        let file = match std::fs::read(&path) {
+        let file = match amem_model::source_file::read_file(&path, amem_model::source_file::Limit::CACHE) {
             Ok(bytes) => {
                 let f: CacheFile = serde_json::from_slice(&bytes)
                     .map_err(|e| Error::Corrupt { path: path.clone(), detail: format!("{e}; delete the file to rebuild it") })?;

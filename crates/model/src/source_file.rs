@@ -111,6 +111,65 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileRefusal> {
     Ok(buf)
 }
 
+/// What a file amem reads whole is, for its limit and for the error that
+/// names it: its own configuration, caches and lock, and the texts a user
+/// names on the command line, all read through [`read_file`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    /// What the file is, in words.
+    pub what: &'static str,
+    /// The most bytes read.
+    pub bytes: u64,
+}
+
+impl Limit {
+    /// `config.toml`: a few sources and imports.
+    pub const CONFIG: Limit = Limit { what: "the configuration", bytes: 1 << 20 };
+    /// `grounding-cache.json`: one entry per query and document fetched.
+    pub const CACHE: Limit = Limit { what: "the grounding cache", bytes: 256 << 20 };
+    /// `amem.lock`: a pid, a host and a time.
+    pub const LOCK: Limit = Limit { what: "the home's lock file", bytes: 4096 };
+    /// A text the user names to capture, gate, check or run through drift.
+    pub const INPUT_TEXT: Limit = Limit { what: "an input text", bytes: 16 << 20 };
+    /// A secret such as a bearer token.
+    pub const TOKEN: Limit = Limit { what: "a token file", bytes: 4096 };
+}
+
+/// [`read_regular`] for a file of amem's own or one the user names, with
+/// the refusal as an [`std::io::Error`] (so callers keep their error types;
+/// a missing file is still `NotFound`) whose message names the path, what
+/// the file is and the limit.
+///
+/// # Errors
+/// `InvalidInput` for a path that is not a regular file, `FileTooLarge` past
+/// the limit, and the errors of opening and reading.
+pub fn read_file(path: &Path, limit: Limit) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind};
+    read_regular(path, limit.bytes).map_err(|r| match r {
+        FileRefusal::Io(e) => e,
+        FileRefusal::NotRegular { kind } => {
+            Error::new(ErrorKind::InvalidInput, format!("{} is a {kind}: {} is read only from a regular file", path.display(), limit.what))
+        }
+        FileRefusal::TooLarge { size, limit: cap } => Error::new(
+            ErrorKind::FileTooLarge,
+            format!("{} is {size} bytes, over the limit of {cap} bytes for {}", path.display(), limit.what),
+        ),
+    })
+}
+
+/// [`read_file`] as UTF-8 text.
+///
+/// # Errors
+/// As [`read_file`]; `InvalidData` when the bytes are not UTF-8.
+pub fn read_file_to_string(path: &Path, limit: Limit) -> std::io::Result<String> {
+    String::from_utf8(read_file(path, limit)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{} is not UTF-8 text (at byte {})", path.display(), e.utf8_error().valid_up_to()),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +203,25 @@ mod tests {
         let e = read_regular(&zero, 100).unwrap_err();
         assert!(matches!(e, FileRefusal::NotRegular { kind: "character device" }), "{e}");
         assert!(e.to_string().contains("not a regular file (character device)"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn own_files_name_the_path_the_kind_and_the_limit() {
+        use std::io::ErrorKind;
+        let dir = tempfile::tempdir().unwrap();
+        let zero = dir.path().join("config.toml");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let e = read_file(&zero, Limit::CONFIG).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("config.toml is a character device: the configuration"), "{e}");
+        let p = dir.path().join("amem.lock");
+        std::fs::write(&p, vec![b'a'; 4097]).unwrap();
+        let e = read_file_to_string(&p, Limit::LOCK).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::FileTooLarge);
+        assert!(e.to_string().contains("over the limit of 4096 bytes for the home's lock file"), "{e}");
+        assert_eq!(read_file(&dir.path().join("absent"), Limit::LOCK).unwrap_err().kind(), ErrorKind::NotFound);
+        std::fs::write(&p, [0xff]).unwrap();
+        assert_eq!(read_file_to_string(&p, Limit::LOCK).unwrap_err().kind(), ErrorKind::InvalidData);
     }
 }
