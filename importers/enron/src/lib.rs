@@ -37,6 +37,7 @@
 use amem_importer_mail::pool::{default_workers, ordered_map};
 use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -80,8 +81,10 @@ struct Walk {
 struct Frame {
     /// Path below the root.
     rel: PathBuf,
-    /// Entries still to visit, reversed (pop from the end).
-    entries: Vec<(bool, String)>,
+    /// Entries still to visit, reversed (pop from the end). Names as the
+    /// file system gives them: a name that is not UTF-8 is still a file to
+    /// read, and its lossy form would name one that does not exist.
+    entries: Vec<(bool, OsString)>,
 }
 
 /// Sort key: files before folders, then by the number a CMU file name
@@ -92,12 +95,12 @@ fn entry_key(is_dir: bool, name: &str) -> (bool, u64, String) {
     (is_dir, n, name.to_string())
 }
 
-fn list_dir(dir: &Path) -> std::io::Result<Vec<(bool, String)>> {
+fn list_dir(dir: &Path) -> std::io::Result<Vec<(bool, OsString)>> {
     let mut v = Vec::new();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
+        let name = e.file_name();
+        if name.as_encoded_bytes().starts_with(b".") {
             continue;
         }
         let ft = match e.file_type() {
@@ -112,7 +115,7 @@ fn list_dir(dir: &Path) -> std::io::Result<Vec<(bool, String)>> {
             v.push((is_dir, name));
         }
     }
-    v.sort_by_key(|(d, n)| entry_key(*d, n));
+    v.sort_by_cached_key(|(d, n)| entry_key(*d, &n.to_string_lossy()));
     v.reverse();
     Ok(v)
 }
@@ -129,7 +132,7 @@ impl MaildirImporter {
         if meta.is_file() {
             let parent = path.parent().unwrap_or(Path::new(""));
             let user = parent.parent().map(name_of).filter(|n| !n.is_empty()).unwrap_or_else(|| name_of(parent));
-            let name = name_of(path);
+            let name = path.file_name().map(OsString::from).unwrap_or_default();
             let root = parent.to_path_buf();
             return Ok(MaildirImporter {
                 tree: Tree { root: root.clone(), archive, rule: MailboxRule::Fixed(user), window: opts.window },
@@ -219,7 +222,7 @@ impl Tree {
 /// Is `root` the `maildir` folder (custodian folders below it, whose mail
 /// folders hold files) or a custodian's own folder (mail folders below it
 /// holding files directly) or a mail folder (files directly)?
-fn detect_rule(root: &Path, entries: &[(bool, String)]) -> MailboxRule {
+fn detect_rule(root: &Path, entries: &[(bool, OsString)]) -> MailboxRule {
     let name_of = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     if entries.iter().any(|(d, _)| !d) {
         // Files right here: a mail folder. The custodian is the folder above.
@@ -300,9 +303,9 @@ pub fn probe(path: &Path) -> bool {
     use amem_importer_mail::probe::{head, is_message_head};
     fn first_file(dir: &Path, depth: usize) -> Option<PathBuf> {
         let mut entries = list_dir(dir).ok()?;
-        entries.retain(|(_, n)| !n.starts_with('.'));
+        entries.retain(|(_, n)| !n.as_encoded_bytes().starts_with(b"."));
         entries.truncate(512);
-        entries.sort_by_key(|(d, n)| entry_key(*d, n));
+        entries.sort_by_cached_key(|(d, n)| entry_key(*d, &n.to_string_lossy()));
         for (is_dir, name) in entries {
             let p = dir.join(&name);
             if !is_dir {
@@ -629,7 +632,7 @@ mod tests {
     #[test]
     fn natural_order() {
         let mut v = [(false, "10.".to_string()), (true, "a".into()), (false, "2.".into()), (false, "x".into())];
-        v.sort_by_key(|(d, n)| entry_key(*d, n));
+        v.sort_by_cached_key(|(d, n)| entry_key(*d, &n.to_string_lossy()));
         let names: Vec<_> = v.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(names, ["2.", "10.", "x", "a"]);
     }

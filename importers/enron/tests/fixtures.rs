@@ -198,3 +198,23 @@ fn r16_maildir_fifo_and_device_entries_are_counted_not_read() {
     assert!(errs.iter().any(|e| e.path.ends_with("20.") && e.reason.contains("character device")), "{errs:?}");
     assert_eq!(items.iter().filter(|r| r.is_ok()).count(), 4);
 }
+
+/// A mail whose file name is not UTF-8 is read (issue 40: it was "No such
+/// file or directory" and the message was lost), by the walk and in parallel.
+#[test]
+fn a_file_name_that_is_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = tempfile::tempdir().unwrap();
+    let folder = d.path().join("maildir/lewis-a/inbox");
+    std::fs::create_dir_all(&folder).unwrap();
+    let odd = folder.join(std::ffi::OsStr::from_bytes(b"1.\xff\xfe"));
+    std::fs::write(&odd, MAIL).unwrap();
+    write(&d.path().join("maildir"), "lewis-a/inbox/2.", &MAIL.replace("<1.", "<2."));
+    let root = d.path().join("maildir");
+    let items: Vec<_> = amem_importer_enron::open(&root, &ImportOptions::default()).unwrap().collect();
+    assert_eq!(ids(&items), ["<1.JavaMail.evans@thyme>", "<2.JavaMail.evans@thyme>"]);
+    let parallel: Vec<_> = amem_importer_enron::MaildirImporter::open(&root, &ImportOptions::default()).unwrap().into_parallel(2).collect();
+    assert_eq!(ids(&parallel), ids(&items));
+    let one: Vec<_> = amem_importer_enron::open(&odd, &ImportOptions::default()).unwrap().collect();
+    assert_eq!(ids(&one), ["<1.JavaMail.evans@thyme>"]);
+}
