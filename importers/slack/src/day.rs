@@ -87,18 +87,36 @@ fn ts_time(s: &str) -> Option<Timestamp> {
 type Keyed = ((i64, u32), usize, Result<Message, ImportError>);
 
 /// Parse one day file. Items come out sorted by `ts` (errors first, in file order).
+///
+/// The top-level array is cut into its elements first ([`elements`], a scan
+/// with no recursion), and each message is parsed on its own: one message
+/// that does not parse (nested past serde_json's depth limit, say) is one
+/// error at its position, and the others of the day come through; only the
+/// day's own bytes are held, never a value tree of the whole file.
 pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Message, ImportError>> {
     let err = |pos: String, kind: &str, reason: String| ImportError::new(ctx.file, pos, kind, reason);
-    let v: Value = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
-        Err(e) => return vec![Err(err(format!("line {} column {}", e.line(), e.column()), "json", format!("malformed JSON: {e}")))],
+    let ranges = match elements(bytes) {
+        Ok(r) => r,
+        Err(Malformed { at, reason }) => {
+            let (line, column) = line_column(bytes, at);
+            // As serde_json counts: the column of the last byte read, 0 at the end of the file after a newline.
+            let column = if at >= bytes.len() { column - 1 } else { column };
+            let position = if at == 0 { format!("line {line}") } else { format!("line {line} column {column}") };
+            return vec![Err(err(position, "json", reason))];
+        }
     };
-    let Some(arr) = v.as_array() else {
-        return vec![Err(err("line 1".into(), "json", "a day file must be a JSON array of messages".into()))];
-    };
-    let mut keyed: Vec<Keyed> = Vec::with_capacity(arr.len());
-    for (i, raw) in arr.iter().enumerate() {
-        match convert(raw, i, ctx) {
+    let mut keyed: Vec<Keyed> = Vec::with_capacity(ranges.len());
+    for (i, range) in ranges.into_iter().enumerate() {
+        let raw: Value = match serde_json::from_slice(&bytes[range.clone()]) {
+            Ok(v) => v,
+            Err(e) => {
+                let (line, column) = line_column(bytes, range.start);
+                let reason = format!("malformed JSON in the message starting at line {line} column {column}: {e}");
+                keyed.push(((i64::MIN, 0), i, Err(err(format!("message[{i}]"), "json", reason))));
+                continue;
+            }
+        };
+        match convert(&raw, i, ctx) {
             Ok(None) => {}
             Ok(Some((key, m))) => keyed.push((key, i, Ok(m))),
             Err(e) => keyed.push(((i64::MIN, 0), i, Err(e))),
@@ -106,6 +124,86 @@ pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Messag
     }
     keyed.sort_by_key(|(k, i, _)| (*k, *i));
     keyed.into_iter().map(|(_, _, r)| r).collect()
+}
+
+/// Why a day file is not a JSON array, and the byte where that shows.
+#[derive(Debug, PartialEq, Eq)]
+struct Malformed {
+    at: usize,
+    reason: String,
+}
+
+/// 1-based line and column of byte `at`.
+fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = &bytes[..at.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    (line, column)
+}
+
+/// The byte ranges of the elements of a top-level JSON array, found by
+/// counting brackets outside strings (a depth counter, no recursion, so any
+/// nesting is only bytes here). What is inside an element is left to
+/// serde_json; this checks only that the array and its strings close.
+fn elements(bytes: &[u8]) -> Result<Vec<std::ops::Range<usize>>, Malformed> {
+    let bad = |at: usize, reason: &str| Malformed { at, reason: reason.to_string() };
+    let mut i = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let skip_ws = |i: &mut usize| {
+        while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    skip_ws(&mut i);
+    if bytes.get(i) != Some(&b'[') {
+        return Err(bad(i, "a day file must be a JSON array of messages"));
+    }
+    i += 1;
+    let mut out = Vec::new();
+    skip_ws(&mut i);
+    if bytes.get(i) == Some(&b']') {
+        i += 1;
+        skip_ws(&mut i);
+        return if i == bytes.len() { Ok(out) } else { Err(bad(i, "malformed JSON: text after the array")) };
+    }
+    loop {
+        skip_ws(&mut i);
+        let start = i;
+        let mut depth: u64 = 0;
+        let mut in_string = false;
+        let end = loop {
+            let Some(&b) = bytes.get(i) else { return Err(bad(bytes.len(), "malformed JSON: the file ends before the array is closed")) };
+            if in_string {
+                match b {
+                    b'\\' => i += 1,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+            } else {
+                match b {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' if depth > 0 => depth -= 1,
+                    b',' | b']' if depth == 0 => break i,
+                    b'}' => return Err(bad(i, "malformed JSON: a closing brace with nothing open")),
+                    _ => {}
+                }
+            }
+            i += 1;
+        };
+        let mut trimmed = end;
+        while trimmed > start && bytes[trimmed - 1].is_ascii_whitespace() {
+            trimmed -= 1;
+        }
+        if trimmed == start {
+            return Err(bad(start, "malformed JSON: an empty element in the array"));
+        }
+        out.push(start..trimmed);
+        i = end + 1;
+        if bytes[end] == b']' {
+            skip_ws(&mut i);
+            return if i == bytes.len() { Ok(out) } else { Err(bad(i, "malformed JSON: text after the array")) };
+        }
+    }
 }
 
 fn s<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
@@ -323,6 +421,35 @@ fn attachment_text(a: &Value, dir: &Directory) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The elements found by the scan are the array's elements as serde_json reads them.
+    #[test]
+    fn the_scan_cuts_an_array_into_the_elements_serde_reads() {
+        for text in [
+            "[]",
+            " [ ] ",
+            "[1]",
+            "[ {\"a\": \"] , [ {\"}, [1, [2, {\"b\": []}]], \"\\\"\", null ,true]",
+            "\u{feff}[{\"x\": 1}]",
+            "[\n  {\"text\": \"a\\\\\"}, {\"text\": \"}\"}\n]\n",
+        ] {
+            let bytes = text.as_bytes();
+            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let whole: Vec<Value> = serde_json::from_slice(body).unwrap();
+            let cut: Vec<Value> = elements(bytes).unwrap().into_iter().map(|r| serde_json::from_slice(&bytes[r]).unwrap()).collect();
+            assert_eq!(cut, whole, "{text}");
+        }
+        for (text, reason) in [
+            ("{}", "must be a JSON array"),
+            ("[1,", "ends before"),
+            ("[1,,2]", "empty element"),
+            ("[1] x", "after the array"),
+            ("[\"a]", "ends before"),
+        ] {
+            let e = elements(text.as_bytes()).unwrap_err();
+            assert!(e.reason.contains(reason), "{text}: {e:?}");
+        }
+    }
 
     #[test]
     fn bots_and_integrations_are_marked_bulk() {

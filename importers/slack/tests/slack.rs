@@ -429,3 +429,23 @@ proptest::proptest! {
         }
     }
 }
+
+/// One message nested 100,000 deep is one error at its position; the other
+/// messages of the day come through (issue 40: the whole day file was
+/// dropped and counted as one error).
+#[test]
+fn a_message_nested_too_deep_is_one_error_and_the_day_goes_on() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let day = format!(
+        "[\n{{\"type\": \"message\", \"user\": \"U1\", \"text\": \"first ] }} \\\" [\", \"ts\": \"1714550400.000100\"}},\n\
+         {{\"type\": \"message\", \"user\": \"U1\", \"text\": \"deep\", \"ts\": \"1714550401.000100\", \"blocks\": {deep}}},\n\
+         {{\"type\": \"message\", \"user\": \"U1\", \"text\": \"third\", \"ts\": \"1714550402.000100\"}}\n]\n"
+    );
+    let items = amem_importer_slack::parse_day_bytes(day.as_bytes());
+    let texts: Vec<&str> = items.iter().filter_map(|r| r.as_ref().ok()).map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["first ] } \" [", "third"]);
+    let errors: Vec<_> = items.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].position.as_str(), errors[0].kind.as_str()), ("message[1]", "json"));
+    assert!(errors[0].reason.contains("line 3 column 1"), "{}", errors[0].reason);
+}
