@@ -746,3 +746,29 @@ async fn r16_dead_host_opens_a_circuit_shared_by_every_claim() {
     assert!(matches!(g.ground("Polite crawlers measure arXiv limits after that").await, GroundOutcome::NoEvidence { .. }));
     assert_eq!(server.count(), 5);
 }
+
+/// An answer nested past the parser's depth limit is the source failing,
+/// `unavailable`, never "no evidence" (issue 40: a summary nested 200,000
+/// deep made the claim `no_evidence`).
+#[tokio::test]
+async fn an_answer_nested_too_deep_is_unavailable_not_no_evidence() {
+    let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let wiki = LoopbackServer::start(
+        "127.0.0.1",
+        Arc::new(move |s: &Seen| {
+            if s.target.contains("list=search") {
+                Reply::ok(JSON, fixture("wikipedia/handmade-search-one.json"))
+            } else if s.target.contains("/page/summary/") {
+                Reply::ok(JSON, deep.clone())
+            } else {
+                Reply::ok(JSON, br#"{"batchcomplete": true, "query": {"pages": []}}"#.to_vec())
+            }
+        }),
+    )
+    .unwrap();
+    let h = home();
+    let g = grounder(&h, &grounding(vec![source("wiki", &wiki, AdapterKind::Wikipedia, "100/s", 1)]), fast_opts());
+    let out = g.ground("Lyon had 522,250 inhabitants in 2021").await;
+    assert!(matches!(out, GroundOutcome::Unavailable { .. }), "{out:?}");
+    assert!(wiki.requests().iter().any(|s| s.target.contains("/page/summary/")), "the summary was asked");
+}

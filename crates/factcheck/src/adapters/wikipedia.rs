@@ -145,6 +145,7 @@ impl WikipediaAdapter {
         let got = client.get(url, AdapterKind::Wikipedia, claim_sha256).await?;
         let extracts = parse_extracts(&json(&got)?);
         let mut docs = Vec::new();
+        let mut unreadable = None;
         // Keep the search's ranking, not the API's page-id order.
         for t in &titles {
             let found =
@@ -161,14 +162,20 @@ impl WikipediaAdapter {
                 _ => {
                     let Some(url) = self.summary_url(t) else { continue };
                     match client.get(url, AdapterKind::Wikipedia, claim_sha256).await {
-                        Ok(got) if got.is_success() => {
-                            if let Some(mut d) = serde_json::from_slice::<Value>(&got.body).ok().as_ref().and_then(parse_summary) {
-                                if d.url.is_empty() {
-                                    d.url = self.page_url(&d.title);
+                        Ok(got) if got.is_success() => match serde_json::from_slice::<Value>(&got.body) {
+                            Ok(v) => {
+                                if let Some(mut d) = parse_summary(&v) {
+                                    if d.url.is_empty() {
+                                        d.url = self.page_url(&d.title);
+                                    }
+                                    docs.push(d);
                                 }
-                                docs.push(d);
                             }
-                        }
+                            // An answer that does not parse (nested past the parser's depth
+                            // limit, cut short) is the source failing, not "nothing found":
+                            // kept, and reported if no page was read.
+                            Err(e) => unreadable = Some(FetchError::Parse { host: got.host.clone(), detail: e.to_string() }),
+                        },
                         // A page with neither extract nor summary is skipped; an
                         // off-list or failing summary endpoint does not sink the
                         // pages already read.
@@ -179,7 +186,10 @@ impl WikipediaAdapter {
                 }
             }
         }
-        Ok(docs)
+        match unreadable {
+            Some(e) if docs.is_empty() => Err(e),
+            _ => Ok(docs),
+        }
     }
 }
 
