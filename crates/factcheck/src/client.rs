@@ -561,6 +561,17 @@ impl HttpClient {
                 }
             };
             let (retry_wait, failure) = match sent {
+                // Headers came, then the body stalled until the deadline: a time-out,
+                // counted toward the host's circuit like one before the headers.
+                Ok(Answer { body: Err(BodyError { timed_out: true, .. }), .. }) => {
+                    self.log(call, "timeout", 0, started, attempt);
+                    let failure = FetchError::Timeout { host: host.clone(), attempts: attempt + 1 };
+                    if let Some(open) = gate.failed(&self.opts, "timed out") {
+                        tracing::warn!(host = %host, seconds = open.as_secs(), "host stalling: circuit open");
+                        return Err(failure);
+                    }
+                    (self.backoff(attempt), failure)
+                }
                 Ok(Answer { status, retry_after, api_error, location, content_type, final_url, body }) => {
                     gate.answered();
                     let bytes = body.as_ref().map(|b| b.len() as u64).unwrap_or(0);
@@ -572,7 +583,7 @@ impl HttpClient {
                     // header and a Retry-After; treat it like a 503.
                     let retryable = status == 429 || (500..600).contains(&status) || api_error.as_deref() == Some("maxlag");
                     if !retryable {
-                        let body = body.map_err(|detail| FetchError::Body { host: host.clone(), detail })?;
+                        let body = body.map_err(|e| FetchError::Body { host: host.clone(), detail: e.detail })?;
                         return Ok(Hop::Answer(Fetched { url: final_url, status, content_type, body, host }));
                     }
                     let wait = match retry_after {
@@ -662,21 +673,38 @@ struct Answer {
     location: Option<String>,
     content_type: String,
     final_url: Url,
-    body: std::result::Result<Vec<u8>, String>,
+    body: std::result::Result<Vec<u8>, BodyError>,
 }
 
-async fn read_body(mut resp: reqwest::Response, limit: usize) -> std::result::Result<Vec<u8>, String> {
+/// Why a body was not read whole.
+struct BodyError {
+    detail: String,
+    /// The whole-request deadline passed while the body came in (a host that
+    /// sent its headers and stalled, or promised more than it sent): the
+    /// host failing, as a time-out before the headers is.
+    timed_out: bool,
+}
+
+async fn read_body(mut resp: reqwest::Response, limit: usize) -> std::result::Result<Vec<u8>, BodyError> {
     let mut body = Vec::new();
     loop {
         match resp.chunk().await {
             Ok(Some(c)) => {
                 if body.len() + c.len() > limit {
-                    return Err(format!("body larger than {limit} bytes"));
+                    return Err(BodyError { detail: format!("body larger than {limit} bytes"), timed_out: false });
                 }
                 body.extend_from_slice(&c);
             }
             Ok(None) => return Ok(body),
-            Err(e) => return Err(format!("body unreadable: {}", root_cause(&e))),
+            Err(e) => {
+                let timed_out = e.is_timeout();
+                let detail = if timed_out {
+                    "the body stalled past the request's deadline".to_string()
+                } else {
+                    format!("body unreadable: {}", root_cause(&e))
+                };
+                return Err(BodyError { detail, timed_out });
+            }
         }
     }
 }

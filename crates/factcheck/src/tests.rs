@@ -772,3 +772,56 @@ async fn an_answer_nested_too_deep_is_unavailable_not_no_evidence() {
     assert!(matches!(out, GroundOutcome::Unavailable { .. }), "{out:?}");
     assert!(wiki.requests().iter().any(|s| s.target.contains("/page/summary/")), "the summary was asked");
 }
+
+/// A host that sends its headers and then stalls (here: promises 3 GB and
+/// sends five bytes) fails by the whole-request deadline, and the deadline
+/// counts toward its circuit like a time-out before the headers (issue 40:
+/// 30 s per claim and no circuit, 60 claims in about 30 minutes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_stalls_after_its_headers_opens_the_circuit() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let c2 = Arc::clone(&connections);
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            c2.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: application/atom+xml\r\nContent-Length: 3000000000\r\n\r\n<feed");
+            let _ = s.flush();
+            held.push(s);
+        }
+    });
+    let mut cfg = grounding(vec![]);
+    let pattern: crate::UrlPattern = format!("http://{addr}/*").parse().unwrap();
+    cfg.sources.push(crate::SourceConfig {
+        name: "stall".into(),
+        url_pattern: pattern,
+        priority: 1,
+        adapter: AdapterKind::Arxiv,
+        rate: Some("100/s".parse().unwrap()),
+        search_url: None,
+    });
+    cfg.enabled = true;
+    let h = home();
+    let mut opts = fast_opts();
+    opts.client.timeout = Duration::from_millis(300);
+    opts.client.max_retries = 3;
+    opts.client.circuit_backoff = Duration::from_secs(60);
+    let g = Arc::new(grounder(&h, &cfg, opts));
+    let started = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for i in 0..60 {
+        let g = Arc::clone(&g);
+        tasks.push(tokio::spawn(async move { g.ground(&format!("Polite crawlers measure arXiv limits{i}")).await }));
+    }
+    for t in tasks {
+        assert!(matches!(t.await.unwrap(), GroundOutcome::Unavailable { .. }));
+    }
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert_eq!(connections.load(Ordering::SeqCst), 2, "two stalls, then the circuit is open");
+}
