@@ -231,6 +231,9 @@ fn front_matter(text: &str) -> FrontMatter<'_> {
     };
     let block = &text[block_start..block_end];
     let body = &text[body_start..];
+    if let Some(problem) = shape_problem(block) {
+        return FrontMatter::Broken(problem);
+    }
     match YamlLoader::load_from_str(block) {
         Ok(docs) => match docs.into_iter().next() {
             None | Some(Yaml::Null) => FrontMatter::Read { meta: Meta::default(), body },
@@ -244,6 +247,47 @@ fn front_matter(text: &str) -> FrontMatter<'_> {
                 FrontMatter::Broken(NoteWarning { line: e.marker().line() + 1, problem: format!("front matter is not YAML: {}", e.info()) })
             }
         },
+    }
+}
+
+/// How deep front matter may nest: a note's metadata is a flat map with a
+/// few lists; deeper is not metadata, and the YAML loader recurses per level.
+const MAX_FRONT_MATTER_DEPTH: usize = 32;
+
+/// Why a front matter block is not handed to the YAML loader, read from its
+/// events (the parser's pull API, one event at a time, no tree built): an
+/// alias, which the loader expands by copying its anchor's node (nine levels
+/// of ten aliases in a 545-byte note are a billion nodes, and the index ran
+/// out of memory past 4 GiB), or nesting past [`MAX_FRONT_MATTER_DEPTH`].
+/// `None` when neither (or the block does not parse, which the loader says).
+fn shape_problem(block: &str) -> Option<NoteWarning> {
+    use yaml_rust2::parser::{Event, Parser};
+    let mut parser = Parser::new_from_str(block);
+    let mut depth = 0usize;
+    loop {
+        let Ok((event, mark)) = parser.next_token() else { return None };
+        // The scanner counts lines from 1 inside the block, which starts on line 2.
+        let line = mark.line() + 1;
+        match event {
+            Event::StreamEnd => return None,
+            Event::Alias(_) => {
+                return Some(NoteWarning {
+                    line,
+                    problem: "the front matter uses a YAML alias (`*name`), which amem does not expand".into(),
+                });
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                depth += 1;
+                if depth > MAX_FRONT_MATTER_DEPTH {
+                    return Some(NoteWarning {
+                        line,
+                        problem: format!("the front matter nests deeper than {MAX_FRONT_MATTER_DEPTH} levels"),
+                    });
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
 }
 
@@ -447,6 +491,29 @@ mod tests {
         // In YAML ` #` starts a comment; quoted, `#tag` is a tag.
         let n = read_note("---\ntags: alpha beta, '#gamma' # a comment\n---\nx", true);
         assert_eq!(n.tags, ["alpha", "beta", "gamma"]);
+    }
+
+    /// Issue 40: a 545-byte note whose front matter nests aliases (a
+    /// "billion laughs") made `amem index` abort past 4 GiB. Aliases are not
+    /// expanded: the note is plain text with a warning at the alias's line;
+    /// front matter nested deeper than the limit likewise.
+    #[test]
+    fn aliases_and_deep_nesting_are_warnings_not_memory() {
+        let mut laughs = String::from("---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for (name, prev) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"]) {
+            laughs.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+        }
+        laughs.push_str("---\nThe body.\n");
+        let n = read_note(&laughs, true);
+        let w = n.warning.expect("a warning");
+        assert!(w.problem.contains("alias") && w.line == 3, "{w:?}");
+        assert!(n.body.contains("The body."));
+        let deep = format!("---\nk: {}{}\n---\nx\n", "[".repeat(200), "]".repeat(200));
+        let w = read_note(&deep, true).warning.expect("a warning");
+        assert!(w.problem.contains("deeper than 32") || w.problem.contains("not YAML"), "{w:?}");
+        let deep_block = format!("---\n{}---\nx\n", (0..100).map(|i| format!("{}k{i}:\n", "  ".repeat(i))).collect::<String>());
+        let w = read_note(&deep_block, true).warning.expect("a warning");
+        assert!(w.problem.contains("deeper than 32"), "{w:?}");
     }
 
     #[test]
