@@ -106,17 +106,8 @@ def main():
     ap.add_argument("--scratch", default="/tmp/amem-bench-audit-big-mail")
     a = ap.parse_args()
     audit_bench = module("bench_audit", "bench-audit.py")
-    mail = module("bench_mail", "bench-importers-mail.py")
-    tarball = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(tarball):
-        raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    files = mail.enron_files(audit_bench.unpacked_maildir(tarball, a.scratch))
-    if a.exe:
-        exe = os.path.abspath(a.exe)
-    else:
-        log("building amem (release)")
-        subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-        exe = audit_bench.release_exe("amem")
+    files = audit_bench.enron_sample_files(a.scratch)
+    exe = audit_bench.amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")
     shutil.rmtree(home, ignore_errors=True)
     os.makedirs(os.path.join(home, "wiki"))

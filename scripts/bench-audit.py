@@ -181,6 +181,26 @@ def unpacked_maildir(tarball, scratch):
     return root
 
 
+ENRON_SAMPLE = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
+
+
+def enron_sample_files(scratch):
+    """The real Enron mails of ../shared/corpora/enron/enron-5users.tar.gz, unpacked under
+    `scratch` once, in the order scripts/bench-importers-mail.py walks them."""
+    if not os.path.exists(ENRON_SAMPLE):
+        raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
+    return mail_bench().enron_files(unpacked_maildir(ENRON_SAMPLE, scratch))
+
+
+def amem_exe(given):
+    """`given` (a built amem) as an absolute path, or the release build, built now."""
+    if given:
+        return os.path.abspath(given)
+    log("building amem (release)")
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
+    return release_exe("amem")
+
+
 def make_wiki(home, files):
     wiki = os.path.join(home, "wiki", "notes")
     os.makedirs(wiki, exist_ok=True)
@@ -374,12 +394,8 @@ def main():
                     help="archive scales to time, e.g. 1 (a quick look; the README block needs all)")
     a = ap.parse_args()
     mb = mail_bench()
-    shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(shared):
-        raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    root = unpacked_maildir(shared, a.scratch)
-    files = mb.enron_files(root)
-    archives = mb.generate(a.scratch, files, root)
+    files = enron_sample_files(a.scratch)
+    archives = mb.generate(a.scratch, files, unpacked_maildir(ENRON_SAMPLE, a.scratch))
     log("building amem and the stage_costs example (release)")
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-audit", "--example", "stage_costs"], cwd=ROOT, check=True)

@@ -187,18 +187,8 @@ def main():
     ap.add_argument("--exe", help="a built amem (default: cargo build --release)")
     a = ap.parse_args()
     audit_bench = module("bench_audit", "bench-audit.py")
-    mail = module("bench_mail", "bench-importers-mail.py")
-    tarball = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(tarball):
-        raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    root = audit_bench.unpacked_maildir(tarball, a.scratch)
-    files = mail.enron_files(root)
-    if a.exe:
-        exe = os.path.abspath(a.exe)
-    else:
-        log("building amem (release)")
-        subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-        exe = audit_bench.release_exe("amem")
+    files = audit_bench.enron_sample_files(a.scratch)
+    exe = audit_bench.amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")
     shutil.rmtree(home, ignore_errors=True)
     notes = audit_bench.make_wiki(home, files)
