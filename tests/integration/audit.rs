@@ -681,3 +681,32 @@ fn a_report_folder_inside_the_wiki_is_refused() {
         .arg(home.join("wiki-reports"));
     ok(&mut c);
 }
+
+/// A report copied into the wiki is never indexed or cited (issue 40: with
+/// the report inside `wiki/`, `--rerun` cited it: contradicted 5 → 0,
+/// supported 5 → 8, every one citing `amem://amem-audit-run-…`).
+#[test]
+fn a_report_inside_the_wiki_is_never_cited() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let run = |extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--offline", "--json", "--home"])
+            .arg(&home)
+            .args(extra);
+        summary_line(&ok(&mut c))
+    };
+    let first = run(&[]);
+    let dir = PathBuf::from(first["data"]["report_dir"].as_str().unwrap());
+    std::fs::create_dir_all(home.join("wiki/copied")).unwrap();
+    std::fs::copy(dir.join("audit.md"), home.join("wiki/copied/audit.md")).unwrap();
+    let mut index = t.amem();
+    index.args(["index", "--home"]).arg(&home);
+    let out = index.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("copied/audit.md") && err.contains("an amem audit report"), "{err}");
+    let again = run(&["--rerun"]);
+    assert_eq!(again["data"]["summary"]["by_group"], first["data"]["summary"]["by_group"]);
+    let md = std::fs::read_to_string(PathBuf::from(again["data"]["report_dir"].as_str().unwrap()).join("audit.md")).unwrap();
+    assert!(!md.contains("amem://amem-audit-run"), "the report cites a report");
+}

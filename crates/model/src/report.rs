@@ -20,6 +20,12 @@ use std::fmt;
 /// as "nothing was lost".
 pub const NOT_CHECKED_CHANGE_TYPES: [&str; 2] = ["broadened", "weakened"];
 
+/// How `audit.md` begins (then the run id in backticks). The wiki's indexer
+/// skips a file that begins so: a report copied or written into the wiki
+/// would otherwise be indexed and cited as evidence for the very claims it
+/// reports.
+pub const REPORT_HEADING: &str = "# amem audit: run ";
+
 /// How many skipped records a [`RunSummary`] keeps as examples. The counts
 /// are always complete; only the sample of locators is bounded, so a run over
 /// a badly damaged archive cannot grow the summary without limit.

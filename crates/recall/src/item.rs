@@ -119,6 +119,9 @@ pub enum SkipReason {
         /// `FIFO`, `character device`, ...
         kind: String,
     },
+    /// One of amem's own reports (it begins with [`amem_model::REPORT_HEADING`]):
+    /// never evidence for the claims it reports.
+    AmemReport,
     /// Larger than the wiki reads in one file.
     TooLarge {
         /// The file's size.
@@ -137,6 +140,7 @@ impl fmt::Display for SkipReason {
             SkipReason::Empty => f.write_str("no text after the front matter"),
             SkipReason::Unsupported => f.write_str("not a wiki format (.md, .markdown, .txt, .html, .htm)"),
             SkipReason::NotRegular { kind } => write!(f, "not a regular file ({kind})"),
+            SkipReason::AmemReport => f.write_str("an amem audit report, never indexed as a note"),
             SkipReason::TooLarge { size, limit } => write!(f, "{size} bytes, more than the {limit}-byte limit for one file"),
         }
     }
@@ -194,6 +198,9 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
     }
     let text = std::str::from_utf8(bytes).map_err(|e| SkipReason::InvalidUtf8 { offset: e.valid_up_to() })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.starts_with(amem_model::REPORT_HEADING) {
+        return Err(SkipReason::AmemReport);
+    }
     let digest = Digest::of(bytes);
     let note = match kind {
         ItemKind::Markdown | ItemKind::Text => crate::note::read_note(text, kind == ItemKind::Markdown),

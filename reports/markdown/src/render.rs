@@ -43,7 +43,7 @@ fn status_mark(s: Status) -> &'static str {
 }
 
 pub(crate) fn title(out: &mut impl Write, run: &RunInfo) -> R {
-    writeln!(out, "# amem audit: run {}\n", code(&run.run_id.0))?;
+    writeln!(out, "{}{}\n", amem_model::REPORT_HEADING, code(&run.run_id.0))?;
     Ok(())
 }
 
