@@ -23,29 +23,18 @@ Usage:
 """
 
 import argparse
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
 import time
+
+from bench_common import load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:audit-big-mail:begin -->", "<!-- bench:audit-big-mail:end -->"
 SIZES_MB = (0.1, 1, 4, 30)
 TARGET_RATIO = 2.0
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def module(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def bodies(files):
@@ -105,7 +94,7 @@ def main():
     ap.add_argument("--exe")
     ap.add_argument("--scratch", default="/tmp/amem-bench-audit-big-mail")
     a = ap.parse_args()
-    audit_bench = module("bench_audit", "bench-audit.py")
+    audit_bench = load("bench_audit", "bench-audit.py")
     files = audit_bench.enron_sample_files(a.scratch)
     exe = audit_bench.amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")

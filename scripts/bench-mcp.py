@@ -35,32 +35,21 @@ Usage:
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import re
 import shutil
 import statistics
 import subprocess
-import sys
 import time
+
+from bench_common import load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:mcp:begin -->", "<!-- bench:mcp:end -->"
 CLAIMS = 300
 WARM = 20
 TARGET_P99_MS = {"amem_recall": 20.0, "amem_factcheck": 50.0}
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def module(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def first_sentence(path):
@@ -186,7 +175,7 @@ def main():
     ap.add_argument("--scratch", default="/tmp/amem-bench-mcp")
     ap.add_argument("--exe", help="a built amem (default: cargo build --release)")
     a = ap.parse_args()
-    audit_bench = module("bench_audit", "bench-audit.py")
+    audit_bench = load("bench_audit", "bench-audit.py")
     files = audit_bench.enron_sample_files(a.scratch)
     exe = audit_bench.amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")

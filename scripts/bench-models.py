@@ -19,28 +19,17 @@ Usage:
 """
 
 import argparse
-import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import sys
+
+from bench_common import load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench-models:begin -->", "<!-- bench-models:end -->"
 TARGET_RATE = 1000
 TARGET_PAIRS = 100
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def render(rows):

@@ -23,27 +23,16 @@ Usage:
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
-import sys
+
+from bench_common import load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- report-size:begin -->", "<!-- report-size:end -->"
 LIMIT = 2 * 1024 * 1024
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "scripts", file))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def run_audit(exe, home, mbox, extra):

@@ -59,13 +59,16 @@ pub(crate) struct FactcheckArgs {
 /// re-read); `warn` hears how many files were skipped.
 pub(crate) fn open_store(home: &Path, warn: &mut dyn FnMut(String)) -> anyhow::Result<Arc<RecallStore>> {
     let store = Arc::new(RecallStore::open(home).with_context(|| format!("cannot open the wiki of {}", home.display()))?);
-    let report = store
-        .with_wiki(|w| w.index_wiki(IndexOptions::default(), &mut |_| ControlFlow::Continue(())))
-        .context("cannot update the wiki index")?;
+    let report = bring_up_to_date(&store).context("cannot update the wiki index")?;
     if !report.skipped.is_empty() {
         warn(format!("{} wiki file(s) skipped while indexing: run `amem index` to see which", report.skipped.len()));
     }
     Ok(store)
+}
+
+/// The wiki's index brought up to date with its files (unchanged ones are not re-read).
+pub(crate) fn bring_up_to_date(store: &RecallStore) -> amem_recall::Result<amem_recall::IndexReport> {
+    store.with_wiki(|w| w.index_wiki(IndexOptions::default(), &mut |_| ControlFlow::Continue(())))
 }
 
 /// The trust list of `home` as `amem factcheck` asks it, capturing into `store`.

@@ -192,6 +192,12 @@ pub(crate) fn run_open(a: OpenArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
+/// The time a capture records: now, to the second (as the trust list's captures record it).
+pub(crate) fn captured_now() -> String {
+    let now = jiff::Timestamp::now();
+    jiff::Timestamp::from_second(now.as_second()).unwrap_or(now).to_string()
+}
+
 pub(crate) fn run_capture(a: CaptureArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let bytes = amem_model::source_file::read_file(&a.file, amem_model::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
@@ -199,8 +205,7 @@ pub(crate) fn run_capture(a: CaptureArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let kind = ItemKind::from_name(&name).unwrap_or(ItemKind::Text);
     let parsed =
         amem_recall::parse_item(&bytes, kind).map_err(|reason| anyhow::anyhow!("cannot capture {}: {reason}", a.file.display()))?;
-    let now = jiff::Timestamp::now();
-    let now = jiff::Timestamp::from_second(now.as_second()).unwrap_or(now).to_string();
+    let now = captured_now();
     let mut wiki = open_wiki(ctx)?;
     let id = wiki.capture(&Capture {
         text: &parsed.body,

@@ -31,7 +31,7 @@ use amem_audit::capture::RecallStore;
 use amem_audit::check::{CheckOptions, check_claim};
 use amem_factcheck::{GroundOutcome, Grounder};
 use amem_model::AmemUri;
-use amem_recall::{Capture, IndexOptions, Recall};
+use amem_recall::{Capture, Recall};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
     Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
@@ -44,7 +44,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -226,8 +225,7 @@ impl Engine {
         if last.is_some_and(|at| at.elapsed() < self.reindex_every) {
             return Ok(());
         }
-        self.store
-            .with_wiki(|w| w.index_wiki(IndexOptions::default(), &mut |_| ControlFlow::Continue(())))
+        crate::cmd::factcheck::bring_up_to_date(&self.store)
             .map_err(|e| CallError::Failed(format!("cannot update the wiki index of {}: {e}", self.home.display())))?;
         *last = Some(Instant::now());
         Ok(())
@@ -330,8 +328,7 @@ impl Engine {
                 if text.trim().is_empty() {
                     return Err(CallError::Arguments("amem_capture: the text is empty".into()));
                 }
-                let now = jiff::Timestamp::now();
-                let now = jiff::Timestamp::from_second(now.as_second()).unwrap_or(now).to_string();
+                let now = crate::cmd::wiki::captured_now();
                 let capture = Capture { text: &text, title: a.title.as_deref(), source_url: None, retrieved_at: &now };
                 self.store.with_wiki(|w| w.capture(&capture)).map_err(|e| CallError::Failed(format!("cannot capture: {e}")))?.0
             }
