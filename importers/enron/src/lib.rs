@@ -39,12 +39,19 @@ use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Largest single mail file read (64 MiB): the biggest CMU Enron file is
 /// about 2 MB; past this it is not a mail.
 const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Largest single CSV record read (64 MiB, the mbox importer's cap on one
+/// message): the csv crate holds a whole record in memory, so a record past
+/// this is skipped, counted, and reading resumes at the next record.
+pub const MAX_CSV_RECORD_BYTES: u64 = amem_importer_mail::mbox::DEFAULT_MAX_MESSAGE_BYTES as u64;
 
 /// How the mailbox (custodian) of a file is found from its path below the root.
 #[derive(Debug, Clone)]
@@ -357,8 +364,13 @@ pub struct CsvImporter {
 /// another record, is reported at the line where it starts, and reading
 /// resumes at the next line that starts a record ([`CsvRows::resync`]).
 struct CsvRows {
-    reader: csv::Reader<BufReader<File>>,
+    reader: csv::Reader<CappedFile>,
     record: csv::ByteRecord,
+    /// Where the record being read may end at most (file offset), shared
+    /// with the [`CappedFile`] under the reader.
+    record_limit: Arc<AtomicU64>,
+    /// Largest record read, in bytes.
+    max_record_bytes: u64,
     path: PathBuf,
     file_col: usize,
     message_col: usize,
@@ -390,6 +402,48 @@ fn starts_record(line: &[u8]) -> bool {
     memchr::memmem::find(line, RECORD_START).is_some_and(|i| i > 0 && !line[..i].iter().any(|b| matches!(b, b'"' | b',')))
 }
 
+/// The CSV file under the csv crate's reader, refusing to read past the
+/// current record's limit: the reader asks for more bytes only while the
+/// record is unfinished, so a read at the limit means the record is larger
+/// than the cap, and it fails before the record's buffer can grow further.
+struct CappedFile {
+    file: File,
+    pos: u64,
+    limit: Arc<AtomicU64>,
+}
+
+/// The error [`CappedFile`] returns at the limit, recognised by [`CsvRows`].
+#[derive(Debug)]
+struct RecordTooLarge;
+
+impl std::fmt::Display for RecordTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("record too large")
+    }
+}
+
+impl std::error::Error for RecordTooLarge {}
+
+impl Read for CappedFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let room = self.limit.load(Ordering::Relaxed).saturating_sub(self.pos);
+        if room == 0 && !buf.is_empty() {
+            return Err(std::io::Error::other(RecordTooLarge));
+        }
+        let want = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for CappedFile {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.pos = self.file.seek(to)?;
+        Ok(self.pos)
+    }
+}
+
 /// One CSV record, owned.
 struct Row {
     line: u64,
@@ -410,8 +464,18 @@ impl CsvImporter {
     /// # Errors
     /// The file cannot be opened, or its header row lacks those columns (kind `io` / `csv`).
     pub fn open(path: &Path, opts: &ImportOptions) -> Result<Self, ImportError> {
+        Self::open_with_cap(path, opts, MAX_CSV_RECORD_BYTES)
+    }
+
+    /// [`CsvImporter::open`] with another cap on one record (in bytes).
+    ///
+    /// # Errors
+    /// As [`CsvImporter::open`].
+    pub fn open_with_cap(path: &Path, opts: &ImportOptions, max_record_bytes: u64) -> Result<Self, ImportError> {
         let f = File::open(path).map_err(|e| ImportError::new(path, "start", "io", format!("cannot open: {e}")))?;
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(BufReader::with_capacity(256 << 10, f));
+        let record_limit = Arc::new(AtomicU64::new(max_record_bytes.max(1)));
+        let capped = CappedFile { file: f, pos: 0, limit: Arc::clone(&record_limit) };
+        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).buffer_capacity(256 << 10).from_reader(capped);
         let headers =
             reader.byte_headers().map_err(|e| ImportError::new(path, "line 1", "csv", format!("cannot read the header row: {e}")))?;
         let col = |want: &str| headers.iter().position(|h| String::from_utf8_lossy(h).trim().eq_ignore_ascii_case(want));
@@ -427,6 +491,8 @@ impl CsvImporter {
             rows: CsvRows {
                 reader,
                 record: csv::ByteRecord::new(),
+                record_limit,
+                max_record_bytes: max_record_bytes.max(1),
                 path: path.to_path_buf(),
                 file_col,
                 message_col,
@@ -504,22 +570,63 @@ impl CsvRows {
         }
     }
 
+    /// Skip the record starting at `start`, which is over the cap: its
+    /// buffer is freed and reading resumes at the next line that starts a
+    /// Kaggle record (or stops, when there is none).
+    fn skip_too_large(&mut self, start: &csv::Position) -> ImportError {
+        self.record = csv::ByteRecord::new();
+        self.record_limit.store(u64::MAX, Ordering::Relaxed);
+        if self.raw.is_none() {
+            self.raw = File::open(&self.path).ok();
+        }
+        let mut line = start.line();
+        let cap = self.max_record_bytes;
+        match self.resync(start, &mut line) {
+            Some(next) => {
+                let at = next.line();
+                if let Err(e) = self.reader.seek(next) {
+                    self.done = true;
+                    return ImportError::new(&self.path, format!("line {at}"), "io", e.to_string());
+                }
+                ImportError::new(
+                    &self.path,
+                    format!("line {line}"),
+                    "too_large",
+                    format!("the record starting here is larger than {cap} bytes: skipped, reading resumes at line {at}"),
+                )
+            }
+            None => {
+                self.done = true;
+                ImportError::new(
+                    &self.path,
+                    format!("line {line}"),
+                    "too_large",
+                    format!(
+                        "the record starting here is larger than {cap} bytes and no record starts after it: the rest of the file is not read"
+                    ),
+                )
+            }
+        }
+    }
+
     /// The position of the first line after `start` that starts a record.
     /// `line` is set to the line the broken record starts on.
     fn resync(&mut self, start: &csv::Position, line_of_start: &mut u64) -> Option<csv::Position> {
         let raw = self.raw.as_mut()?;
         raw.seek(SeekFrom::Start(start.byte())).ok()?;
         let mut lines = BufReader::with_capacity(256 << 10, &*raw);
-        let mut buf = Vec::new();
+        // Only a line's head is kept: a record start is a short file key and
+        // `,"Message-ID:`, and a line may be as long as the file.
+        let mut head = Vec::with_capacity(LINE_HEAD);
         let (mut byte, mut line) = (start.byte(), start.line());
         let mut first = true;
         loop {
-            buf.clear();
-            let n = std::io::BufRead::read_until(&mut lines, b'\n', &mut buf).ok()?;
+            head.clear();
+            let (n, ended) = read_line_head(&mut lines, &mut head)?;
             if n == 0 {
                 return None;
             }
-            if first && buf == b"\n" {
+            if first && n == 1 && ended {
                 // After a `\r\n` the csv crate places the record at the `\n`
                 // that ends the line before it, not yet counted: the record
                 // itself starts on the next line.
@@ -528,15 +635,51 @@ impl CsvRows {
                 *line_of_start = line;
                 continue;
             }
-            if !first && starts_record(buf.strip_suffix(b"\n").unwrap_or(&buf)) {
+            if !first && starts_record(&head) {
                 let mut p = csv::Position::new();
                 p.set_byte(byte).set_line(line).set_record(start.record() + 1);
                 return Some(p);
             }
             first = false;
-            byte += n as u64;
+            byte += n;
             line += 1;
         }
+    }
+}
+
+/// Bytes of a line's head that [`CsvRows::resync`] looks at.
+const LINE_HEAD: usize = 4096;
+
+/// Read one line of `r` (through its `\n`), keeping at most [`LINE_HEAD`]
+/// bytes of it (without the `\n`) in `head`. Returns the line's length in
+/// bytes and whether it ended with `\n`; `None` on a read error.
+fn read_line_head(r: &mut impl BufRead, head: &mut Vec<u8>) -> Option<(u64, bool)> {
+    let mut n = 0u64;
+    loop {
+        let buf = r.fill_buf().ok()?;
+        if buf.is_empty() {
+            return Some((n, false));
+        }
+        let (take, ended) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let body = &buf[..if ended { take - 1 } else { take }];
+        let room = LINE_HEAD.saturating_sub(head.len());
+        head.extend_from_slice(&body[..body.len().min(room)]);
+        r.consume(take);
+        n += take as u64;
+        if ended {
+            return Some((n, true));
+        }
+    }
+}
+
+/// Is `e` the [`CappedFile`]'s refusal to read past a record's cap?
+fn too_large(e: &csv::Error) -> bool {
+    match e.kind() {
+        csv::ErrorKind::Io(io) => io.get_ref().is_some_and(|inner| inner.is::<RecordTooLarge>()),
+        _ => false,
     }
 }
 
@@ -547,12 +690,15 @@ impl Iterator for CsvRows {
         if self.done {
             return None;
         }
+        let next_start = self.reader.position().clone();
+        self.record_limit.store(next_start.byte().saturating_add(self.max_record_bytes), Ordering::Relaxed);
         match self.reader.read_byte_record(&mut self.record) {
             Ok(false) => {
                 self.done = true;
                 return None;
             }
             Ok(true) => {}
+            Err(e) if too_large(&e) => return Some(Err(self.skip_too_large(&next_start))),
             Err(e) => {
                 let line = e.position().map_or_else(|| "unknown line".to_string(), |p| format!("line {}", p.line()));
                 if matches!(e.kind(), csv::ErrorKind::Io(_)) {

@@ -218,3 +218,47 @@ fn a_file_name_that_is_not_utf8_is_read() {
     let one: Vec<_> = amem_importer_enron::open(&odd, &ImportOptions::default()).unwrap().collect();
     assert_eq!(ids(&one), ["<1.JavaMail.evans@thyme>"]);
 }
+
+// ---- Issue 40: every read bounded.
+
+/// One CSV record past the cap (here 8 KiB; 64 MiB by default) is skipped
+/// and counted at the line it starts on, without holding more than the cap:
+/// the records after it are read. Before, the csv crate held any record
+/// whole (a 100 MB record took the audit past 4 GiB).
+#[test]
+fn r40_csv_record_over_the_cap_is_skipped_and_counted() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("emails.csv");
+    let cap = 8 << 10;
+    let mail = |n: u32| MAIL.replace("<1.", &format!("<{n}."));
+    // One long line and many short ones: both shapes of a huge body.
+    let one_line = mail(2).replace("The curve moved 3 cents.", &"word ".repeat(20_000));
+    let many_lines = mail(4).replace("The curve moved 3 cents.", &"a line\n".repeat(20_000));
+    let text = format!(
+        "file,message\nu/f/1.,{}\nu/f/2.,{}\nu/f/3.,{}\nu/f/4.,{}\nu/f/5.,{}\n",
+        quoted(&mail(1)),
+        quoted(&one_line),
+        quoted(&mail(3)),
+        quoted(&many_lines),
+        quoted(&mail(5))
+    );
+    std::fs::write(&p, &text).unwrap();
+    let items: Vec<_> = amem_importer_enron::CsvImporter::open_with_cap(&p, &ImportOptions::default(), cap).unwrap().collect();
+    let got: Vec<String> = ids(&items).into_iter().map(|s| s.split(" /").next().unwrap().to_string()).collect();
+    assert_eq!(got, ["<1.JavaMail.evans@thyme>", "ERR too_large", "<3.JavaMail.evans@thyme>", "ERR too_large", "<5.JavaMail.evans@thyme>"]);
+    for (i, file) in [(1, "u/f/2.,"), (3, "u/f/4.,")] {
+        let e = items[i].as_ref().unwrap_err();
+        let line = text.lines().position(|l| l.starts_with(file)).unwrap() + 1;
+        assert_eq!(e.position, format!("line {line}"), "{e}");
+        assert!(e.reason.contains(&cap.to_string()) && e.reason.contains("resumes"), "{e}");
+    }
+    // The same file under the default cap: every record read.
+    assert_eq!(ids(&csv_items(&p)).iter().filter(|s| s.starts_with("ERR")).count(), 0);
+    // A huge last record: counted, and reading ends.
+    let last = format!("file,message\nu/f/1.,{}\nu/f/2.,{}\n", quoted(&mail(1)), quoted(&one_line));
+    std::fs::write(&p, &last).unwrap();
+    let items: Vec<_> = amem_importer_enron::CsvImporter::open_with_cap(&p, &ImportOptions::default(), cap).unwrap().collect();
+    assert!(ids(&items)[1].starts_with("ERR too_large"), "{items:?}");
+    assert_eq!(items.len(), 2);
+    assert!(items[1].as_ref().unwrap_err().reason.contains("rest of the file"), "{:?}", items[1]);
+}
