@@ -83,17 +83,27 @@ fn ts_time(s: &str) -> Option<Timestamp> {
     Timestamp::new(secs, i32::try_from(nanos).ok()?).ok()
 }
 
-/// A parsed item with its sort key (`ts`, then position in the file).
-type Keyed = ((i64, u32), usize, Result<Message, ImportError>);
+/// One element of a day file, as planned by [`plan_day`]: an error found
+/// while reading its `ts`, or a message to convert when its turn comes.
+pub(crate) enum Planned {
+    /// The element does not parse, is not an object, or has no usable `ts`.
+    Failed(ImportError),
+    /// A message inside the window: its bytes and its index in the array.
+    Message { range: std::ops::Range<usize>, index: usize },
+}
 
-/// Parse one day file. Items come out sorted by `ts` (errors first, in file order).
+/// Plan one day file: its elements in the order they come out (errors
+/// first, in file order, then messages by `ts`, then position), messages
+/// outside the window left out.
 ///
 /// The top-level array is cut into its elements first ([`elements`], a scan
-/// with no recursion), and each message is parsed on its own: one message
-/// that does not parse (nested past serde_json's depth limit, say) is one
-/// error at its position, and the others of the day come through; only the
-/// day's own bytes are held, never a value tree of the whole file.
-pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Message, ImportError>> {
+/// with no recursion), and only each element's `ts` is read here; the
+/// message itself is built when its turn comes ([`convert_planned`]), so a
+/// day of 600,000 messages holds its bytes and one small entry each, never
+/// all its messages at once. One element that does not parse (nested past
+/// serde_json's depth limit, say) is one error at its position, and the
+/// others of the day come through.
+pub(crate) fn plan_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Planned> {
     let err = |pos: String, kind: &str, reason: String| ImportError::new(ctx.file, pos, kind, reason);
     let ranges = match elements(bytes) {
         Ok(r) => r,
@@ -102,28 +112,104 @@ pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Messag
             // As serde_json counts: the column of the last byte read, 0 at the end of the file after a newline.
             let column = if at >= bytes.len() { column - 1 } else { column };
             let position = if at == 0 { format!("line {line}") } else { format!("line {line} column {column}") };
-            return vec![Err(err(position, "json", reason))];
+            return vec![Planned::Failed(err(position, "json", reason))];
         }
     };
-    let mut keyed: Vec<Keyed> = Vec::with_capacity(ranges.len());
-    for (i, range) in ranges.into_iter().enumerate() {
-        let raw: Value = match serde_json::from_slice(&bytes[range.clone()]) {
-            Ok(v) => v,
-            Err(e) => {
+    let mut failed = Vec::new();
+    let mut keyed: Vec<((i64, u32), usize, std::ops::Range<usize>)> = Vec::with_capacity(ranges.len());
+    for (index, range) in ranges.into_iter().enumerate() {
+        let element = &bytes[range.clone()];
+        let pos = || format!("message[{index}]");
+        let ts = match element_ts(element) {
+            Ok(ts) => ts,
+            Err(ElementError::Json(e)) => {
                 let (line, column) = line_column(bytes, range.start);
                 let reason = format!("malformed JSON in the message starting at line {line} column {column}: {e}");
-                keyed.push(((i64::MIN, 0), i, Err(err(format!("message[{i}]"), "json", reason))));
+                failed.push(Planned::Failed(err(pos(), "json", reason)));
+                continue;
+            }
+            Err(ElementError::NotAnObject) => {
+                failed.push(Planned::Failed(err(pos(), "json", "a message must be a JSON object".into())));
                 continue;
             }
         };
-        match convert(&raw, i, ctx) {
-            Ok(None) => {}
-            Ok(Some((key, m))) => keyed.push((key, i, Ok(m))),
-            Err(e) => keyed.push(((i64::MIN, 0), i, Err(e))),
+        match read_ts(ts.as_ref()) {
+            Ok(t) if !ctx.window.contains(t.time) => {}
+            Ok(t) => keyed.push((t.key, index, range)),
+            Err((kind, reason)) => failed.push(Planned::Failed(err(pos(), kind, reason))),
         }
     }
-    keyed.sort_by_key(|(k, i, _)| (*k, *i));
-    keyed.into_iter().map(|(_, _, r)| r).collect()
+    keyed.sort_by_key(|(key, index, _)| (*key, *index));
+    failed.extend(keyed.into_iter().map(|(_, index, range)| Planned::Message { range, index }));
+    failed
+}
+
+/// Why an element's `ts` could not be read.
+enum ElementError {
+    Json(serde_json::Error),
+    NotAnObject,
+}
+
+/// The `ts` of one element, read without building the rest of it.
+fn element_ts(element: &[u8]) -> Result<Option<Value>, ElementError> {
+    /// Only `ts`: serde skips the other fields without keeping them.
+    #[derive(serde::Deserialize)]
+    struct TsOnly {
+        ts: Option<Value>,
+    }
+    if element.first() == Some(&b'{')
+        && let Ok(t) = serde_json::from_slice::<TsOnly>(element)
+    {
+        return Ok(t.ts);
+    }
+    // The rare path (not an object, malformed, a repeated `ts`): read it
+    // whole, to say what is wrong as the full parse would.
+    match serde_json::from_slice::<Value>(element).map_err(ElementError::Json)? {
+        Value::Object(o) => Ok(o.get("ts").cloned()),
+        _ => Err(ElementError::NotAnObject),
+    }
+}
+
+/// A message's `ts`, checked: the string, its sort key and its time.
+struct Ts<'a> {
+    text: &'a str,
+    key: (i64, u32),
+    time: Timestamp,
+}
+
+/// Read a message's `ts` value, or say (kind, reason) why it is not one.
+fn read_ts(ts: Option<&Value>) -> Result<Ts<'_>, (&'static str, String)> {
+    let text = match ts {
+        None | Some(Value::Null) => return Err(("missing_field", "message has no ts (its id and time)".into())),
+        Some(Value::String(t)) => t.as_str(),
+        Some(other) => return Err(("ts", format!("ts must be a string like \"1459052866.000012\", found {other}"))),
+    };
+    let key = parse_ts(text).ok_or_else(|| ("ts", format!("ts {text:?} is not <unix seconds>.<digits>")))?;
+    let time = ts_time(text).ok_or_else(|| ("ts", format!("ts {text:?} is out of range")))?;
+    Ok(Ts { text, key, time })
+}
+
+/// Build the message of one planned element (`None` for a [`Planned::Message`]
+/// that turns out outside the window, which [`plan_day`] already leaves out).
+pub(crate) fn convert_planned(bytes: &[u8], planned: Planned, ctx: &DayContext<'_>) -> Option<Result<Message, ImportError>> {
+    let (range, index) = match planned {
+        Planned::Failed(e) => return Some(Err(e)),
+        Planned::Message { range, index } => (range, index),
+    };
+    let raw: Value = match serde_json::from_slice(&bytes[range.clone()]) {
+        Ok(v) => v,
+        Err(e) => {
+            let (line, column) = line_column(bytes, range.start);
+            let reason = format!("malformed JSON in the message starting at line {line} column {column}: {e}");
+            return Some(Err(ImportError::new(ctx.file, format!("message[{index}]"), "json", reason)));
+        }
+    };
+    convert(&raw, index, ctx).transpose()
+}
+
+/// Parse one day file whole: [`plan_day`], then every message built.
+pub(crate) fn parse_day(bytes: &[u8], ctx: &DayContext<'_>) -> Vec<Result<Message, ImportError>> {
+    plan_day(bytes, ctx).into_iter().filter_map(|p| convert_planned(bytes, p, ctx)).collect()
 }
 
 /// Why a day file is not a JSON array, and the byte where that shows.
@@ -214,19 +300,13 @@ fn nonempty(x: Option<&str>) -> Option<&str> {
     x.filter(|s| !s.trim().is_empty())
 }
 
-type Converted = Option<((i64, u32), Message)>;
+type Converted = Option<Message>;
 
 fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, ImportError> {
     let pos = format!("message[{i}]");
     let err = |kind: &str, reason: String| ImportError::new(ctx.file, pos.clone(), kind, reason);
     let o = raw.as_object().ok_or_else(|| err("json", "a message must be a JSON object".into()))?;
-    let ts = match o.get("ts") {
-        None | Some(Value::Null) => return Err(err("missing_field", "message has no ts (its id and time)".into())),
-        Some(Value::String(t)) => t.as_str(),
-        Some(other) => return Err(err("ts", format!("ts must be a string like \"1459052866.000012\", found {other}"))),
-    };
-    let key = parse_ts(ts).ok_or_else(|| err("ts", format!("ts {ts:?} is not <unix seconds>.<digits>")))?;
-    let sent_at = ts_time(ts).ok_or_else(|| err("ts", format!("ts {ts:?} is out of range")))?;
+    let Ts { text: ts, time: sent_at, .. } = read_ts(o.get("ts")).map_err(|(kind, reason)| err(kind, reason))?;
     if !ctx.window.contains(sent_at) {
         return Ok(None);
     }
@@ -374,7 +454,7 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
         meta,
         not_claims,
     };
-    Ok(Some((key, m)))
+    Ok(Some(m))
 }
 
 /// Subtypes posted by an integration rather than a person (Slack API

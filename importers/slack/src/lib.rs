@@ -70,7 +70,7 @@ mod markup;
 
 use amem_model::{ImportError, ImportOptions, Message, MessageStream, TimeWindow};
 use archive::Archive;
-use day::{DayContext, parse_day};
+use day::{DayContext, Planned, convert_planned, parse_day, plan_day};
 use directory::{ConvKind, Directory};
 use jiff::{SignedDuration, Timestamp, civil::Date, tz::TimeZone};
 use std::collections::VecDeque;
@@ -143,6 +143,18 @@ struct SlackStream {
     window: TimeWindow,
     days: std::vec::IntoIter<(String, String)>,
     pending: VecDeque<Result<Message, ImportError>>,
+    /// The day file being read: its bytes and the plan of its elements,
+    /// each built into a message when it is its turn.
+    day: Option<OpenDay>,
+}
+
+/// One day file being read ([`plan_day`]).
+struct OpenDay {
+    bytes: Vec<u8>,
+    file: PathBuf,
+    member: String,
+    folder: String,
+    plan: std::vec::IntoIter<Planned>,
 }
 
 impl SlackStream {
@@ -177,7 +189,7 @@ impl SlackStream {
                 why: "no <channel>/<YYYY-MM-DD>.json day files and no channels.json or users.json: is this a Slack export root (it should contain channels.json)?".into(),
             });
         }
-        Ok(SlackStream { archive, dir, label: path.display().to_string(), window, days: days.into_iter(), pending })
+        Ok(SlackStream { archive, dir, label: path.display().to_string(), window, days: days.into_iter(), pending, day: None })
     }
 }
 
@@ -188,6 +200,23 @@ impl Iterator for SlackStream {
         loop {
             if let Some(item) = self.pending.pop_front() {
                 return Some(item);
+            }
+            if let Some(day) = self.day.as_mut() {
+                let ctx = DayContext {
+                    archive: &self.label,
+                    file: &day.file,
+                    member: &day.member,
+                    folder: &day.folder,
+                    dir: &self.dir,
+                    window: self.window,
+                };
+                match day.plan.next() {
+                    Some(planned) => match convert_planned(&day.bytes, planned, &ctx) {
+                        Some(item) => return Some(item),
+                        None => continue,
+                    },
+                    None => self.day = None,
+                }
             }
             let (folder, name) = self.days.next()?;
             if !day_date(&name).is_some_and(|d| day_may_hold(d, &self.window)) {
@@ -206,7 +235,8 @@ impl Iterator for SlackStream {
                         dir: &self.dir,
                         window: self.window,
                     };
-                    self.pending = parse_day(&bytes, &ctx).into();
+                    let plan = plan_day(&bytes, &ctx).into_iter();
+                    self.day = Some(OpenDay { bytes, file, member, folder, plan });
                 }
             }
         }
