@@ -105,12 +105,24 @@ impl HomeLock {
             attempts += 1;
             match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut f) => {
-                    let written = f.write_all(holder.render().as_bytes()).and_then(|()| f.sync_all());
+                    let mut written = f.write_all(holder.render().as_bytes()).and_then(|()| f.sync_all());
+                    if written.as_ref().is_err_and(|e| e.kind() == ErrorKind::StorageFull)
+                        && let Some(freed) = truncate_leftover_wal(home)
+                    {
+                        written = f.set_len(0).and_then(|()| f.write_all(holder.render().as_bytes())).and_then(|()| f.sync_all());
+                        match &mut written {
+                            Ok(()) => {
+                                tracing::warn!("{freed}");
+                                recovered = Some(recovered.map_or(freed.clone(), |r| format!("{r}; {freed}")));
+                            }
+                            Err(e) => *e = std::io::Error::new(e.kind(), format!("{e}; {freed}")),
+                        }
+                    }
                     if let Err(source) = written {
                         let _ = fs::remove_file(&path);
                         return Err(Error::LockIo { path, source });
                     }
-                    if let Some(fixed) = repair_readonly_shm(home) {
+                    if let Some(fixed) = repair_readonly_sidecars(home) {
                         tracing::warn!("{fixed}");
                         recovered = Some(recovered.map_or(fixed.clone(), |r| format!("{r}; {fixed}")));
                     }
@@ -207,32 +219,69 @@ impl Drop for HomeLock {
     }
 }
 
-/// SQLite gives a new `-shm` index the permissions of its database: a run
-/// on a read-only `ledger.sqlite` leaves a read-only `ledger.sqlite-shm`,
-/// and once the database is writable again every run fails on the index.
-/// With the home lock held, give the index its owner's write permission
-/// back when the database has it (the index is SQLite's own; nothing else
-/// writes it). Returns what was done, if anything.
-fn repair_readonly_shm(home: &Path) -> Option<String> {
+/// SQLite gives a new `-shm` index and `-wal` log the permissions of their
+/// database: a run on a read-only `ledger.sqlite` leaves them read-only,
+/// and once the database is writable again the next run opens it read-only
+/// through them and fails ("attempt to write a readonly database"). With
+/// the home lock held, give each its owner's write permission back when the
+/// database has it (both are SQLite's own; nothing else writes them), so the
+/// run that finds them is the run that recovers. Returns what was done, if
+/// anything.
+fn repair_readonly_sidecars(home: &Path) -> Option<String> {
     let db = home.join(crate::LEDGER_FILE);
-    let shm = home.join(format!("{}-shm", crate::LEDGER_FILE));
-    let db_mode = fs::metadata(&db).ok()?.permissions();
-    let shm_meta = fs::metadata(&shm).ok()?;
-    if db_mode.readonly() || !shm_meta.permissions().readonly() {
+    if fs::metadata(&db).ok()?.permissions().readonly() {
         return None;
     }
-    let mut p = shm_meta.permissions();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        p.set_mode(shm_meta.permissions().mode() | 0o200);
+    let mut done = Vec::new();
+    for suffix in ["-shm", "-wal"] {
+        let file = home.join(format!("{}{suffix}", crate::LEDGER_FILE));
+        let Ok(meta) = fs::metadata(&file) else { continue };
+        if !meta.permissions().readonly() {
+            continue;
+        }
+        let mut p = meta.permissions();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            p.set_mode(meta.permissions().mode() | 0o200);
+        }
+        #[cfg(not(unix))]
+        p.set_readonly(false);
+        done.push(match fs::set_permissions(&file, p) {
+            Ok(()) => format!("made {} writable again (left read-only by a run on a read-only ledger)", file.display()),
+            Err(e) => format!("{} is read-only and cannot be made writable ({e}): delete it while no amem runs", file.display()),
+        });
     }
-    #[cfg(not(unix))]
-    p.set_readonly(false);
-    match fs::set_permissions(&shm, p) {
-        Ok(()) => Some(format!("made {} writable again (left read-only by a run on a read-only ledger)", shm.display())),
-        Err(e) => Some(format!("{} is read-only and cannot be made writable ({e}): delete it while no amem runs", shm.display())),
+    (!done.is_empty()).then(|| done.join("; "))
+}
+
+/// The disk is full and the lock cannot be written: a write-ahead log left
+/// by a run that stopped mid-write (killed, or out of disk before its
+/// close) may be what fills it. Its frames past the last commit are
+/// garbage, and a truncating checkpoint copies the committed ones back and
+/// empties it. Our lock file exists (empty, ours), so no other amem run
+/// takes the ledger meanwhile. Returns what was done, when the log had
+/// anything to free.
+fn truncate_leftover_wal(home: &Path) -> Option<String> {
+    let db = home.join(crate::LEDGER_FILE);
+    let wal = home.join(format!("{}-wal", crate::LEDGER_FILE));
+    let before = fs::metadata(&wal).ok()?.len();
+    if before == 0 || !db.is_file() {
+        return None;
     }
+    let checkpoint = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .and_then(|c| c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0)));
+    let after = fs::metadata(&wal).map_or(0, |m| m.len());
+    Some(match checkpoint {
+        Ok(0) if after < before => {
+            format!("the disk is full: emptied {} ({before} bytes, left by a run that stopped mid-write)", wal.display())
+        }
+        Ok(_) | Err(_) => format!(
+            "the disk is full and {} ({before} bytes, left by a run that stopped mid-write) could not be emptied{}: free some space",
+            wal.display(),
+            checkpoint.err().map(|e| format!(" ({e})")).unwrap_or_default()
+        ),
+    })
 }
 
 /// This machine's host name.
@@ -348,23 +397,35 @@ mod tests {
         assert!(lock.recovered().unwrap().contains(&format!("pid {dead}")), "{:?}", lock.recovered());
     }
 
-    /// Issue 16, finding 6: a read-only `ledger.sqlite-shm` left behind by a
-    /// run on a read-only ledger is made writable again when the lock is taken.
+    /// Issue 16, finding 6, and issue 40: a read-only `ledger.sqlite-shm`
+    /// and `-wal` left behind by a run on a read-only ledger are made
+    /// writable again when the lock is taken, so the first run after the
+    /// ledger is restored works (before, the `-wal` was left read-only and
+    /// that run failed on "attempt to write a readonly database").
     #[cfg(unix)]
     #[test]
-    fn r16_leftover_readonly_shm_is_made_writable() {
+    fn r16_leftover_readonly_shm_and_wal_are_made_writable() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join(crate::LEDGER_FILE), b"").unwrap();
-        let shm = dir.path().join(format!("{}-shm", crate::LEDGER_FILE));
-        fs::write(&shm, b"").unwrap();
-        fs::set_permissions(&shm, fs::Permissions::from_mode(0o444)).unwrap();
+        let sidecars = ["-shm", "-wal"].map(|s| dir.path().join(format!("{}{s}", crate::LEDGER_FILE)));
+        for f in &sidecars {
+            fs::write(f, b"").unwrap();
+            fs::set_permissions(f, fs::Permissions::from_mode(0o444)).unwrap();
+        }
         let lock = HomeLock::acquire(dir.path(), "amem").unwrap();
-        assert_eq!(fs::metadata(&shm).unwrap().permissions().mode() & 0o777, 0o644);
-        assert!(lock.recovered().unwrap().contains("writable again"), "{:?}", lock.recovered());
+        for f in &sidecars {
+            assert_eq!(fs::metadata(f).unwrap().permissions().mode() & 0o777, 0o644, "{}", f.display());
+            assert!(lock.recovered().unwrap().contains(&format!("made {} writable again", f.display())), "{:?}", lock.recovered());
+        }
         drop(lock);
         // Nothing to do the next time.
         assert!(HomeLock::acquire(dir.path(), "amem").unwrap().recovered().is_none());
+        // While the database itself is read-only, they are left as they are.
+        fs::set_permissions(dir.path().join(crate::LEDGER_FILE), fs::Permissions::from_mode(0o444)).unwrap();
+        fs::set_permissions(&sidecars[1], fs::Permissions::from_mode(0o444)).unwrap();
+        assert!(HomeLock::acquire(dir.path(), "amem").unwrap().recovered().is_none());
+        assert_eq!(fs::metadata(&sidecars[1]).unwrap().permissions().mode() & 0o777, 0o444);
     }
 
     #[test]
