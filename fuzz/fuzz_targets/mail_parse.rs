@@ -2,7 +2,8 @@
 //! MIME walk, charset decoding, HTML to text, quote/signature splitting.
 #![no_main]
 
-use amem_importer_mail::{ENRON_X_HEADERS, MailContext, charset, html, normalize_subject, parse_message, split_quoted, trim_signature};
+use amem_importer_mail::{ENRON_X_HEADERS, MailContext, charset, normalize_subject, parse_message, split_quoted, trim_signature};
+use amem_text::html;
 use amem_model::{SourceKind, TimeWindow};
 use libfuzzer_sys::fuzz_target;
 
@@ -25,7 +26,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let (new, _parts) = split_quoted(&text);
     let _ = trim_signature(&new);
-    let _ = html::html_to_text(&text);
+    for quotes in [html::Quotes::Prefixed, html::Quotes::Plain] {
+        let _ = html::html_to_text(&text, quotes);
+    }
     let _ = normalize_subject(&text);
     for label in ["utf-7", "utf-8", "koi8-r", "x-unknown"] {
         let _ = charset::decode(data, label);
