@@ -114,9 +114,10 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// The allocator of the whole binary (see the workspace manifest for why).
+/// The allocator of the whole binary: mimalloc (see the workspace manifest
+/// for why), huge blocks on the system allocator (see `amem_alloc` for why).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: amem_alloc::SplitAllocator = amem_alloc::SplitAllocator;
 
 /// `--color` as given, read before clap parses (so that clap's own help
 /// and usage errors follow it too); a bad value is left for clap to report.

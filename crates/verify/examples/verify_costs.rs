@@ -15,7 +15,7 @@ use std::time::Instant;
 
 // The allocator of the `amem` binary: allocation is a good part of verification's cost.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: amem_alloc::SplitAllocator = amem_alloc::SplitAllocator;
 
 struct Case {
     claim: String,

@@ -26,7 +26,7 @@ use std::time::Instant;
 /// example's `--least-work` profile (`perf record`, x1 archive), and its
 /// seconds could not bound the binary's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: amem_alloc::SplitAllocator = amem_alloc::SplitAllocator;
 
 fn main() -> anyhow::Result<()> {
     // As the binary does before its first allocation: its memory off
