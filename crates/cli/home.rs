@@ -1,4 +1,4 @@
-//! The layout of `$AMEM_HOME` (DESIGN.md, "Local recall and the wiki").
+//! The layout of `$AMEM_HOME` (docs/architecture.md, "Local recall and the wiki").
 
 use std::path::{Path, PathBuf};
 

@@ -16,7 +16,7 @@
 //! (`source`, `reason`), `stale` (`source_url`, `old_item`, `new_item`),
 //! `requests`). `verdict` is the report group (`SUPPORTED`,
 //! `CONTRADICTED`, or `NO_EVIDENCE` for everything unverified); `status` is
-//! the finer DESIGN.md status. `similarity` is the share of the claim's
+//! the finer status (docs/architecture.md, "Status vocabulary"). `similarity` is the share of the claim's
 //! search terms found in the snippet (0 to 1). Without `--format json`, the same
 //! as text. An unavailable source never turns into "no evidence" silently:
 //! it is named on stderr and in `grounding.unavailable`.

@@ -1,6 +1,6 @@
 //! `amem-extract`: from a [`Message`] to the [`Claim`]s it makes.
 //!
-//! Where it sits (../shared/DESIGN.md, "Data flow"): importers yield
+//! Where it sits (docs/architecture.md, "Data flow"): importers yield
 //! messages whose `text` is the author's own text (quoted and forwarded parts
 //! already set apart); [`extract`] turns each into claims, which recall and
 //! verification then assess. It is a plain synchronous function over one

@@ -1,7 +1,7 @@
 //! `amem-factcheck`: grounds a claim that local recall missed in the trust
 //! list the user chose.
 //!
-//! Where it sits (DESIGN.md, "Data flow"): `recall ──miss──▶ factcheck ──▶
+//! Where it sits (docs/architecture.md, "Data flow"): `recall ──miss──▶ factcheck ──▶
 //! verify`. Input: a claim's text. Output: a [`GroundOutcome`] — documents
 //! captured into `$AMEM_HOME/wiki/captured/` (so the same claim is a local
 //! hit next run), "no evidence" with the sources searched, or "unavailable"

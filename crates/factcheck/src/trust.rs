@@ -1,6 +1,6 @@
 //! The trust list as the HTTP layer sees it: which URLs may be requested.
 //! Every request and every redirect hop goes through [`TrustList::allows`]
-//! (DESIGN principle 6, "only chosen hosts").
+//! (docs/architecture.md, "Only chosen hosts").
 
 use reqwest::Url;
 use serde::{Deserialize, Serialize};

@@ -269,8 +269,8 @@ impl Group<'_, '_> {
     fn stance(&self, class: CueClass, check: Check, flags: &mut Vec<Flag>) {
         let hedge = class == CueClass::Hedge;
         // Source window: the matched sentence; for hedges also the
-        // neighbours no other memory sentence aligned to (DESIGN.md: hedge
-        // reads "matched sentence and neighbours").
+        // neighbours no other memory sentence aligned to (docs/architecture.md,
+        // "The gate": the hedge check also reads neighbouring sentences).
         let n = self.src.sentences.len();
         let neighbour = |k: usize| (hedge && k < n && self.aligned_sources.binary_search(&k).is_err()).then_some(k);
         let window = [Some(self.si), neighbour(self.si.wrapping_sub(1)), neighbour(self.si + 1)];

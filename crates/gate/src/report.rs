@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 /// reader never takes silence for a pass.
 pub const NOT_CHECKED: &[&str] = &["broadened", "weakened"];
 
-/// One of the gate's checks (DESIGN.md, "The gate"), plus the informational
+/// One of the gate's checks (docs/architecture.md, "The gate"), plus the informational
 /// `unaligned` finding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -47,7 +47,7 @@ pub enum Severity {
 }
 
 impl Check {
-    /// The eight checks, in DESIGN.md's order (without `unaligned`).
+    /// The eight checks, in the order of docs/architecture.md, "The gate" (without `unaligned`).
     pub const ALL: [Check; 8] = [
         Check::Polarity,
         Check::Condition,

@@ -2,7 +2,7 @@
 //! home lock.
 //!
 //! Where it sits: after verification and the gate, before the report sinks
-//! (DESIGN.md, "Data flow"). It takes [`Message`]s, [`Claim`]s and
+//! (docs/architecture.md, "Data flow"). It takes [`Message`]s, [`Claim`]s and
 //! [`Assessment`]s and keeps them as observations: runs, messages seen (by
 //! digest), claims, evidence item revisions, and assessments, which are
 //! **append-only** (SQL triggers refuse `UPDATE` and `DELETE` on them; "the

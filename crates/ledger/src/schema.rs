@@ -3,7 +3,7 @@
 //!
 //! The file is shared: the recall index keeps its `wiki_*` FTS5 tables in
 //! the same `ledger.sqlite`, so that indexing and recording a run can commit
-//! together (DESIGN.md, "Local recall"). The ledger never touches those
+//! together (docs/architecture.md, "Local recall and the wiki"). The ledger never touches those
 //! tables, and its own version lives in `schema_version` under the component
 //! name [`COMPONENT`] rather than in `PRAGMA user_version`, which is one
 //! number per file and so cannot serve two owners.

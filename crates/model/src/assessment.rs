@@ -1,4 +1,4 @@
-//! The `Assessment` record and the status vocabulary of DESIGN.md.
+//! The `Assessment` record and the status vocabulary (docs/architecture.md, "Status vocabulary").
 
 use crate::{ClaimId, Evidence, Span};
 use serde::{Deserialize, Serialize};
@@ -130,7 +130,7 @@ pub struct Reason {
     pub rule: String,
 }
 
-/// The gate's verdict, from a fixed table (DESIGN.md, "The gate").
+/// The gate's verdict, from a fixed table (docs/architecture.md, "The gate").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum GateVerdict {

@@ -1,6 +1,6 @@
 //! Whose claims: the user's own addresses and handles (`[me]` in
-//! config.toml) and the `--who me|others|all` selection (DESIGN.md, "Whose
-//! claims, which mail").
+//! config.toml) and the `--who me|others|all` selection (docs/architecture.md,
+//! "Whose claims, which mail").
 //!
 //! Matching, per source:
 //! - mail (Gmail mbox, Enron maildir and CSV): the `From:` address, compared

@@ -1,6 +1,6 @@
 //! `amem-model`: the records every amem stage passes along.
 //!
-//! Data flow (see `../shared/DESIGN.md`): importers yield [`Message`]s,
+//! Data flow (see `docs/architecture.md`, "Data flow"): importers yield [`Message`]s,
 //! extraction turns them into [`Claim`]s, recall and fact-check find
 //! [`Evidence`], verification and the gate produce [`Assessment`]s. All of
 //! them are immutable values identified by content [`Digest`]s, so a re-run

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The change types the gate has no detector for (DESIGN.md, "The gate"):
+/// The change types the gate has no detector for (docs/architecture.md, "The gate"):
 /// listed as `not_checked` on every report, so a clean report is never read
 /// as "nothing was lost".
 pub const NOT_CHECKED_CHANGE_TYPES: [&str; 2] = ["broadened", "weakened"];
@@ -369,7 +369,7 @@ impl SkippedTally {
 }
 
 /// End-of-run counts. Every report shows them, including what could not
-/// be checked (DESIGN principle 4).
+/// be checked (docs/architecture.md, "Uncheckable is never a pass").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSummary {
     /// Messages read from the archives (inside the window).

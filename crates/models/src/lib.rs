@@ -1,9 +1,9 @@
 //! `amem-models`: amem's own learned models, run in-process on the CPU.
 //!
-//! Where it sits (docs: `../shared/DESIGN.md`, "Deterministic first, models
+//! Where it sits (docs/architecture.md, "Deterministic first, models
 //! subordinate"): the verify stage's rules decide first; the verifier here
 //! reads the claim against the evidence the rules found and is combined with
-//! them by one fixed table (`amem_audit::policy`). Nothing in this crate
+//! them by one fixed table (`amem_verify::combine`). Nothing in this crate
 //! knows about claims or reports: it turns (evidence, claim) text pairs into
 //! probabilities.
 //!

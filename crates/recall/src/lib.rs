@@ -1,6 +1,6 @@
 //! `amem-recall`: local recall over the user's own wiki.
 //!
-//! Where it sits (DESIGN.md, "Data flow"): extraction yields a `Claim`;
+//! Where it sits (docs/architecture.md, "Data flow"): extraction yields a `Claim`;
 //! recall looks for text in `$AMEM_HOME/wiki` that could support or
 //! contradict it; the verifier cites what recall returns as
 //! `amem://<item>#chunk=<n>` [`amem_model::Evidence`]; on a miss, fact-check

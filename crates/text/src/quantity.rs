@@ -785,7 +785,7 @@ pub fn relate(claim: &Quantity, ev: &Quantity) -> Relation {
 }
 
 /// Units differ. Both stated with a unit or currency (percent and percentage points aside:
-/// DESIGN.md keeps them apart as different quantities, not different values), same anchor,
+/// docs/architecture.md, "Verification", keeps them apart as different quantities, not different values), same anchor,
 /// same value, neither a range end: the value was kept and its unit changed, which no
 /// conversion explains, so the two are incompatible. Anything else is another quantity.
 fn unit_mismatch(claim: &Quantity, ev: &Quantity) -> Relation {

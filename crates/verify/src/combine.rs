@@ -1,6 +1,6 @@
 //! The one combination policy: the rules' verdict and the verifier model's reading.
 //!
-//! DESIGN.md principle 2: the rules decide first and stay the explanation; the
+//! docs/architecture.md, "Deterministic first, models subordinate": the rules decide first and stay the explanation; the
 //! model (`amem_models::Verifier`) reads the claim against the evidence and one
 //! fixed table, [`row`], combines the two. The audit, `amem verify`, `amem factcheck` and
 //! `amem eval verify --method combined` all call [`combine`]. A model may settle what the rules left

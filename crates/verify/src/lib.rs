@@ -2,7 +2,7 @@
 //!
 //! Where it sits: after local recall (or a trust-list fetch) has produced
 //! [`Evidence`] for a claim, [`verify`] decides the claim's [`Status`] in the
-//! vocabulary of DESIGN.md and gives [`Reason`]s that cite the evidence
+//! vocabulary of docs/architecture.md ("Status vocabulary") and gives [`Reason`]s that cite the evidence
 //! sentence each rests on (the evidence record narrowed to that sentence, its
 //! byte span moved to match) and the claim facet each addresses (`number`,
 //! `date`, `polarity`, `scope`, `hedge`, `entity`, `topic`). No model, no
@@ -136,7 +136,7 @@ pub const METHOD: &str = "deterministic@18";
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verification {
-    /// The status, in the DESIGN.md vocabulary.
+    /// The status, in the vocabulary of docs/architecture.md, "Status vocabulary".
     pub status: Status,
     /// Why: each reason names the claim facet it addresses and cites the
     /// evidence sentence(s) it rests on.
@@ -474,7 +474,7 @@ mod tests {
             assert!(r.detail.contains(unit), "{}", r.detail);
             assert_eq!(r.evidence.len(), 2);
         }
-        // Percent and percentage points stay different quantities (DESIGN.md), not a conflict.
+        // Percent and percentage points stay different quantities (docs/architecture.md, "Verification"), not a conflict.
         assert_eq!(
             verify_text("Prices rose 3% last year.", "Prices rose 3 percentage points last year.").status.group(),
             Group::Unverified

@@ -1,5 +1,5 @@
-//! Bulk and automated mail, recognised from its headers (DESIGN.md, "Whose
-//! claims, which mail"): newsletters, list traffic, notifications and
+//! Bulk and automated mail, recognised from its headers (docs/architecture.md,
+//! "Whose claims, which mail"): newsletters, list traffic, notifications and
 //! auto-replies are not anyone's assertion to the user. The importer only
 //! marks such a message (`meta["bulk"]` = the reason); the audit decides
 //! whether to skip it (by default) or audit it (`--include-bulk`).

@@ -4,8 +4,8 @@
 //!
 //! Why: parsing is about 85% of a mail importer's CPU time (MIME walk,
 //! charset, quote splitting) and each message is independent, while the
-//! reading must stay sequential. DESIGN.md asks CPU stages to run on a
-//! blocking pool; this is that pool at importer level, so the stream a
+//! reading must stay sequential. CPU stages run on a pool of worker threads
+//! (docs/architecture.md, "Data flow"); this is that pool at importer level, so the stream a
 //! pipeline receives is already parsed in parallel. Order is kept with
 //! sequence numbers, so output is identical to a serial run.
 //!

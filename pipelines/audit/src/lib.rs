@@ -1,6 +1,6 @@
 //! `amem-audit`: `amem audit chat-history`, composed from the stages.
 //!
-//! Data flow (DESIGN.md): importers ([`sources`]) yield messages; the
+//! Data flow (docs/architecture.md, "Data flow"): importers ([`sources`]) yield messages; the
 //! extractor turns them into claims; [`assess`] grounds each audited claim
 //! in the local wiki, verifies it and gates it against the evidence; on a
 //! local miss the trust list is asked ([`ground`]) and the claim decided

@@ -2,7 +2,7 @@
 //! quoted or forwarded content, gate every candidate write, draw a blind
 //! stratified labelling session, and score the labels.
 //!
-//! The loop (DESIGN.md, "Research pools"): [`session::draw`] samples the
+//! The loop (docs/architecture.md, "Research pools"): [`session::draw`] samples the
 //! flagged and passed strata of a gated pool; people fill the `label`
 //! column of `session.csv`; [`score::score`] reads it with the hidden key.
 #![deny(missing_docs)]

@@ -2,7 +2,7 @@
 //! IPC file), `audit.parquet` ([`ParquetSink`], the same rows) and
 //! `audit.jsonl` (JSON Lines).
 //!
-//! Where it sits: a report sink at the end of the audit (DESIGN.md,
+//! Where it sits: a report sink at the end of the audit (docs/architecture.md,
 //! "Reports"). [`ArrowSink`] implements [`ReportSink`] and writes one row per
 //! claim assessment ([`AuditRecord`]) with the schema [`audit_schema`],
 //! defined once and documented field by field in `reports/arrow/README.md`.

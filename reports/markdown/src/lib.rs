@@ -1,6 +1,6 @@
 //! `amem-report-markdown`: the human report, `reports/<run-id>/audit.md`.
 //!
-//! Where it sits: the last stage of the audit (DESIGN.md, "Reports"). It is a
+//! Where it sits: the last stage of the audit (docs/architecture.md, "Reports"). It is a
 //! [`ReportSink`]: it gets the run's [`RunInfo`], one [`AuditRecord`] per
 //! claim assessment, then the [`RunSummary`], and writes
 //!
