@@ -82,6 +82,8 @@ import subprocess
 import sys
 import time
 
+from bench_common import amem_exe, release_exe
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:audit:begin -->", "<!-- bench:audit:end -->"
 WIKI_ITEMS = 10_000
@@ -192,15 +194,6 @@ def enron_sample_files(scratch):
     return mail_bench().enron_files(unpacked_maildir(ENRON_SAMPLE, scratch))
 
 
-def amem_exe(given):
-    """`given` (a built amem) as an absolute path, or the release build, built now."""
-    if given:
-        return os.path.abspath(given)
-    log("building amem (release)")
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    return release_exe("amem")
-
-
 def make_wiki(home, files):
     wiki = os.path.join(home, "wiki", "notes")
     os.makedirs(wiki, exist_ok=True)
@@ -281,10 +274,6 @@ def least_works(exe, homes, mbox):
     """The least work alone, then one copy per core at once (`homes`: one copy of the indexed home
     per core, since two processes opening one index at the same moment find it locked)."""
     return {"alone": least_work(exe, homes[:1], mbox), "together": least_work(exe, homes, mbox)}
-
-
-def release_exe(*path):
-    return os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", *path)
 
 
 def render(rows, stages, least):

@@ -41,7 +41,7 @@ import shutil
 import subprocess
 import sys
 
-from bench_common import ROOT, log
+from bench_common import ROOT, amem_exe, finish, log
 
 README = os.path.join(ROOT, "README.md")
 BEGIN = "<!-- bench:importers-bigmail:begin -->"
@@ -101,15 +101,6 @@ def timed(cmd, env):
         raise SystemExit("failed: %s\n%s" % (" ".join(cmd), err))
     m = re.search(r"__time__ ([0-9.]+) (\d+)", err)
     return lines, err.count("skipped:"), float(m.group(1)), int(m.group(2))
-
-
-def amem_exe(given):
-    if given:
-        return given
-    log("building amem (release)")
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "release", "amem")
 
 
 def measure(scratch, keep, exe):
@@ -172,10 +163,8 @@ def main():
             failures.append("workers %d: %d messages, expected %d" % (r["workers"], r["messages"], MESSAGES))
         if r["rss_mib"] > bound_mib(largest):
             failures.append("workers %d: peak RSS %.0f MiB over the bound %.0f MiB" % (r["workers"], r["rss_mib"], bound_mib(largest)))
-    text = open(README).read()
-    block = render(largest, rows)
     if a.check:
-        old = parse_block(text)
+        old = parse_block(open(README).read())
         if not old:
             failures.append("README has no %s block" % BEGIN)
         else:
@@ -187,21 +176,7 @@ def main():
                     failures.append("workers %d: README says %d messages, measured %d" % (r["workers"], o["messages"], r["messages"]))
                 elif abs(r["rss_mib"] - o["rss_mib"]) > DRIFT * o["rss_mib"]:
                     failures.append("workers %d: README says %.0f MiB, measured %.0f MiB" % (r["workers"], o["rss_mib"], r["rss_mib"]))
-        print(block)
-        if failures:
-            print("\n".join(failures), file=sys.stderr)
-            sys.exit(1)
-        return
-    if failures:
-        print("\n".join(failures), file=sys.stderr)
-        sys.exit(1)
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        raise SystemExit("README.md has no %s ... %s block: add it to the reliability section first" % (BEGIN, END))
-    open(README, "w").write(text)
-    print(block)
-
+    finish(render(largest, rows), failures, a.check, BEGIN, END)
 
 if __name__ == "__main__":
     main()

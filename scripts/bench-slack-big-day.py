@@ -35,7 +35,7 @@ import shutil
 import subprocess
 import sys
 
-from bench_common import ROOT, log
+from bench_common import ROOT, amem_exe, finish, log
 
 README = os.path.join(ROOT, "README.md")
 BEGIN = "<!-- bench:slack-big-day:begin -->"
@@ -70,15 +70,6 @@ def write_export(root):
             f.write(",\n" if n + 1 < MESSAGES else "\n")
         f.write("]\n")
     return os.path.getsize(day)
-
-
-def amem_exe(given):
-    if given:
-        return given
-    log("building amem (release)")
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
-    return os.path.join(target, "release", "amem")
 
 
 def measure(exe, scratch):
@@ -136,30 +127,15 @@ def main():
         failures.append("%d messages out, expected %d" % (row["messages"], MESSAGES))
     if row["rss_mib"] >= TARGET_MIB:
         failures.append("peak RSS %.0f MiB, target under %d MiB" % (row["rss_mib"], TARGET_MIB))
-    text = open(README).read()
-    block = render(row)
     if a.check:
-        old = parse_block(text)
+        old = parse_block(open(README).read())
         if not old:
             failures.append("README has no %s block" % BEGIN)
         elif old["messages"] != row["messages"]:
             failures.append("README says %d messages, measured %d" % (old["messages"], row["messages"]))
         elif abs(row["rss_mib"] - old["rss_mib"]) > DRIFT * old["rss_mib"]:
             failures.append("README says %.0f MiB, measured %.0f MiB" % (old["rss_mib"], row["rss_mib"]))
-        print(block)
-        if failures:
-            print("\n".join(failures), file=sys.stderr)
-            sys.exit(1)
-        return
-    if failures:
-        print("\n".join(failures), file=sys.stderr)
-        sys.exit(1)
-    if BEGIN not in text:
-        raise SystemExit("README.md has no %s ... %s block: add it to the reliability section first" % (BEGIN, END))
-    text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    open(README, "w").write(text)
-    print(block)
-
+    finish(render(row), failures, a.check, BEGIN, END)
 
 if __name__ == "__main__":
     main()
