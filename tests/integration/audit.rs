@@ -710,3 +710,56 @@ fn a_report_inside_the_wiki_is_never_cited() {
     let md = std::fs::read_to_string(PathBuf::from(again["data"]["report_dir"].as_str().unwrap()).join("audit.md")).unwrap();
     assert!(!md.contains("amem://amem-audit-run"), "the report cites a report");
 }
+
+/// `unverified list` filters by status, author, conversation and time,
+/// newest first with `--newest`, at most `--limit` (issue 41, item 6): each
+/// filter's answer is the unfiltered queue filtered here by the same rule.
+#[test]
+fn unverified_list_filters_orders_and_limits() {
+    let t = TestDir::new();
+    let home = example_home(&t);
+    let mut c = t.amem();
+    c.args(["--no-models", "audit", "chat-history", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--offline", "--home"])
+        .arg(&home);
+    ok(&mut c);
+    let listed = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut c = t.amem();
+        c.args(["unverified", "list", "--json", "--home"]).arg(&home).args(args);
+        ok(&mut c).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let ids = |v: &[serde_json::Value]| v.iter().map(|x| x["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    let all = listed(&[]);
+    assert!(all.len() >= 4, "the example home files several unverified claims: {}", all.len());
+    let pick = |keep: &dyn Fn(&serde_json::Value) -> bool| ids(&all.iter().filter(|x| keep(x)).cloned().collect::<Vec<_>>());
+    let status = |x: &serde_json::Value| x["record"]["assessment"]["status"].as_str().unwrap().to_string();
+    let one_status = status(&all[0]);
+    assert_eq!(ids(&listed(&["--status", &one_status])), pick(&|x| status(x) == one_status));
+    assert_eq!(ids(&listed(&["--status", &format!("{one_status},stale")])), pick(&|x| status(x) == one_status || status(x) == "stale"));
+    let author = all[0]["record"]["author"].as_str().unwrap().to_string();
+    let part = author.chars().take(4).collect::<String>().to_uppercase();
+    let by_author = listed(&["--author", &part]);
+    assert_eq!(ids(&by_author), pick(&|x| x["record"]["author"].as_str().unwrap().to_lowercase().contains(&part.to_lowercase())));
+    assert!(!by_author.is_empty());
+    let conversation = all[0]["record"]["conversation"].as_str().unwrap().to_string();
+    assert_eq!(
+        ids(&listed(&["--conversation", &conversation])),
+        pick(&|x| { x["record"]["conversation"].as_str().unwrap().to_lowercase().contains(&conversation.to_lowercase()) })
+    );
+    // Time: the sent times sorted, a cut between two of them.
+    let sent = |x: &serde_json::Value| x["record"]["sent_at"].as_str().unwrap().parse::<jiff::Timestamp>().unwrap();
+    let mut times: Vec<_> = all.iter().map(sent).collect();
+    times.sort();
+    let cut = times[times.len() / 2];
+    assert_eq!(ids(&listed(&["--since", &cut.to_string()])), pick(&|x| sent(x) >= cut));
+    assert_eq!(ids(&listed(&["--until", &cut.to_string()])), pick(&|x| sent(x) < cut));
+    // Newest first, then at most two.
+    let newest = listed(&["--newest"]);
+    assert_eq!(newest.len(), all.len());
+    assert!(newest.windows(2).all(|w| sent(&w[0]) >= sent(&w[1])), "{:?}", ids(&newest));
+    assert_eq!(ids(&listed(&["--newest", "--limit", "2"])), ids(&newest)[..2].to_vec());
+    // A status that is not one is a usage error naming the known ones.
+    let mut c = t.amem();
+    c.args(["unverified", "list", "--status", "maybe", "--home"]).arg(&home);
+    let (_, err) = code(&mut c, 2);
+    assert!(err.contains("\"maybe\" is not a status") && err.contains("no_evidence"), "{err}");
+}

@@ -1,9 +1,10 @@
 //! `amem unverified …`: the queue of claims no evidence settled, filed by
 //! each audit under `$AMEM_HOME/unverified/`.
 
-use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
+use crate::{Exit, UsageError};
 use amem_audit::unverified;
+use amem_model::{AuditRecord, Status};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -14,6 +15,8 @@ pub(crate) enum UnverifiedCommand {
     List {
         #[command(flatten)]
         output: crate::printer::OutputArgs,
+        #[command(flatten)]
+        filter: ListFilter,
     },
     /// Take a claim off the queue, recording why
     Reject {
@@ -35,15 +38,74 @@ pub(crate) enum UnverifiedCommand {
     },
 }
 
+/// Which filed claims `unverified list` shows. Filters combine (all must
+/// hold); the count at the end says how many of the queue were shown.
+#[derive(clap::Args, Debug, Default)]
+pub(crate) struct ListFilter {
+    /// Only these statuses (comma-separated or repeated): no_evidence,
+    /// not_addressed, partially_supported, ambiguous, source_unavailable, stale
+    #[arg(long, value_delimiter = ',')]
+    status: Vec<String>,
+    /// Only claims whose author contains this text (any case)
+    #[arg(long)]
+    author: Option<String>,
+    /// Only claims whose conversation (thread, channel, chat) contains this text (any case)
+    #[arg(long)]
+    conversation: Option<String>,
+    /// Only claims sent at or after this (last-week, 7d, 2024-05-01, RFC 3339)
+    #[arg(long)]
+    since: Option<String>,
+    /// Only claims sent before this (same forms; a bare date includes that day)
+    #[arg(long)]
+    until: Option<String>,
+    /// The newest first (by when the claim was sent) instead of by id
+    #[arg(long)]
+    newest: bool,
+    /// At most this many
+    #[arg(long)]
+    limit: Option<usize>,
+}
+
+impl ListFilter {
+    /// The filtered, ordered, limited list; `Err` on a status or a time
+    /// that does not parse (a usage error).
+    fn apply(&self, mut items: Vec<(String, AuditRecord)>) -> anyhow::Result<Vec<(String, AuditRecord)>> {
+        let mut statuses = Vec::with_capacity(self.status.len());
+        for s in &self.status {
+            let st = Status::parse(s.trim()).ok_or_else(|| {
+                let known: Vec<&str> = Status::ALL.iter().map(Status::as_str).collect();
+                UsageError(format!("--status {s:?} is not a status: use one of {}", known.join(", ")))
+            })?;
+            statuses.push(st);
+        }
+        let window = super::import::window(self.since.as_deref(), self.until.as_deref(), None)?;
+        let contains = |hay: &str, needle: &Option<String>| needle.as_ref().is_none_or(|n| hay.to_lowercase().contains(&n.to_lowercase()));
+        items.retain(|(_, rec)| {
+            (statuses.is_empty() || statuses.contains(&rec.assessment.status))
+                && contains(&rec.author, &self.author)
+                && contains(&rec.conversation, &self.conversation)
+                && window.contains(rec.sent_at)
+        });
+        if self.newest {
+            items.sort_by(|(a_id, a), (b_id, b)| b.sent_at.cmp(&a.sent_at).then_with(|| a_id.cmp(b_id)));
+        }
+        if let Some(n) = self.limit {
+            items.truncate(n);
+        }
+        Ok(items)
+    }
+}
+
 pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     let home = &ctx.home;
     match c {
-        UnverifiedCommand::List { output } => {
+        UnverifiedCommand::List { output, filter } => {
             let listed = unverified::list(home)?;
             for why in &listed.skipped {
                 ctx.warn(format!("skipped {why}"));
             }
-            let items = listed.items;
+            let queued = listed.items.len();
+            let items = filter.apply(listed.items)?;
             let mut out = ctx.stdout();
             for (id, rec) in &items {
                 if output.is_json() {
@@ -65,7 +127,8 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 0 => String::new(),
                 n => format!(" ({n} damaged entr{} skipped)", if n == 1 { "y" } else { "ies" }),
             };
-            ctx.note(format!("{} unverified claim(s) in {}{skipped}", items.len(), unverified::dir(home).display()));
+            let shown = if items.len() == queued { String::new() } else { format!(" (of {queued})") };
+            ctx.note(format!("{} unverified claim(s){shown} in {}{skipped}", items.len(), unverified::dir(home).display()));
             Ok(Exit::Success)
         }
         UnverifiedCommand::Reject { id, why } => {
