@@ -78,6 +78,8 @@ enum Command {
     Completions(cmd::completions::CompletionsArgs),
     /// Print the man page (roff)
     Man,
+    /// Create amem's home (the folder and its wiki/): the other commands need one that exists
+    Init,
 }
 
 /// A bad value on the command line (or in what stands for it: a `--source`
@@ -172,7 +174,24 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return report(&e, Exit::Usage, color),
     };
+    // Every command that reads or writes the home needs one that exists;
+    // `audit chat-history --init` checks for itself, and `init` makes one.
+    let needs_home = matches!(
+        cli.command,
+        Command::Index(_)
+            | Command::Recall(_)
+            | Command::Open(_)
+            | Command::Capture(_)
+            | Command::Factcheck(_)
+            | Command::Mcp(_)
+            | Command::Grounding(_)
+            | Command::Unverified(_)
+    );
+    if needs_home && let Err(e) = home::require(&ctx.home) {
+        return report(&e, Exit::Usage, color);
+    }
     let result = match cli.command {
+        Command::Init => home::init(&ctx.home, &ctx).map(|()| Exit::Success),
         Command::Audit(a) => cmd::audit::run(a, &ctx),
         Command::Gate(a) => cmd::gate::run_gate(a, &ctx),
         Command::Inspect(a) => cmd::gate::run_inspect(a, &ctx),

@@ -212,3 +212,78 @@ fn a_full_disk_leaves_no_log_and_the_next_run_takes_its_lock() {
     assert!(!audit2.contains("amem.lock"), "the lock was not taken on the full disk:\n{said}");
     assert!(audit2.contains("ledger.sqlite-wal") && audit2.contains("emptied"), "{said}");
 }
+
+/// A home that does not exist is a usage error for every command that
+/// reads or writes one, naming the path and `amem init`, and nothing is
+/// created there (issue 41: `capture`, `index`, `recall` and `factcheck`
+/// made a new empty home wherever a mistyped `--home` pointed). `amem init`
+/// and `amem audit chat-history --init` create one.
+#[test]
+fn a_missing_home_is_a_usage_error_and_only_init_creates_one() {
+    let t = TestDir::new();
+    let missing = t.dir.path().join("no-such-home");
+    let note = t.write("note.md", "# Falcon\n\nThe Falcon team has 14 engineers.\n");
+    let mbox = t.write(
+        "a.mbox",
+        "From a@b Mon Jan  1 00:00:00 2024\nFrom: a@b\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nThe team has 14 engineers.\n",
+    );
+    let source = format!("gmail:{}", mbox.display());
+    let note_arg = note.display().to_string();
+    let commands: [&[&str]; 9] = [
+        &["recall", "Falcon"],
+        &["index"],
+        &["open", "amem://x#chunk=0"],
+        &["capture", &note_arg],
+        &["factcheck", "--offline", "The team has 14 engineers."],
+        &["unverified", "list"],
+        &["grounding", "list"],
+        &["mcp", "call", "amem_recall", "{\"query\": \"Falcon\"}"],
+        &["audit", "chat-history", "--offline", "--since", "2001-01-01", "--source", &source],
+    ];
+    for args in commands {
+        for via_env in [false, true] {
+            let mut c = t.amem();
+            c.arg("--no-models").args(args);
+            if via_env {
+                c.env("AMEM_HOME", &missing);
+            } else {
+                c.arg("--home").arg(&missing);
+            }
+            let (_, err) = code(&mut c, 2);
+            assert!(
+                err.contains(&format!("the home {} does not exist", missing.display())) && err.contains("amem init"),
+                "{args:?}: {err}"
+            );
+            assert!(!missing.exists(), "{args:?} created the home");
+        }
+    }
+    // A file where the home should be is no home either.
+    let file = t.write("a-file", "x");
+    let mut c = t.amem();
+    c.args(["recall", "x", "--home"]).arg(&file);
+    let (_, err) = code(&mut c, 2);
+    assert!(err.contains("is not a folder"), "{err}");
+    // `amem init` creates it; then the commands run.
+    let mut c = t.amem();
+    c.args(["init", "--home"]).arg(&missing);
+    let (_, err) = code(&mut c, 0);
+    assert!(missing.join("wiki").is_dir() && err.contains("created the home"), "{err}");
+    let mut c = t.amem();
+    c.args(["--no-models", "capture"]).arg(&note).arg("--home").arg(&missing);
+    ok(&mut c);
+    let mut c = t.amem();
+    c.args(["recall", "Falcon", "--home"]).arg(&missing);
+    assert!(ok(&mut c).contains("amem://falcon-"));
+    // Again: nothing to do, nothing said about creating.
+    let mut c = t.amem();
+    c.args(["init", "--home"]).arg(&missing);
+    let (_, err) = code(&mut c, 0);
+    assert!(!err.contains("created"), "{err}");
+    // `audit chat-history --init` creates a home and audits into it.
+    let fresh = t.dir.path().join("fresh-home");
+    let mut c = t.amem();
+    c.args(["--no-models", "audit", "chat-history", "--init", "--offline", "--since", "2001-01-01", "--source", &source, "--home"])
+        .arg(&fresh);
+    ok(&mut c);
+    assert!(fresh.join("wiki").is_dir() && fresh.join("ledger.sqlite").is_file());
+}

@@ -22,7 +22,7 @@ fn tilde_and_variables_in_source_home_and_out() {
     let mut c = t.amem();
     c.env_remove("AMEM_HOME")
         .env("EXPORT_ROOT", t.path().join("Takeout"))
-        .args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--json"])
+        .args(["audit", "chat-history", "--init", "--offline", "--since", "2001-01-01", "--json"])
         .args(["--source", "gmail:~/Takeout/All.mbox", "--source", "gmail:$EXPORT_ROOT/All.mbox"])
         .args(["--home", "~/h", "--out", "${EXPORT_ROOT}/reports"]);
     let out = ok(&mut c);

@@ -29,8 +29,12 @@ pub(crate) struct TestDir {
 }
 
 impl TestDir {
+    /// A scratch folder with an empty home in it (`home/`): the commands
+    /// that use a home need one that exists.
     pub(crate) fn new() -> Self {
-        TestDir { dir: tempfile::tempdir().expect("tempdir") }
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("home")).expect("mkdir home");
+        TestDir { dir }
     }
 
     pub(crate) fn path(&self) -> &Path {

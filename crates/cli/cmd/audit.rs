@@ -69,6 +69,9 @@ struct ChatHistoryArgs {
     /// Reassess messages already assessed under this policy version
     #[arg(long)]
     rerun: bool,
+    /// Create the home (and its wiki/ folder) when it does not exist yet
+    #[arg(long)]
+    init: bool,
     /// Exit 1 when any record was skipped
     #[arg(long)]
     strict: bool,
@@ -109,7 +112,14 @@ fn parse_formats(s: &str) -> Result<AuditFormats, String> {
 
 pub(crate) fn run(a: AuditArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     match a.target {
-        AuditTarget::ChatHistory(c) => chat_history(c, ctx),
+        AuditTarget::ChatHistory(c) => {
+            if c.init {
+                crate::home::init(&ctx.home, ctx)?;
+            } else {
+                crate::home::require(&ctx.home)?;
+            }
+            chat_history(c, ctx)
+        }
     }
 }
 
