@@ -134,9 +134,16 @@ impl Query {
     /// The best-matching sentence of `chunk` as a byte span on sentence
     /// boundaries: the sentence whose terms weigh most (numbers 3, names 2,
     /// other words 1, each counted once), the earliest on a tie, the first
-    /// sentence when none matches.
+    /// sentence when none matches. A markdown heading is the context of the
+    /// text under it, never its quote: headings are passed over while the
+    /// chunk has any other sentence (before, "# Falcon" was the quote of
+    /// "The Falcon team has 14 engineers" for the claim "Falcon", a tie
+    /// that the earlier heading won).
     pub fn best_span(&self, chunk: &str) -> Span {
-        let sentences = crate::chunk::sentences(chunk);
+        let all = crate::chunk::sentences(chunk);
+        let is_heading = |r: &std::ops::Range<usize>| chunk[r.clone()].trim_start().starts_with('#');
+        let body: Vec<_> = all.iter().filter(|r| !is_heading(r)).cloned().collect();
+        let sentences = if body.is_empty() { all } else { body };
         let mut best: Option<(u32, Span)> = None;
         for r in &sentences {
             let score = self.score(&chunk[r.clone()]);
@@ -252,6 +259,18 @@ mod tests {
         let none = Query::from_claim("volcano");
         assert_eq!(none.best_span(chunk).slice(chunk), Some("Ice is white."));
         assert_eq!(none.best_span(""), Span::new(0, 0));
+    }
+
+    #[test]
+    fn a_heading_is_never_the_quote_while_the_chunk_has_a_sentence() {
+        let chunk = "# Project Falcon\n\nThe Falcon team has 14 engineers. It ships in May.";
+        let q = Query::from_claim("Falcon");
+        assert_eq!(q.best_span(chunk).slice(chunk), Some("The Falcon team has 14 engineers."));
+        let none = Query::from_claim("volcano");
+        assert_eq!(none.best_span(chunk).slice(chunk), Some("The Falcon team has 14 engineers."));
+        // A chunk of headings only still gives one.
+        let only = "# Project Falcon";
+        assert_eq!(q.best_span(only).slice(only), Some("# Project Falcon"));
     }
 
     #[test]
