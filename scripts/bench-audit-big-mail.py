@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import time
 
-from bench_common import load, log
+from bench_common import amem_exe, load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:audit-big-mail:begin -->", "<!-- bench:audit-big-mail:end -->"
@@ -96,7 +96,7 @@ def main():
     a = ap.parse_args()
     audit_bench = load("bench_audit", "bench-audit.py")
     files = audit_bench.enron_sample_files(a.scratch)
-    exe = audit_bench.amem_exe(a.exe)
+    exe = amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")
     shutil.rmtree(home, ignore_errors=True)
     os.makedirs(os.path.join(home, "wiki"))

@@ -43,7 +43,7 @@ import statistics
 import subprocess
 import time
 
-from bench_common import load, log
+from bench_common import amem_exe, load, log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:mcp:begin -->", "<!-- bench:mcp:end -->"
@@ -177,7 +177,7 @@ def main():
     a = ap.parse_args()
     audit_bench = load("bench_audit", "bench-audit.py")
     files = audit_bench.enron_sample_files(a.scratch)
-    exe = audit_bench.amem_exe(a.exe)
+    exe = amem_exe(a.exe)
     home = os.path.join(a.scratch, "home")
     shutil.rmtree(home, ignore_errors=True)
     notes = audit_bench.make_wiki(home, files)

@@ -444,6 +444,15 @@ impl Seek for CappedFile {
     }
 }
 
+/// Where reading goes on after a broken record ([`CsvRows::resume_after`]),
+/// with the line the broken record starts on.
+enum Resume {
+    /// At the line `at`, the start of the next record.
+    At { broken: u64, at: u64 },
+    /// Nowhere: no record starts after it.
+    End { broken: u64 },
+}
+
 /// One CSV record, owned.
 struct Row {
     line: u64,
@@ -544,28 +553,41 @@ impl CsvRows {
         if closed && !swallowed {
             return Ok(());
         }
-        let mut line = start.line();
-        match self.resync(start, &mut line) {
+        match self.resume_after(start)? {
+            Resume::At { broken, at } => Err(ImportError::new(
+                &self.path,
+                format!("line {broken}"),
+                "csv_quote",
+                format!(
+                    "unbalanced quote in the record starting here: it runs to line {at}, where reading resumes; its message is not imported"
+                ),
+            )),
+            Resume::End { broken } => Err(ImportError::new(
+                &self.path,
+                format!("line {broken}"),
+                "truncated",
+                "the last record is cut short (its quote never closes before the end of the file): its message is not imported",
+            )),
+        }
+    }
+
+    /// Move the reader past the broken record starting at `start`, to the
+    /// next line that starts a Kaggle record; at the end of the file,
+    /// reading is done.
+    ///
+    /// # Errors
+    /// The seek to that line failed (kind `io`).
+    fn resume_after(&mut self, start: &csv::Position) -> Result<Resume, ImportError> {
+        let mut broken = start.line();
+        match self.resync(start, &mut broken) {
             Some(next) => {
                 let at = next.line();
                 self.reader.seek(next).map_err(|e| ImportError::new(&self.path, format!("line {at}"), "io", e.to_string()))?;
-                Err(ImportError::new(
-                    &self.path,
-                    format!("line {line}"),
-                    "csv_quote",
-                    format!(
-                        "unbalanced quote in the record starting here: it runs to line {at}, where reading resumes; its message is not imported"
-                    ),
-                ))
+                Ok(Resume::At { broken, at })
             }
             None => {
                 self.done = true;
-                Err(ImportError::new(
-                    &self.path,
-                    format!("line {line}"),
-                    "truncated",
-                    "the last record is cut short (its quote never closes before the end of the file): its message is not imported",
-                ))
+                Ok(Resume::End { broken })
             }
         }
     }
@@ -579,32 +601,25 @@ impl CsvRows {
         if self.raw.is_none() {
             self.raw = File::open(&self.path).ok();
         }
-        let mut line = start.line();
         let cap = self.max_record_bytes;
-        match self.resync(start, &mut line) {
-            Some(next) => {
-                let at = next.line();
-                if let Err(e) = self.reader.seek(next) {
-                    self.done = true;
-                    return ImportError::new(&self.path, format!("line {at}"), "io", e.to_string());
-                }
-                ImportError::new(
-                    &self.path,
-                    format!("line {line}"),
-                    "too_large",
-                    format!("the record starting here is larger than {cap} bytes: skipped, reading resumes at line {at}"),
-                )
-            }
-            None => {
+        match self.resume_after(start) {
+            Ok(Resume::At { broken, at }) => ImportError::new(
+                &self.path,
+                format!("line {broken}"),
+                "too_large",
+                format!("the record starting here is larger than {cap} bytes: skipped, reading resumes at line {at}"),
+            ),
+            Ok(Resume::End { broken }) => ImportError::new(
+                &self.path,
+                format!("line {broken}"),
+                "too_large",
+                format!(
+                    "the record starting here is larger than {cap} bytes and no record starts after it: the rest of the file is not read"
+                ),
+            ),
+            Err(e) => {
                 self.done = true;
-                ImportError::new(
-                    &self.path,
-                    format!("line {line}"),
-                    "too_large",
-                    format!(
-                        "the record starting here is larger than {cap} bytes and no record starts after it: the rest of the file is not read"
-                    ),
-                )
+                e
             }
         }
     }
