@@ -125,9 +125,6 @@ pub(crate) fn run(a: AuditArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
 
 fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let home = ctx.home.clone();
-    if home.exists() && !home.is_dir() {
-        anyhow::bail!("the home {} is not a folder", home.display());
-    }
     let config = HomeConfig::load(&home)?;
     let mut sources: Vec<(SourceKind, PathBuf)> = Vec::new();
     for spec in &a.sources {
