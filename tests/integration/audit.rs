@@ -763,3 +763,83 @@ fn unverified_list_filters_orders_and_limits() {
     let (_, err) = code(&mut c, 2);
     assert!(err.contains("\"maybe\" is not a status") && err.contains("no_evidence"), "{err}");
 }
+
+/// Issue 41, item 3: one mail filed in three Enron folders (a new
+/// Message-ID in each, as Enron's archive does) and once more in an mbox
+/// export (the same Message-ID as one of them) is audited once; its rows
+/// list where else it was filed; the counts say how many copies were read.
+/// A later run over the same archives reads the copies as copies again,
+/// through the ledger, and audits nothing twice.
+#[test]
+fn each_mail_is_audited_once_wherever_it_is_filed() {
+    let t = TestDir::new();
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    let root = t.path().join("maildir");
+    let mail = |id: &str, body: &str| {
+        format!(
+            "Message-ID: <{id}.JavaMail.evans@thyme>\nDate: Tue, 1 May 2001 10:00:00 -0700 (PDT)\nFrom: ann.lee@enron.com\n\
+             To: bob.ray@enron.com\nSubject: Q2 numbers\nX-From: Lee, Ann\nX-To: Ray, Bob\nX-Folder: \\Ann_Lee\\x\n\n{body}\n"
+        )
+    };
+    let body = "The Portland plant produced 410 megawatts in April.\nRevenue for the quarter was $2.1 billion.";
+    for (folder, id, text) in [
+        ("sent_items", "101", body.to_string()),
+        ("_sent_mail", "202", body.replace('\n', "\n\n")),
+        ("all_documents", "303", format!("{body}\n\n")),
+        ("inbox", "404", "The Houston office moved to the 40th floor on Monday.".to_string()),
+    ] {
+        let dir = root.join("lee-a").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("1."), mail(id, &text)).unwrap();
+    }
+    let mbox = t.path().join("export.mbox");
+    std::fs::write(&mbox, format!("From ann.lee@enron.com Tue May  1 17:00:00 2001\n{}\n", mail("202", "Re-exported, another text.")))
+        .unwrap();
+    let run = |now: &str| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--now", now, "--json"])
+            .args(["--format", "md,jsonl,parquet", "--home"])
+            .arg(&home)
+            .arg("--source")
+            .arg(format!("enron:{}", root.display()))
+            .arg("--source")
+            .arg(format!("gmail:{}", mbox.display()));
+        let s = summary_line(&ok(&mut c));
+        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+        let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["type"] == "assessment")
+            .map(|v| v["data"].clone())
+            .collect();
+        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+    };
+    let (s, rows, md) = run("2002-01-01T00:00:00Z");
+    assert_eq!(s["messages_read"], 5, "{s}");
+    assert_eq!(s["copies"], 3, "{s}");
+    let texts: Vec<&str> = rows.iter().map(|r| r["claim"]["text"].as_str().unwrap()).collect();
+    let mut distinct = texts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(texts.len(), distinct.len(), "no claim is reported twice: {texts:?}");
+    let plant: Vec<&serde_json::Value> = rows.iter().filter(|r| r["claim"]["text"].as_str().unwrap().contains("Portland")).collect();
+    assert_eq!(plant.len(), 1, "{rows:?}");
+    // The first copy read (maildir order is sorted: `_sent_mail` first) is the one audited.
+    let filed: Vec<&str> = plant[0]["also_filed_at"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert!(plant[0]["locator"].as_str().unwrap().contains("_sent_mail"), "{}", plant[0]);
+    assert_eq!(filed.len(), 3, "{filed:?}");
+    assert!(filed.iter().any(|l| l.contains("all_documents")) && filed.iter().any(|l| l.contains("sent_items")), "{filed:?}");
+    assert!(filed.iter().any(|l| l.contains("export.mbox")), "the mbox copy, by its Message-ID: {filed:?}");
+    let other: Vec<&serde_json::Value> = rows.iter().filter(|r| r["claim"]["text"].as_str().unwrap().contains("Houston")).collect();
+    assert!(other.iter().all(|r| r.get("also_filed_at").is_none()), "{other:?}");
+    assert!(md.contains("audited once | 3 |"), "{md}");
+
+    // Another run over the same archives: the audited mail is already
+    // assessed; its copies are known as copies from the ledger.
+    let (s, rows, _) = run("2002-01-02T00:00:00Z");
+    assert_eq!(s["messages_already_assessed"], 2, "{s}");
+    assert_eq!(s["copies"], 3, "{s}");
+    assert!(rows.is_empty(), "{rows:?}");
+}

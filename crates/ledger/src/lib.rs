@@ -242,6 +242,12 @@ enum Pending {
         run: RunId,
         skipped: Skipped,
     },
+    Copy {
+        run: RunId,
+        original: Digest,
+        archive: String,
+        locator: String,
+    },
 }
 
 /// Counts for one run, read back from the ledger (so a resumed run and an
@@ -254,6 +260,9 @@ pub struct RunTotals {
     pub claims_by_kind: BTreeMap<ClaimKind, u64>,
     /// Assessments recorded under this run (including `stale` marks).
     pub assessments: u64,
+    /// Copies of messages this run found and did not audit again
+    /// ([`Ledger::record_copy`]).
+    pub copies: u64,
 }
 
 /// The error for a failed SQLite call. The path and action are copied only

@@ -9,7 +9,7 @@ use amem_model::{
 };
 use jiff::Timestamp;
 use rusqlite::{OptionalExtension, params};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A snake_case or SCREAMING_SNAKE name read back into its enum.
 pub(crate) fn from_name<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
@@ -120,7 +120,53 @@ impl Ledger {
             let k: ClaimKind = from_name(&kind).ok_or_else(|| self.corrupt("claims", &kind, "unknown claim kind"))?;
             claims_by_kind.insert(k, n as u64);
         }
-        Ok(RunTotals { messages: messages as u64, claims_by_kind, assessments: assessments as u64 })
+        let copies: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM message_copies WHERE run_no = ?1", [run_no], |r| r.get(0))
+            .map_err(self.err(action))?;
+        Ok(RunTotals { messages: messages as u64, claims_by_kind, assessments: assessments as u64, copies: copies as u64 })
+    }
+
+    /// The digest of the message recorded under one of `keys` (see
+    /// `Message::copy_keys`), the id key first. Reads written data only.
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn original_of(&self, keys: &amem_model::CopyKeys) -> Result<Option<Digest>> {
+        let action = "looking up a copy of a message";
+        for key in keys.iter() {
+            let found: Option<Vec<u8>> = self
+                .conn
+                .prepare_cached("SELECT m.digest FROM message_keys k JOIN messages_seen m ON m.msg = k.msg WHERE k.key = ?1")
+                .and_then(|mut s| s.query_row([key.0.as_slice()], |r| r.get(0)).optional())
+                .map_err(self.err(action))?;
+            if let Some(bytes) = found {
+                return digest_of(&bytes).map(Some).ok_or_else(|| self.corrupt("messages_seen", "digest", "not 32 bytes"));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Where a run found copies of the messages it audited: for each
+    /// original's digest, the copies' locators, sorted.
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn copies(&self, run: &RunId) -> Result<HashMap<Digest, Vec<String>>> {
+        let action = "reading a run's copies of messages";
+        let mut out: HashMap<Digest, Vec<String>> = HashMap::new();
+        let Some(run_no) = self.find_run_no(run)? else { return Ok(out) };
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT original, locator FROM message_copies WHERE run_no = ?1 ORDER BY original, locator")
+            .map_err(self.err(action))?;
+        let rows = st.query_map([run_no], |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, String>(1)?))).map_err(self.err(action))?;
+        for row in rows {
+            let (original, locator) = row.map_err(self.err(action))?;
+            let d = digest_of(&original).ok_or_else(|| self.corrupt("message_copies", &locator, "original is not 32 bytes"))?;
+            out.entry(d).or_default().push(locator);
+        }
+        Ok(out)
     }
 
     /// Skipped records of a run, sorted by (stage, locator, reason).
@@ -417,6 +463,7 @@ impl Ledger {
                     // and where the cited notes are.
                     from_me: false,
                     notes: Vec::new(),
+                    also_filed_at: Vec::new(),
                 });
             }
         }

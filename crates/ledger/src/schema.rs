@@ -19,7 +19,7 @@ pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 14] = [
+pub(crate) const OWN_TABLES: [&str; 16] = [
     "runs",
     "texts",
     "claim_counts",
@@ -34,6 +34,8 @@ pub(crate) const OWN_TABLES: [&str; 14] = [
     "gate_flags",
     "skipped",
     "names",
+    "message_keys",
+    "message_copies",
 ];
 
 /// `schema_version` itself: created before any migration runs.
@@ -443,9 +445,37 @@ DROP TABLE v3_skipped;
 DROP TABLE v3_runs;
 ";
 
+/// Migrations after version 4, in SQL alone, in order; entry `i` brings the
+/// schema to version `i + 5`. Append only, like [`MIGRATIONS`].
+pub(crate) const LATER_MIGRATIONS: &[&str] = &[
+    // 5: each mail once. A message's copy keys (`Message::copy_keys`: its
+    // Message-ID, its content) point at the message recorded under them, so
+    // a copy filed elsewhere, read in this run or a later one, is known as
+    // one; `message_copies` lists where each run found copies of a message
+    // (by the original's digest: the original may be recorded after its
+    // copy, while it waits on the trust list). Messages recorded before
+    // this version have no keys: a copy of one is audited once more.
+    "
+CREATE TABLE message_keys (
+    key BLOB PRIMARY KEY,
+    msg INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE message_copies (
+    run_no INTEGER NOT NULL,
+    original BLOB NOT NULL,
+    archive INTEGER NOT NULL,
+    locator TEXT NOT NULL,
+    PRIMARY KEY (run_no, original, archive, locator)
+) WITHOUT ROWID;
+",
+];
+
+/// The version schema 4 (the one migration that takes code) brings a ledger to.
+const CODED_VERSION: i64 = MIGRATIONS.len() as i64 + 1;
+
 /// The version this build writes.
 pub(crate) fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64 + 1
+    CODED_VERSION + LATER_MIGRATIONS.len() as i64
 }
 
 impl Ledger {
@@ -618,14 +648,16 @@ impl Ledger {
         self.conn.execute_batch(VERSION_TABLE).map_err(self.err("creating schema_version"))?;
         for v in (current + 1)..=known {
             let action = format!("migrating to version {v}");
-            match MIGRATIONS.get(v as usize - 1) {
-                Some(sql) => self.conn.execute_batch(sql).map_err(self.err(&action))?,
-                None => {
-                    self.conn.execute_batch(V4_SET_ASIDE).map_err(self.err(&action))?;
-                    self.conn.execute_batch(V4_TABLES).map_err(self.err(&action))?;
-                    self.copy_from_v3()?;
-                    self.conn.execute_batch(V4_DROP_V3).map_err(self.err(&action))?;
-                }
+            if v == CODED_VERSION {
+                self.conn.execute_batch(V4_SET_ASIDE).map_err(self.err(&action))?;
+                self.conn.execute_batch(V4_TABLES).map_err(self.err(&action))?;
+                self.copy_from_v3()?;
+                self.conn.execute_batch(V4_DROP_V3).map_err(self.err(&action))?;
+            } else {
+                let sql =
+                    if v < CODED_VERSION { MIGRATIONS.get(v as usize - 1) } else { LATER_MIGRATIONS.get((v - CODED_VERSION - 1) as usize) };
+                let sql = sql.ok_or_else(|| self.corrupt("schema_version", &v.to_string(), "no migration to this version"))?;
+                self.conn.execute_batch(sql).map_err(self.err(&action))?;
             }
             self.conn
                 .execute(

@@ -703,7 +703,7 @@ fn migrates_a_schema_3_ledger_in_place() {
         ],
     );
     let mut l = Ledger::open(&path).unwrap();
-    assert_eq!(l.schema_version().unwrap(), 4);
+    assert_eq!(l.schema_version().unwrap(), 5, "through schema 4 (code) to 5 (copy keys)");
     let d = m.digest();
     let c = &claims[0];
     // Read back with no wiki at all: the migrated quotes are inline.

@@ -224,6 +224,17 @@ impl Ledger {
                     let run_no = self.run_no(run)?;
                     self.insert_skipped(run_no, skipped)?;
                 }
+                Pending::Copy { run, original, archive, locator } => {
+                    let run_no = self.run_no(run)?;
+                    let archive = self.name_id(archive)?;
+                    self.conn
+                        .prepare_cached(
+                            "INSERT INTO message_copies (run_no, original, archive, locator) VALUES (?1, ?2, ?3, ?4)
+                             ON CONFLICT DO NOTHING",
+                        )
+                        .and_then(|mut s| s.execute(params![run_no, original.0.as_slice(), archive, locator]))
+                        .map_err(self.err("recording a copy of a message"))?;
+                }
             }
         }
         Ok(total)
@@ -524,6 +535,16 @@ impl Ledger {
         } else {
             self.msg_of(digest)?.ok_or_else(|| self.corrupt("messages_seen", &digest.to_hex(), "the row vanished while recording"))?
         };
+        // The first message under a key keeps it: a copy read later points
+        // at the message that was audited. Written on every recording, not
+        // only the first, so a message recorded before schema 5 gets its
+        // keys when it is assessed again.
+        for key in m.copy_keys().iter() {
+            self.conn
+                .prepare_cached("INSERT INTO message_keys (key, msg) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING")
+                .and_then(|mut s| s.execute(params![key.0.as_slice(), msg]))
+                .map_err(self.err("recording a message's copy keys"))?;
+        }
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };
         // By id, not by scanning: one large mail has tens of thousands of
         // claims, and a scan per claim made recording it quadratic (a 4 MB
@@ -789,6 +810,18 @@ impl Ledger {
     pub fn record_skipped(&mut self, s: &Skipped) -> Result<()> {
         let (run, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
         self.push(Pending::Skipped { run, skipped: s.clone() })
+    }
+
+    /// Record that this run found a copy of the message whose digest is
+    /// `original` (see [`Ledger::original_of`]) in `archive` at `locator`,
+    /// with the current batch. The copy is not audited: the original's rows
+    /// list where it was found. Idempotent.
+    ///
+    /// # Errors
+    /// [`Error::UnknownRun`] before [`Ledger::begin_run`]; SQLite fails.
+    pub fn record_copy(&mut self, original: Digest, archive: &str, locator: &str) -> Result<()> {
+        let (run, _) = self.run.clone().ok_or_else(|| Error::UnknownRun("(none)".to_string()))?;
+        self.push(Pending::Copy { run, original, archive: archive.to_string(), locator: locator.to_string() })
     }
 
     /// Commit everything and record the run's summary and end time.

@@ -35,7 +35,7 @@ pub use digest::Digest;
 pub use evidence::Evidence;
 pub use identity::{Identity, Who, address_of};
 pub use import::{ImportError, ImportOptions, ImportSummary, MessageStream};
-pub use message::{Message, MessageId, QuoteKind, QuotedPart, SourceKind};
+pub use message::{CopyKeys, Message, MessageId, QuoteKind, QuotedPart, SourceKind};
 pub use report::{
     AuditRecord, CitedEvidence, EvidenceRole, EvidenceValue, NOT_CHECKED_CHANGE_TYPES, NoteRef, REPORT_HEADING, ReportError, ReportSink,
     RunId, RunInfo, RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT, SkippedTally, cited_evidence, evidence_with_roles,

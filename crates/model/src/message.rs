@@ -92,6 +92,36 @@ pub struct QuotedPart {
     pub text: String,
 }
 
+/// What [`Message::copy_keys`] gives: a message is a copy of an earlier
+/// one when either key matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CopyKeys {
+    /// Mail only: the Message-ID the archive gave, with the sender.
+    pub by_id: Option<Digest>,
+    /// Sender, time, subject and text (and the conversation, for chat).
+    pub by_content: Digest,
+}
+
+impl CopyKeys {
+    /// The keys there are, the id first.
+    pub fn iter(&self) -> impl Iterator<Item = Digest> + '_ {
+        self.by_id.into_iter().chain(std::iter::once(self.by_content))
+    }
+}
+
+/// `s` with every run of whitespace one space, trimmed: how two exports of
+/// one mail can differ (line ends, wrapping, trailing blanks).
+fn collapse_space(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
 /// One message out of an archive, normalised. Immutable: its [`Message::digest`]
 /// identifies this revision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,6 +204,34 @@ impl Message {
         Digest::of(&json)
     }
 
+    /// The keys under which another copy of this message is recognised
+    /// (the same mail filed in several folders or exported twice): for
+    /// mail, its Message-ID with its sender's address, when the archive
+    /// gave one; for every kind, its content: sender, time, subject and
+    /// text, with runs of whitespace made one space. Unlike
+    /// [`Message::digest`], neither holds where the copy was filed (a
+    /// folder, a label, the path inside a maildir): Enron files the one
+    /// mail under `sent_items`, `_sent_mail` and `all_documents` with a
+    /// different Message-ID each time, so only the content finds those.
+    /// A chat message is keyed by its content within its conversation: an
+    /// edit is new text, so it is a new message, never a copy.
+    pub fn copy_keys(&self) -> CopyKeys {
+        let mail = matches!(self.source, SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv);
+        let sender = crate::identity::address_of(&self.author).unwrap_or(&self.author).to_lowercase();
+        let by_id = (mail && self.meta.get("id_from").is_none_or(|f| f != "digest") && !self.id.0.is_empty())
+            .then(|| Digest::of_fields([b"mail id".as_slice(), self.id.0.trim().as_bytes(), sender.as_bytes()]));
+        let family: &[u8] = if mail { b"mail" } else { self.source.as_str().as_bytes() };
+        let where_: &[u8] = if mail { b"" } else { self.conversation.as_bytes() };
+        let sent_at = self.sent_at.as_second().to_le_bytes();
+        let subject = self.subject.as_deref().map(collapse_space).unwrap_or_default();
+        let text = collapse_space(&self.text);
+        let mut fields: Vec<Vec<u8>> =
+            vec![family.to_vec(), where_.to_vec(), sender.into_bytes(), sent_at.to_vec(), subject.into_bytes(), text.into_bytes()];
+        fields.extend(self.quoted.iter().map(|q| collapse_space(&q.text).into_bytes()));
+        let by_content = Digest::of_fields(fields.iter().map(Vec::as_slice));
+        CopyKeys { by_id, by_content }
+    }
+
     /// A stable 64-bit shard key from the message id (the first 8 bytes of
     /// its SHA-256), for splitting a run across machines.
     pub fn shard_key(&self) -> u64 {
@@ -211,6 +269,54 @@ mod tests {
         assert_eq!(a.digest(), b.digest());
         b.text.push('!');
         assert_ne!(a.digest(), b.digest());
+    }
+
+    /// The same mail filed twice (another folder, another Message-ID, its
+    /// text wrapped otherwise) is recognised by its content; the same
+    /// Message-ID from the same sender by its id; another sender, time or
+    /// text is another message; an edited chat message is not a copy.
+    #[test]
+    fn copies_are_recognised_by_id_or_content_never_by_where_they_were_filed() {
+        let a = sample();
+        let mut refiled = sample();
+        refiled.id = MessageId("<other@b>".into());
+        refiled.meta.insert("folder".into(), "sent_items".into());
+        refiled.locator = "elsewhere:9".into();
+        refiled.text = "The launch  moved\nto Friday. ".into();
+        assert_ne!(a.digest(), refiled.digest());
+        assert_eq!(a.copy_keys().by_content, refiled.copy_keys().by_content);
+        assert_ne!(a.copy_keys().by_id, refiled.copy_keys().by_id);
+
+        let mut relabelled = sample();
+        relabelled.text = "Re-encoded by another exporter.".into();
+        relabelled.author = "alice@EXAMPLE.org".into();
+        assert_eq!(a.copy_keys().by_id, relabelled.copy_keys().by_id, "same Message-ID, same sender");
+        assert_ne!(a.copy_keys().by_content, relabelled.copy_keys().by_content);
+
+        for change in [
+            (|m: &mut Message| m.author = "Bob <bob@example.org>".into()) as fn(&mut Message),
+            |m| m.sent_at = Timestamp::UNIX_EPOCH,
+            |m| m.text.push_str(" Or not."),
+        ] {
+            let mut b = sample();
+            change(&mut b);
+            b.id = MessageId("<x@b>".into());
+            assert!(a.copy_keys().iter().all(|k| b.copy_keys().iter().all(|j| j != k)));
+        }
+
+        let mut synthetic = sample();
+        synthetic.meta.insert("id_from".into(), "digest".into());
+        assert_eq!(synthetic.copy_keys().by_id, None, "an id made from the bytes says nothing of copies");
+
+        let mut chat = sample();
+        chat.source = SourceKind::Slack;
+        let mut edited = chat.clone();
+        edited.text = "The launch moved to Monday.".into();
+        assert_eq!(chat.copy_keys().by_id, None);
+        assert_ne!(chat.copy_keys().by_content, edited.copy_keys().by_content);
+        let mut elsewhere = chat.clone();
+        elsewhere.conversation = "another-channel".into();
+        assert_ne!(chat.copy_keys().by_content, elsewhere.copy_keys().by_content);
     }
 
     #[test]

@@ -141,6 +141,11 @@ pub struct AuditRecord {
     /// per item, when the pipeline could look it up (see [`NoteRef`]).
     #[serde(default)]
     pub notes: Vec<NoteRef>,
+    /// Where else this run found the message: the locators of its copies
+    /// (the same mail in another folder or export), which were not audited
+    /// again. Set by the pipeline when it reports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_filed_at: Vec<String>,
 }
 
 /// A cited wiki item as the reader finds it: its file and modification time.
@@ -288,6 +293,7 @@ impl AuditRecord {
             evidence,
             from_me: false,
             notes: Vec::new(),
+            also_filed_at: Vec::new(),
         }
     }
 
@@ -377,6 +383,11 @@ pub struct RunSummary {
     /// Messages skipped because the ledger already holds an assessment of
     /// them under the same policy version (nightly incremental runs).
     pub messages_already_assessed: u64,
+    /// Messages read that are copies of one read before (the same mail in
+    /// another folder or export: `Message::copy_keys`), not audited again;
+    /// the original's rows list where they were ([`AuditRecord::also_filed_at`]).
+    #[serde(default)]
+    pub copies: u64,
     /// Claims extracted, by kind (audited and not).
     pub claims_by_kind: BTreeMap<ClaimKind, u64>,
     /// Claims of an audited kind.
@@ -407,6 +418,7 @@ impl Default for RunSummary {
         RunSummary {
             messages_read: 0,
             messages_already_assessed: 0,
+            copies: 0,
             claims_by_kind: BTreeMap::new(),
             audited: 0,
             assessed: 0,

@@ -122,6 +122,7 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
                 evidence,
                 from_me: i % 7 == 0,
                 notes: Vec::new(),
+                also_filed_at: Vec::new(),
             }
         })
         .collect()

@@ -12,6 +12,7 @@
 pub mod assess;
 pub mod capture;
 pub mod check;
+pub mod copies;
 pub mod cpu;
 pub mod ground;
 pub mod progress;

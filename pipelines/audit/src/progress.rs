@@ -30,6 +30,9 @@ pub struct Counters {
     /// Messages read but not audited by choice: bulk or automated (without
     /// `--include-bulk`), or not selected by `--who`.
     pub deselected: AtomicU64,
+    /// Messages read that are copies of one read before (src/copies.rs):
+    /// not audited again.
+    pub copies: AtomicU64,
     /// Set by [`Counters::interrupt`] (the CLI's Ctrl-C handler).
     interrupted: AtomicBool,
 }
@@ -73,7 +76,7 @@ impl Counters {
     /// The ETA counts these, not the messages read, since reading runs
     /// ahead of the assessing.
     pub fn finished(&self) -> u64 {
-        Self::get(&self.recorded) + Self::get(&self.already_assessed)
+        Self::get(&self.recorded) + Self::get(&self.already_assessed) + Self::get(&self.copies)
     }
 
     /// The phase a run is in, for the progress display, given the number

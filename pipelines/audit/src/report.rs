@@ -160,6 +160,9 @@ pub fn write_reports(
     let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<(usize, Vec<RowHead>)>(threads);
     let work_rx = std::sync::Mutex::new(work_rx);
     let chunks = crate::quotes::ChunkMemory::default();
+    // Where the run found copies of its messages, for the rows' `also_filed_at`.
+    let copies = ledger.copies(&run.run_id).context("cannot read the copies of messages")?;
+    let copies = &copies;
     type Finished = (Vec<(PathBuf, Box<dyn ReportSink + Send>)>, RunSummary);
     let (finished, summary) = std::thread::scope(|scope| -> anyhow::Result<Finished> {
         let mut senders = Vec::new();
@@ -211,6 +214,7 @@ pub fn write_reports(
                             rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
                                 || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
                             rec.notes = notes.notes_for(rec);
+                            rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
                         }
                         (i, rows)
                     });

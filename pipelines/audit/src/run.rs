@@ -21,6 +21,7 @@
 //! the stream, for that reason.
 
 use crate::assess::{Assessor, Lookup, Outcome, OutcomeCache};
+use crate::copies::{CopyFinder, Seen};
 use crate::cpu::{CpuParts, Phase};
 use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
@@ -188,6 +189,12 @@ struct Work {
 enum Item {
     Message(Box<Work>),
     Skipped(Skipped),
+    /// A copy of a message read before: where it was.
+    Copy {
+        original: amem_model::Digest,
+        archive: String,
+        locator: String,
+    },
     /// The assess or regrade stage failed for good (index unreadable).
     Fatal(String),
 }
@@ -240,7 +247,10 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     // The names the user's Slack messages (matched by user id) are recorded
     // under: a report row carries the author's name, not the id.
     let my_slack_names = std::sync::Mutex::new(std::collections::BTreeSet::<String>::new());
-    let (msg_tx, msg_rx) = sync_channel::<Vec<Imported>>(256 / BATCH);
+    let (msg_tx, msg_rx) = sync_channel::<Vec<Incoming>>(256 / BATCH);
+    // The importer thread's own read connection, to find copies of messages
+    // recorded before (src/copies.rs).
+    let copies_ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
     let (done_tx, done_rx) = sync_channel::<Vec<Item>>(1024 / BATCH);
     let phase = Phase::start(&cpu);
 
@@ -251,7 +261,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         let c = Arc::clone(&counters);
         let cpu = &cpu;
         scope.spawn(move || {
-            import_all(&srcs, &opts, msg_tx, &c);
+            import_all(&srcs, &opts, msg_tx, &c, &mut CopyFinder::new(Some(&copies_ledger)));
             cpu.add("import", crate::cpu::thread_cpu());
         });
 
@@ -437,6 +447,18 @@ fn resolve_run(
 /// A message as an importer gives it, or why one could not be read.
 type Imported = Result<Message, amem_model::ImportError>;
 
+/// What the importer thread passes on.
+// Nearly every item is a message, moved in a batch as before: boxing it to
+// shrink the rare copy would add an allocation per message.
+#[allow(clippy::large_enum_variant)]
+enum Incoming {
+    /// A message to audit, or an import error.
+    Read(Imported),
+    /// A copy of a message read before (src/copies.rs): not audited, its
+    /// place recorded.
+    Copy { original: amem_model::Digest, archive: String, locator: String },
+}
+
 /// Messages (and the workers' results) travel between the run's threads
 /// this many at a time. One at a time, every message woke the importer
 /// (blocked on a full channel) and the recording thread (waiting on an
@@ -448,7 +470,14 @@ type Imported = Result<Message, amem_model::ImportError>;
 /// still end together.
 const BATCH: usize = 32;
 
-fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Vec<Imported>>, c: &Counters) {
+fn import_all(
+    sources: &[(SourceKind, PathBuf)],
+    opts: &ImportOptions,
+    tx: SyncSender<Vec<Incoming>>,
+    c: &Counters,
+    copies: &mut CopyFinder<'_>,
+) {
+    let mut ledger_failed = false;
     let mut batch = Vec::with_capacity(BATCH);
     for (kind, path) in sources {
         if c.is_interrupted() {
@@ -463,7 +492,24 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
             if c.is_interrupted() {
                 return;
             }
-            batch.push(item);
+            let incoming = match item {
+                Ok(m) => match copies.check(&m, m.digest()) {
+                    Ok(Seen::CopyOf(original)) => Incoming::Copy { original, archive: m.archive, locator: m.locator },
+                    Ok(Seen::First) => Incoming::Read(Ok(m)),
+                    Err(e) => {
+                        // Audited rather than dropped: at worst a copy is audited twice.
+                        if !ledger_failed {
+                            tracing::warn!(
+                                "cannot look up copies of messages in the ledger ({e}): copies recorded before this run are audited again"
+                            );
+                            ledger_failed = true;
+                        }
+                        Incoming::Read(Ok(m))
+                    }
+                },
+                Err(e) => Incoming::Read(Err(e)),
+            };
+            batch.push(incoming);
             if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
                 return;
             }
@@ -524,7 +570,7 @@ struct AssessStage<'a> {
     /// Assess messages the ledger already holds under this policy.
     rerun: bool,
     /// The imported messages, shared by the workers.
-    rx: &'a std::sync::Mutex<Receiver<Vec<Imported>>>,
+    rx: &'a std::sync::Mutex<Receiver<Vec<Incoming>>>,
     /// Whose messages, and whether bulk mail, are audited.
     select: &'a Selection<'a>,
     /// To the recording thread, a batch of messages at a time.
@@ -559,8 +605,14 @@ fn assess_stage(stage: AssessStage<'_>) {
         let mut out: Vec<Item> = Vec::with_capacity(batch.len());
         for item in batch {
             let message = match item {
-                Ok(m) => m,
-                Err(e) => {
+                Incoming::Read(Ok(m)) => m,
+                Incoming::Copy { original, archive, locator } => {
+                    Counters::add(&c.messages, 1);
+                    Counters::add(&c.copies, 1);
+                    out.push(Item::Copy { original, archive, locator });
+                    continue;
+                }
+                Incoming::Read(Err(e)) => {
                     Counters::add(&c.skipped, 1);
                     let s = Skipped {
                         stage: "import".into(),
@@ -778,6 +830,7 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Vec<Item>>, c: &Counters, at: &s
     for item in rx.into_iter().flatten() {
         match item {
             Item::Skipped(s) => ledger.record_skipped(&s)?,
+            Item::Copy { original, archive, locator } => ledger.record_copy(original, &archive, &locator)?,
             Item::Fatal(e) => anyhow::bail!("{e}"),
             Item::Message(w) => {
                 let Work { message, digest, claims, outcomes, skipped, stale, .. } = *w;
@@ -807,7 +860,9 @@ fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: boo
     // Messages recorded under this run id (by this process or by the
     // interrupted one it resumes) were assessed here; the rest of what was
     // read had been assessed by earlier runs.
-    s.messages_already_assessed = s.messages_read.saturating_sub(totals.messages).saturating_sub(Counters::get(&c.deselected));
+    s.copies = totals.copies;
+    s.messages_already_assessed =
+        s.messages_read.saturating_sub(totals.messages).saturating_sub(Counters::get(&c.deselected)).saturating_sub(totals.copies);
     s.claims_by_kind = totals.claims_by_kind;
     s.audited = s.claims_by_kind.iter().filter(|(k, _)| k.is_audited()).map(|(_, n)| n).sum();
     for sk in ledger.skipped(&run.run_id)? {
@@ -910,19 +965,20 @@ mod tests {
         write_mbox(&a, 0, 2 * BATCH as u32 + 6);
         write_mbox(&b, 1000, 3);
         let sources = vec![(SourceKind::Gmail, a), (SourceKind::Gmail, d.path().join("missing.mbox")), (SourceKind::Gmail, b)];
-        let (tx, rx) = sync_channel::<Vec<Imported>>(256 / BATCH);
+        let (tx, rx) = sync_channel::<Vec<Incoming>>(256 / BATCH);
         let c = Counters::default();
         std::thread::scope(|scope| {
-            scope.spawn(|| import_all(&sources, &ImportOptions::default(), tx, &c));
-            let batches: Vec<Vec<Imported>> = rx.iter().collect();
+            scope.spawn(|| import_all(&sources, &ImportOptions::default(), tx, &c, &mut CopyFinder::new(None)));
+            let batches: Vec<Vec<Incoming>> = rx.iter().collect();
             let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
             assert_eq!(sizes, vec![BATCH, BATCH, 10], "full batches, then the rest");
             let got: Vec<String> = batches
                 .into_iter()
                 .flatten()
                 .map(|m| match m {
-                    Ok(m) => m.id.0,
-                    Err(e) => format!("error: {}", e.path.file_name().unwrap().to_string_lossy()),
+                    Incoming::Read(Ok(m)) => m.id.0,
+                    Incoming::Read(Err(e)) => format!("error: {}", e.path.file_name().unwrap().to_string_lossy()),
+                    Incoming::Copy { locator, .. } => format!("copy: {locator}"),
                 })
                 .collect();
             let mut want: Vec<String> = (0..2 * BATCH as u32 + 6).map(|i| format!("<m{i}@example.org>")).collect();

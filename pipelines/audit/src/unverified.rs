@@ -197,6 +197,7 @@ impl Queued {
             evidence: Vec::new(),
             from_me: self.from_me,
             notes: Vec::new(),
+            also_filed_at: Vec::new(),
         }
     }
 }

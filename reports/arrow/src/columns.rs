@@ -135,6 +135,9 @@ pub(crate) struct Columns {
     flags: Flags,
     from_me: BooleanBuilder,
     reasons: ReasonCols,
+    /// `also_filed_at`: each row's count, then the locators.
+    also_filed_lengths: Vec<usize>,
+    also_filed_at: StringBuilder,
     /// Scratch for URIs written as text (one per evidence item and span).
     uri_text: String,
     /// The last `assessed_at` parsed, and its microseconds: every row of a
@@ -224,6 +227,8 @@ impl Columns {
                 span_start: UInt64Builder::with_capacity(cap),
                 span_end: UInt64Builder::with_capacity(cap),
             },
+            also_filed_lengths: Vec::with_capacity(cap),
+            also_filed_at: strings(cap),
             uri_text: String::new(),
             last_assessed_at: None,
         }
@@ -335,6 +340,10 @@ impl Columns {
                 rc.span_end.append_value(ev.span.end as u64);
             }
         }
+        self.also_filed_lengths.push(r.also_filed_at.len());
+        for l in &r.also_filed_at {
+            self.also_filed_at.append_value(l);
+        }
         self.rows += 1;
     }
 
@@ -409,6 +418,10 @@ impl Columns {
             &rc.lengths,
         )?;
         rc.lengths.clear();
+        let item = Arc::new(Field::new_list_field(arrow_schema::DataType::Utf8, false));
+        let offsets = OffsetBuffer::<i32>::from_lengths(self.also_filed_lengths.iter().copied());
+        let also_filed: ArrayRef = Arc::new(ListArray::try_new(item, offsets, Arc::new(self.also_filed_at.finish()), None)?);
+        self.also_filed_lengths.clear();
         let status = DictionaryArray::<Int32Type>::try_new(self.status.finish(), STATUS_VALUES.clone())?;
         let group = DictionaryArray::<Int32Type>::try_new(self.group.finish(), GROUP_VALUES.clone())?;
         let columns: Vec<ArrayRef> = vec![
@@ -438,6 +451,7 @@ impl Columns {
             flags,
             Arc::new(self.from_me.finish()),
             reasons,
+            also_filed,
         ];
         self.rows = 0;
         RecordBatch::try_new(audit_schema(), columns)

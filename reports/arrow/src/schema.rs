@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock};
 
 /// Bumped on any change to the field list, a type or a nullability, and
 /// stored in the schema metadata under [`SCHEMA_VERSION_KEY`].
-pub const SCHEMA_VERSION: &str = "3";
+pub const SCHEMA_VERSION: &str = "4";
 
 /// The schema metadata key holding [`SCHEMA_VERSION`].
 pub const SCHEMA_VERSION_KEY: &str = "amem.audit_schema_version";
@@ -123,6 +123,8 @@ static SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
             // Added in schema version 2.
             Field::new("from_me", DataType::Boolean, false),
             list_of("reasons", reason_fields()),
+            // Added in schema version 4.
+            Field::new("also_filed_at", DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, false))), false),
         ])
         .with_metadata([(SCHEMA_VERSION_KEY, SCHEMA_VERSION)]),
     )

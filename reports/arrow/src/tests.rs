@@ -132,6 +132,11 @@ fn row(i: usize) -> AuditRecord {
         } else {
             vec![]
         },
+        also_filed_at: if i.is_multiple_of(3) {
+            vec![format!("maildir/ann/all_documents/{i}."), format!("maildir/ann/inbox/{i}.")]
+        } else {
+            vec![]
+        },
     }
 }
 
@@ -202,9 +207,10 @@ fn schema_is_pinned() {
         "gate_flags: list<item: struct<check: utf8 not null, cue: utf8 not null, source_sentence: utf8 not null, memory_sentence: utf8 not null, rule: utf8 not null> not null> not null",
         "from_me: boolean not null",
         "reasons: list<item: struct<facet: utf8 not null, rule: utf8 not null, message: utf8 not null, claim_start: uint64, claim_end: uint64, evidence_spans: list<item: struct<uri: utf8 not null, start: uint64 not null, end: uint64 not null> not null> not null> not null> not null",
+        "also_filed_at: list<item: utf8 not null> not null",
     ];
     assert_eq!(got, want);
-    assert_eq!(SCHEMA_VERSION, "3");
+    assert_eq!(SCHEMA_VERSION, "4");
 }
 
 /// The README documents every field, in schema order.
@@ -269,6 +275,11 @@ fn reads_back_schema_counts_and_values() {
     assert!(ev0.column_by_name("value").unwrap().is_null(0));
     assert!(col("from_me").as_boolean().value(0));
     assert!(!col("from_me").as_boolean().value(1));
+    let filed = col("also_filed_at");
+    let filed = filed.as_list::<i32>();
+    assert_eq!(filed.value_length(0), 2);
+    assert_eq!(filed.value(0).as_string::<i32>().value(1), "maildir/ann/inbox/0.");
+    assert_eq!(filed.value_length(1), 0);
     let reasons = col("reasons");
     let reasons = reasons.as_list::<i32>();
     assert_eq!(reasons.value_length(0), 1);
@@ -381,7 +392,7 @@ assert t.schema.names == names, t.schema.names
 assert t.num_rows == 10, t.num_rows
 assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.field("sent_at").type
 assert pa.types.is_dictionary(t.schema.field("status").type)
-assert t.schema.metadata[b"amem.audit_schema_version"] == b"3"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"4"
 rows = t.to_pylist()
 assert rows[0]["message_id"] == "<m0@example.org>"
 assert [r["status"] for r in rows[:3]] == ["supported", "contradicted", "partially_supported"], [r["status"] for r in rows[:3]]
@@ -572,7 +583,7 @@ assert str(t.schema.field("sent_at").type) == "timestamp[us, tz=UTC]", t.schema.
 meta = pq.read_metadata(path).metadata
 assert json.loads(meta[b"amem.run_summary"])["uncheckable"] == {"gate_unaligned": 2}
 assert json.loads(meta[b"amem.run_info"])["run_id"] == "20240502T030405Z-1a2b3c4d"
-assert t.schema.metadata[b"amem.audit_schema_version"] == b"3"
+assert t.schema.metadata[b"amem.audit_schema_version"] == b"4"
 rows = t.to_pylist()
 assert rows[0]["evidence"][0]["role"] == "supports", rows[0]["evidence"]
 assert rows[0]["evidence"][0]["note_path"] == "notes/launch.md"

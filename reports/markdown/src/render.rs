@@ -113,6 +113,9 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
     if s.messages_already_assessed > 0 {
         writeln!(out, "| messages already assessed under this policy (not re-read) | {} |", s.messages_already_assessed)?;
     }
+    if s.copies > 0 {
+        writeln!(out, "| copies of a message already read (same Message-ID or same sender, time and text), audited once | {} |", s.copies)?;
+    }
     let claims: u64 = s.claims_by_kind.values().sum();
     let kinds: Vec<String> = s.claims_by_kind.iter().map(|(k, n)| format!("{} {n}", k.as_str())).collect();
     if kinds.is_empty() {
@@ -317,6 +320,10 @@ pub(crate) fn record(out: &mut impl Write, rec: &AuditRecord) -> R {
         code(&rec.message_id.0),
         code(&rec.locator)
     )?;
+    if !rec.also_filed_at.is_empty() {
+        let at: Vec<String> = rec.also_filed_at.iter().map(|l| code(l)).collect();
+        writeln!(out, "  (the same mail is also filed at {}; audited once)", at.join(", "))?;
+    }
     writeln!(out)?;
     out.write_all(blockquote(&c.text, "  ").as_bytes())?;
     writeln!(out)?;

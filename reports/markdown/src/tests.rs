@@ -103,6 +103,7 @@ fn row(
                 written_from: Some("date".into()),
             })
             .collect(),
+        also_filed_at: vec![],
         claim,
         assessment,
         evidence,

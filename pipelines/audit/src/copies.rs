@@ -1,0 +1,151 @@
+//! Each mail once: a message that is a copy of one already read (the same
+//! mail in another folder or another export, `Message::copy_keys`) is not
+//! audited again; the ledger lists where the copy was, and the original's
+//! report rows say so (`also_filed_at`).
+//!
+//! Decided on the importer thread, in archive order, so the first copy read
+//! is the one audited whatever the workers' timing: the same command gives
+//! the same rows. Copies of messages recorded by earlier runs (or by the
+//! interrupted process a run resumes) are found in the ledger.
+
+use amem_ledger::Ledger;
+use amem_model::{Digest, Message};
+use std::collections::HashMap;
+
+/// Keys remembered in memory at most (about 40 bytes each, two a mail):
+/// past this the memory starts afresh and a copy is found through the
+/// ledger, which by then holds the originals recorded so far. Only a copy
+/// read while its original, read more than this many keys earlier, still
+/// waits on the trust list would then be audited twice.
+const KEYS_REMEMBERED: usize = 1 << 20;
+
+/// Finds copies among the messages of a run.
+pub struct CopyFinder<'l> {
+    /// First 8 bytes of a key → index into `originals`.
+    seen: HashMap<u64, u32>,
+    originals: Vec<Digest>,
+    /// The run's ledger, for originals recorded before (read-only use).
+    ledger: Option<&'l Ledger>,
+}
+
+/// What [`CopyFinder::check`] says of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// Not a copy: audit it (or find it already assessed).
+    First,
+    /// A copy of the message with this digest.
+    CopyOf(Digest),
+}
+
+fn short(d: &Digest) -> u64 {
+    u64::from_le_bytes(d.0[..8].try_into().expect("invariant: a digest has 32 bytes"))
+}
+
+impl<'l> CopyFinder<'l> {
+    /// A finder that also asks `ledger` (a read connection) about messages
+    /// it has not seen in this process.
+    pub fn new(ledger: Option<&'l Ledger>) -> CopyFinder<'l> {
+        CopyFinder { seen: HashMap::new(), originals: Vec::new(), ledger }
+    }
+
+    /// Whether `message` (whose digest is `digest`) is a copy of a message
+    /// read before. A message read again with the same digest (a run
+    /// resumed, a nightly run over the same export) is not a copy of itself.
+    ///
+    /// # Errors
+    /// The ledger cannot be read.
+    pub fn check(&mut self, message: &Message, digest: Digest) -> amem_ledger::Result<Seen> {
+        let keys = message.copy_keys();
+        if self.seen.len() >= KEYS_REMEMBERED || self.originals.len() >= KEYS_REMEMBERED {
+            self.seen.clear();
+            self.originals.clear();
+        }
+        let at = match keys.iter().find_map(|k| self.seen.get(&short(&k)).copied()) {
+            Some(at) => at,
+            None => {
+                let from_ledger = match self.ledger {
+                    Some(ledger) => ledger.original_of(&keys)?,
+                    None => None,
+                };
+                self.originals.push(from_ledger.unwrap_or(digest));
+                (self.originals.len() - 1) as u32
+            }
+        };
+        for k in keys.iter() {
+            self.seen.entry(short(&k)).or_insert(at);
+        }
+        let original = self.originals[at as usize];
+        Ok(if original == digest { Seen::First } else { Seen::CopyOf(original) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amem_model::{MessageId, SourceKind};
+
+    fn mail(id: &str, folder: &str, text: &str) -> Message {
+        let mut meta = std::collections::BTreeMap::new();
+        meta.insert("folder".to_string(), folder.to_string());
+        Message {
+            source: SourceKind::Enron,
+            archive: "maildir".into(),
+            conversation: "c".into(),
+            id: MessageId(id.into()),
+            author: "ann@example.org".into(),
+            recipients: vec![],
+            sent_at: "2001-05-01T10:00:00Z".parse().unwrap(),
+            subject: Some("Q2".into()),
+            text: text.into(),
+            quoted: vec![],
+            locator: format!("maildir/{folder}/1."),
+            meta,
+            not_claims: None,
+        }
+    }
+
+    #[test]
+    fn the_first_copy_read_is_the_original_and_a_reread_is_not_a_copy() {
+        let mut f = CopyFinder::new(None);
+        let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
+        let b = mail("<2@x>", "all_documents", "Revenue rose 4%.");
+        let c = mail("<3@x>", "inbox", "Revenue fell.");
+        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First);
+        assert_eq!(f.check(&b, b.digest()).unwrap(), Seen::CopyOf(a.digest()));
+        assert_eq!(f.check(&c, c.digest()).unwrap(), Seen::First);
+        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First, "the same message again is not its own copy");
+        // A third copy, by Message-ID this time, points at the first too.
+        let mut d = mail("<2@x>", "sent", "Revenue rose 4 %.");
+        d.sent_at = "2001-05-01T10:00:01Z".parse().unwrap();
+        assert_eq!(f.check(&d, d.digest()).unwrap(), Seen::CopyOf(a.digest()));
+    }
+
+    /// A copy of a message an earlier run recorded is found in the ledger.
+    #[test]
+    fn a_copy_of_a_message_recorded_earlier_is_found_in_the_ledger() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ledger.sqlite");
+        let mut w = Ledger::open(&path).unwrap();
+        let t: jiff::Timestamp = "2030-01-01T00:00:00Z".parse().unwrap();
+        let params = amem_model::RunParams {
+            sources: vec![],
+            since: None,
+            until: None,
+            now: t,
+            offline: true,
+            policy_version: "p@1".into(),
+            home: String::new(),
+            who: amem_model::Who::All,
+            include_bulk: false,
+        };
+        w.begin_run(&amem_model::RunInfo { run_id: amem_model::RunId("r1".into()), started_at: t, params }).unwrap();
+        let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
+        w.record(&amem_ledger::MessageOutcome { message: &a, claims: &[], assessments: &[], skipped: &[] }).unwrap();
+        w.flush().unwrap();
+        let r = Ledger::open(&path).unwrap();
+        let mut f = CopyFinder::new(Some(&r));
+        let b = mail("<2@x>", "all_documents", "Revenue rose 4%.");
+        assert_eq!(f.check(&b, b.digest()).unwrap(), Seen::CopyOf(a.digest()));
+        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First);
+    }
+}
