@@ -843,3 +843,74 @@ fn each_mail_is_audited_once_wherever_it_is_filed() {
     assert_eq!(s["copies"], 3, "{s}");
     assert!(rows.is_empty(), "{rows:?}");
 }
+
+/// Issue 41, item 4: quoted and forwarded text is counted in audit.md, not
+/// audited silently away; `--include-forwarded` audits a forwarded story as
+/// its original author's claims, passed on by the forwarder, never as the
+/// forwarder's own words; a quoted reply stays out either way.
+#[test]
+fn forwarded_text_is_counted_and_audited_as_its_authors_on_request() {
+    let t = TestDir::new();
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("config.toml"), "[me]\nemails = [\"ann@example.org\"]\n").unwrap();
+    let mbox = t.path().join("mail.mbox");
+    let forward = "FYI, see below.\n\n---------- Forwarded message ---------\nFrom: Wire Desk <desk@news.example>\n\
+                   Date: Mon, 14 May 2001 09:00:00 -0500\nSubject: Markets\n\nEnron shares fell 12% on Monday after the filing.\n";
+    let reply = "The Houston office has 40 desks.\n\nOn Mon, 14 May 2001 at 10:00, Ann <ann@example.org> wrote:\n\
+                 > The budget is $5 million for the pilot.\n";
+    let mail = |n: u32, from: &str, body: &str| {
+        format!(
+            "From x@x Mon May 14 18:00:00 +0000 2001\nMessage-ID: <q{n}@example.org>\nDate: Mon, 14 May 2001 18:0{n}:00 +0000\nFrom: {from}\nSubject: s{n}\n\n{body}\n"
+        )
+    };
+    std::fs::write(&mbox, [mail(1, "Ann <ann@example.org>", forward), mail(2, "Bob <bob@example.org>", reply)].concat()).unwrap();
+    let run = |now: &str, extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--now", now, "--json", "--format", "md,jsonl", "--home"])
+            .arg(&home)
+            .arg("--source")
+            .arg(format!("gmail:{}", mbox.display()))
+            .args(extra);
+        let s = summary_line(&ok(&mut c));
+        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+        let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["type"] == "assessment")
+            .map(|v| v["data"].clone())
+            .collect();
+        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+    };
+    let text_of = |r: &serde_json::Value| r["claim"]["text"].as_str().unwrap().to_string();
+
+    let (s, rows, md) = run("2002-01-01T00:00:00Z", &[]);
+    let q = &s["quoted"];
+    assert_eq!(
+        (q["reply_messages"].as_u64(), q["forward_messages"].as_u64(), q["forwarded_audited"].as_u64()),
+        (Some(1), Some(1), Some(0)),
+        "{s}"
+    );
+    assert!(q["forward_chars"].as_u64().unwrap() >= 45 && q["reply_chars"].as_u64().unwrap() >= 30, "{q}");
+    assert!(rows.iter().all(|r| !text_of(r).contains("shares fell") && !text_of(r).contains("budget")), "{rows:?}");
+    assert!(md.contains("| forwarded text, not audited (`--include-forwarded`"), "{md}");
+    assert!(md.contains("| quoted replies, not audited"), "{md}");
+
+    let (s, rows, md) = run("2002-01-02T00:00:00Z", &["--include-forwarded", "--rerun"]);
+    assert_eq!(s["quoted"]["forwarded_audited"], 1, "{s}");
+    let fwd: Vec<&serde_json::Value> = rows.iter().filter(|r| text_of(r).contains("shares fell 12%")).collect();
+    assert_eq!(fwd.len(), 1, "{rows:?}");
+    assert_eq!(fwd[0]["author"], "Wire Desk <desk@news.example>", "the original author's words");
+    assert_eq!(fwd[0]["forwarded_by"], "Ann <ann@example.org>");
+    assert_eq!(fwd[0]["forwarded_by_me"], true);
+    assert!(fwd[0].get("from_me").is_none_or(|v| v == false), "the user did not write it: {}", fwd[0]);
+    assert!(fwd[0]["locator"].as_str().unwrap().ends_with("(forwarded part 1)"), "{}", fwd[0]);
+    assert!(rows.iter().all(|r| !text_of(r).contains("budget")), "a quoted reply stays out: {rows:?}");
+    assert!(md.contains("**Wire Desk \\<desk@news.example\\>** (you forwarded this)"), "{md}");
+    assert!(md.contains("audited as its original authors' claims (`--include-forwarded`) | 1 messages"), "{md}");
+
+    // Chosen by the forwarder: with --who others, the user's forward is out.
+    let (_, rows, _) = run("2002-01-03T00:00:00Z", &["--include-forwarded", "--rerun", "--who", "others"]);
+    assert!(rows.iter().all(|r| r.get("forwarded_by").is_none()), "{rows:?}");
+}

@@ -88,6 +88,10 @@ struct ChatHistoryArgs {
     /// by default they are skipped and counted by reason
     #[arg(long)]
     include_bulk: bool,
+    /// Audit forwarded mail as its original authors' claims, passed on by the forwarder ("you forwarded: ...");
+    /// by default forwarded and quoted text is counted, not audited. Quoted replies always stay out
+    #[arg(long)]
+    include_forwarded: bool,
     /// List every unverified claim in audit.md, not only the most check-worthy
     #[arg(long)]
     full: bool,
@@ -181,6 +185,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         identity: config.me.clone(),
         who: a.who,
         include_bulk: a.include_bulk,
+        include_forwarded: a.include_forwarded,
         full_report: a.full,
         model: ctx.model()?,
     };

@@ -263,6 +263,8 @@ pub struct RunTotals {
     /// Copies of messages this run found and did not audit again
     /// ([`Ledger::record_copy`]).
     pub copies: u64,
+    /// Quoted and forwarded text in the messages this run recorded.
+    pub quoted: amem_model::QuotedTally,
 }
 
 /// The error for a failed SQLite call. The path and action are copied only

@@ -124,7 +124,33 @@ impl Ledger {
             .conn
             .query_row("SELECT count(*) FROM message_copies WHERE run_no = ?1", [run_no], |r| r.get(0))
             .map_err(self.err(action))?;
-        Ok(RunTotals { messages: messages as u64, claims_by_kind, assessments: assessments as u64, copies: copies as u64 })
+        let quoted = self
+            .conn
+            .query_row(
+                "SELECT count(CASE WHEN q.reply_chars > 0 THEN 1 END), coalesce(sum(q.reply_chars), 0),
+                        count(CASE WHEN q.forward_chars > 0 THEN 1 END), coalesce(sum(q.forward_chars), 0)
+                 FROM message_assessed ma JOIN message_quoted q ON q.msg = ma.msg WHERE ma.run_no = ?1",
+                [run_no],
+                |r| Ok([r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?]),
+            )
+            .map_err(self.err(action))?;
+        let forwarded: i64 = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM message_assessed ma JOIN messages_seen m ON m.msg = ma.msg
+                 WHERE ma.run_no = ?1 AND m.forwarded_by IS NOT NULL",
+                [run_no],
+                |r| r.get(0),
+            )
+            .map_err(self.err(action))?;
+        let quoted = amem_model::QuotedTally {
+            reply_messages: quoted[0] as u64,
+            reply_chars: quoted[1] as u64,
+            forward_messages: quoted[2] as u64,
+            forward_chars: quoted[3] as u64,
+            forwarded_audited: forwarded as u64,
+        };
+        Ok(RunTotals { messages: messages as u64, claims_by_kind, assessments: assessments as u64, copies: copies as u64, quoted })
     }
 
     /// The digest of the message recorded under one of `keys` (see
@@ -343,7 +369,8 @@ impl Ledger {
             let mut st = self
                 .conn
                 .prepare(&format!(
-                    "SELECT m.msg, m.source, an.name, m.conversation, m.message_id, m.locator, m.author, m.sent_at, m.subject
+                    "SELECT m.msg, m.source, an.name, m.conversation, m.message_id, m.locator, m.author, m.sent_at, m.subject,
+                            m.forwarded_by
                      FROM messages_seen m JOIN names an ON an.id = m.archive
                      WHERE m.msg IN (SELECT c.msg FROM assessments a JOIN claims c ON c.claim = a.claim {within})
                      ORDER BY m.source, an.name, m.conversation, m.sent_at, m.message_id"
@@ -374,6 +401,7 @@ impl Ledger {
                     author: text(6)?,
                     sent_at,
                     subject: row.get::<_, Option<String>>(8).map_err(self.err(action))?,
+                    forwarded_by: row.get::<_, Option<String>>(9).map_err(self.err(action))?,
                 });
                 place.insert(msg, (rank, pos));
                 last_key = Some(key);
@@ -423,6 +451,7 @@ impl Ledger {
                 author: m.author.clone(),
                 sent_at: m.sent_at,
                 subject: m.subject.clone(),
+                forwarded_by: m.forwarded_by.clone(),
             })?;
         }
         Ok(())
@@ -464,6 +493,8 @@ impl Ledger {
                     from_me: false,
                     notes: Vec::new(),
                     also_filed_at: Vec::new(),
+                    forwarded_by: h.forwarded_by,
+                    forwarded_by_me: false,
                 });
             }
         }
@@ -488,6 +519,7 @@ pub struct RowHead {
     pub(crate) author: String,
     pub(crate) sent_at: Timestamp,
     pub(crate) subject: Option<String>,
+    pub(crate) forwarded_by: Option<String>,
 }
 
 /// The context of one message in [`Ledger::for_each_latest_head`], shared by its rows.
@@ -500,6 +532,7 @@ struct MessageHead {
     author: String,
     sent_at: Timestamp,
     subject: Option<String>,
+    forwarded_by: Option<String>,
 }
 
 /// One assessment's place in report order: its message's rank (equal for

@@ -19,7 +19,7 @@ pub(crate) const COMPONENT: &str = "ledger";
 
 /// Tables the ledger owns: a database that has one of them but no
 /// `schema_version` row for [`COMPONENT`] was written by something else.
-pub(crate) const OWN_TABLES: [&str; 16] = [
+pub(crate) const OWN_TABLES: [&str; 17] = [
     "runs",
     "texts",
     "claim_counts",
@@ -36,6 +36,7 @@ pub(crate) const OWN_TABLES: [&str; 16] = [
     "names",
     "message_keys",
     "message_copies",
+    "message_quoted",
 ];
 
 /// `schema_version` itself: created before any migration runs.
@@ -455,6 +456,10 @@ pub(crate) const LATER_MIGRATIONS: &[&str] = &[
     // (by the original's digest: the original may be recorded after its
     // copy, while it waits on the trust list). Messages recorded before
     // this version have no keys: a copy of one is audited once more.
+    // Quoted and forwarded text kept apart from the author's words is
+    // counted per message (`message_quoted`), so a run's report can say
+    // what it did not audit; a forwarded part audited as its author's
+    // message (`--include-forwarded`) records its forwarder.
     "
 CREATE TABLE message_keys (
     key BLOB PRIMARY KEY,
@@ -467,6 +472,12 @@ CREATE TABLE message_copies (
     locator TEXT NOT NULL,
     PRIMARY KEY (run_no, original, archive, locator)
 ) WITHOUT ROWID;
+CREATE TABLE message_quoted (
+    msg INTEGER PRIMARY KEY,
+    reply_chars INTEGER NOT NULL,
+    forward_chars INTEGER NOT NULL
+);
+ALTER TABLE messages_seen ADD COLUMN forwarded_by TEXT;
 ",
 ];
 

@@ -95,6 +95,7 @@ fn run_info(id: &str) -> RunInfo {
             home: "home".into(),
             who: amem_model::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         },
     }
 }

@@ -512,8 +512,8 @@ impl Ledger {
             .conn
             .prepare_cached(
                 "INSERT INTO messages_seen
-                 (digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (digest) DO NOTHING",
+                 (digest, source, archive, conversation, message_id, locator, author, sent_at, subject, first_run, forwarded_by)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) ON CONFLICT (digest) DO NOTHING",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -526,7 +526,8 @@ impl Ledger {
                     m.author,
                     m.sent_at.to_string(),
                     m.subject,
-                    run_no
+                    run_no,
+                    m.meta.get(amem_model::FORWARDED_BY)
                 ])
             })
             .map_err(self.err("recording a message"))? as u64;
@@ -544,6 +545,15 @@ impl Ledger {
                 .prepare_cached("INSERT INTO message_keys (key, msg) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING")
                 .and_then(|mut s| s.execute(params![key.0.as_slice(), msg]))
                 .map_err(self.err("recording a message's copy keys"))?;
+        }
+        if inserted == 1 && !m.quoted.is_empty() {
+            let chars = |kind: amem_model::QuoteKind| -> i64 {
+                m.quoted.iter().filter(|q| q.kind == kind).map(|q| q.text.chars().count() as i64).sum()
+            };
+            self.conn
+                .prepare_cached("INSERT INTO message_quoted (msg, reply_chars, forward_chars) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
+                .and_then(|mut s| s.execute(params![msg, chars(amem_model::QuoteKind::Reply), chars(amem_model::QuoteKind::Forward)]))
+                .map_err(self.err("recording a message's quoted text"))?;
         }
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };
         // By id, not by scanning: one large mail has tens of thousands of

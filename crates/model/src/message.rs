@@ -92,6 +92,10 @@ pub struct QuotedPart {
     pub text: String,
 }
 
+/// The `meta` key of a forwarded part audited as a message of its own
+/// (`--include-forwarded`): who forwarded it, the forwarding message's author.
+pub const FORWARDED_BY: &str = "forwarded_by";
+
 /// What [`Message::copy_keys`] gives: a message is a copy of an earlier
 /// one when either key matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

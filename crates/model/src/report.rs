@@ -90,6 +90,10 @@ pub struct RunParams {
     /// too (by default they are skipped and counted).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub include_bulk: bool,
+    /// `--include-forwarded`: forwarded parts of mail are audited as their
+    /// original authors' claims, passed on by the forwarder.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub include_forwarded: bool,
 }
 
 /// A run as reports and the ledger see it.
@@ -146,6 +150,15 @@ pub struct AuditRecord {
     /// again. Set by the pipeline when it reports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also_filed_at: Vec<String>,
+    /// For a forwarded part audited as its original author's message
+    /// (`--include-forwarded`): who forwarded it, as the forwarding
+    /// message's author. `author` is then the original author.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forwarded_by: Option<String>,
+    /// True when the user forwarded it (`forwarded_by` is one of `[me]`);
+    /// set by the pipeline when it reports.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forwarded_by_me: bool,
 }
 
 /// A cited wiki item as the reader finds it: its file and modification time.
@@ -294,6 +307,8 @@ impl AuditRecord {
             from_me: false,
             notes: Vec::new(),
             also_filed_at: Vec::new(),
+            forwarded_by: None,
+            forwarded_by_me: false,
         }
     }
 
@@ -374,6 +389,25 @@ impl SkippedTally {
     }
 }
 
+/// Quoted and forwarded text in a run's messages: what the author's own
+/// text leaves out, so a report can say what it did not read as the
+/// author's words.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotedTally {
+    /// Messages with quoted reply text (someone's earlier mail, audited
+    /// where it was sent), and its characters.
+    pub reply_messages: u64,
+    /// Characters of quoted reply text.
+    pub reply_chars: u64,
+    /// Messages with forwarded text, and its characters.
+    pub forward_messages: u64,
+    /// Characters of forwarded text.
+    pub forward_chars: u64,
+    /// Forwarded parts audited as their original authors' messages
+    /// (`--include-forwarded`); 0 when forwarded text was not audited.
+    pub forwarded_audited: u64,
+}
+
 /// End-of-run counts. Every report shows them, including what could not
 /// be checked (docs/architecture.md, "Uncheckable is never a pass").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -388,6 +422,10 @@ pub struct RunSummary {
     /// the original's rows list where they were ([`AuditRecord::also_filed_at`]).
     #[serde(default)]
     pub copies: u64,
+    /// Quoted and forwarded text in the messages this run assessed, kept
+    /// apart from their authors' own words.
+    #[serde(default)]
+    pub quoted: QuotedTally,
     /// Claims extracted, by kind (audited and not).
     pub claims_by_kind: BTreeMap<ClaimKind, u64>,
     /// Claims of an audited kind.
@@ -419,6 +457,7 @@ impl Default for RunSummary {
             messages_read: 0,
             messages_already_assessed: 0,
             copies: 0,
+            quoted: QuotedTally::default(),
             claims_by_kind: BTreeMap::new(),
             audited: 0,
             assessed: 0,

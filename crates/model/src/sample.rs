@@ -35,6 +35,7 @@ pub fn run_info() -> RunInfo {
             home: "h".into(),
             who: crate::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         },
     }
 }
@@ -123,6 +124,8 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
                 from_me: i % 7 == 0,
                 notes: Vec::new(),
                 also_filed_at: Vec::new(),
+                forwarded_by: None,
+                forwarded_by_me: false,
             }
         })
         .collect()

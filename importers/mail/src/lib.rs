@@ -45,6 +45,7 @@ mod bulk;
 pub mod charset;
 mod date;
 mod error;
+mod forwarded;
 mod headers;
 pub mod mbox;
 mod parse;
@@ -57,6 +58,7 @@ mod subject;
 
 pub use date::parse_date;
 pub use error::{Error, Result};
+pub use forwarded::{UNKNOWN_AUTHOR, forwarded_messages};
 pub use mbox::{MboxItem, MboxSplitter, RawMessage};
 pub use parse::{ENRON_X_HEADERS, MailContext, parse_labels, parse_message};
 pub use quote::split_quoted;

@@ -124,6 +124,7 @@ fn main() -> anyhow::Result<()> {
         home: String::new(),
         who: amem_model::Who::All,
         include_bulk: false,
+        include_forwarded: false,
     };
     let run = RunInfo { run_id: RunId::derive(now, b"stage_costs"), started_at: now, params };
     ledger.begin_run(&run)?;

@@ -137,6 +137,7 @@ mod tests {
             home: String::new(),
             who: amem_model::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         };
         w.begin_run(&amem_model::RunInfo { run_id: amem_model::RunId("r1".into()), started_at: t, params }).unwrap();
         let a = mail("<1@x>", "inbox", "Revenue rose 4%.");

@@ -215,6 +215,8 @@ pub fn write_reports(
                                 || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
                             rec.notes = notes.notes_for(rec);
                             rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
+                            rec.forwarded_by_me =
+                                rec.forwarded_by.as_deref().is_some_and(|by| options.identity.is_mine_by(rec.source, by, None));
                         }
                         (i, rows)
                     });

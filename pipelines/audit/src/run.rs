@@ -113,6 +113,9 @@ pub struct AuditParams {
     pub who: Who,
     /// `--include-bulk`: audit bulk and automated mail and Slack bots too.
     pub include_bulk: bool,
+    /// `--include-forwarded`: audit forwarded parts of mail as their
+    /// original authors' messages (src/forwarded.rs).
+    pub include_forwarded: bool,
     /// `--full`: the markdown report lists every unverified claim.
     pub full_report: bool,
     /// The learned verifier combined with the rules ([`crate::combine`]); `None` with
@@ -258,10 +261,11 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         // Importers, one after the other, on their own thread.
         let srcs = params.sources.clone();
         let opts = ImportOptions { window };
+        let forwarded = params.include_forwarded;
         let c = Arc::clone(&counters);
         let cpu = &cpu;
         scope.spawn(move || {
-            import_all(&srcs, &opts, msg_tx, &c, &mut CopyFinder::new(Some(&copies_ledger)));
+            import_all(&srcs, &opts, msg_tx, &c, Reading { forwarded, copies: CopyFinder::new(Some(&copies_ledger)) });
             cpu.add("import", crate::cpu::thread_cpu());
         });
 
@@ -415,6 +419,7 @@ fn resolve_run(
         if p.sources == sources
             && p.who == params.who
             && p.include_bulk == params.include_bulk
+            && p.include_forwarded == params.include_forwarded
             && p.policy_version == policy
             && p.offline == params.offline
             && p.since == w.since
@@ -436,6 +441,7 @@ fn resolve_run(
         home: params.home.display().to_string(),
         who: params.who,
         include_bulk: params.include_bulk,
+        include_forwarded: params.include_forwarded,
     };
     // With --now the run is reproducible: its start time is that clock too.
     let started_at = if params.now.is_some() { now } else { wall };
@@ -470,14 +476,34 @@ enum Incoming {
 /// still end together.
 const BATCH: usize = 32;
 
-fn import_all(
-    sources: &[(SourceKind, PathBuf)],
-    opts: &ImportOptions,
-    tx: SyncSender<Vec<Incoming>>,
-    c: &Counters,
-    copies: &mut CopyFinder<'_>,
-) {
+/// How the importer thread passes messages on.
+struct Reading<'l> {
+    /// `--include-forwarded`: each forwarded part follows its message as a
+    /// message of its own (src/forwarded.rs).
+    forwarded: bool,
+    /// Copies of messages read before are passed on as copies.
+    copies: CopyFinder<'l>,
+}
+
+fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Vec<Incoming>>, c: &Counters, reading: Reading<'_>) {
+    let Reading { forwarded, mut copies } = reading;
     let mut ledger_failed = false;
+    let mut pass_on = |m: Message| -> Incoming {
+        match copies.check(&m, m.digest()) {
+            Ok(Seen::CopyOf(original)) => Incoming::Copy { original, archive: m.archive, locator: m.locator },
+            Ok(Seen::First) => Incoming::Read(Ok(m)),
+            Err(e) => {
+                // Audited rather than dropped: at worst a copy is audited twice.
+                if !ledger_failed {
+                    tracing::warn!(
+                        "cannot look up copies of messages in the ledger ({e}): copies recorded before this run are audited again"
+                    );
+                    ledger_failed = true;
+                }
+                Incoming::Read(Ok(m))
+            }
+        }
+    };
     let mut batch = Vec::with_capacity(BATCH);
     for (kind, path) in sources {
         if c.is_interrupted() {
@@ -492,26 +518,19 @@ fn import_all(
             if c.is_interrupted() {
                 return;
             }
-            let incoming = match item {
-                Ok(m) => match copies.check(&m, m.digest()) {
-                    Ok(Seen::CopyOf(original)) => Incoming::Copy { original, archive: m.archive, locator: m.locator },
-                    Ok(Seen::First) => Incoming::Read(Ok(m)),
-                    Err(e) => {
-                        // Audited rather than dropped: at worst a copy is audited twice.
-                        if !ledger_failed {
-                            tracing::warn!(
-                                "cannot look up copies of messages in the ledger ({e}): copies recorded before this run are audited again"
-                            );
-                            ledger_failed = true;
-                        }
-                        Incoming::Read(Ok(m))
-                    }
-                },
+            let parts = match &item {
+                Ok(m) if forwarded => amem_importer_mail::forwarded_messages(m),
+                _ => Vec::new(),
+            };
+            let first = match item {
+                Ok(m) => pass_on(m),
                 Err(e) => Incoming::Read(Err(e)),
             };
-            batch.push(incoming);
-            if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
-                return;
+            for incoming in std::iter::once(first).chain(parts.into_iter().map(&mut pass_on)) {
+                batch.push(incoming);
+                if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
+                    return;
+                }
             }
         }
     }
@@ -536,7 +555,11 @@ impl Selection<'_> {
     /// (`meta["bulk"]`); the reason keeps the kind of signal, not the
     /// sender, so the report's skipped table has one row per kind.
     fn reason_to_skip(&self, message: &Message) -> Option<String> {
-        let mine = self.identity.is_mine(message);
+        // A forwarded part is chosen by its forwarder, who passed it on.
+        let mine = match message.meta.get(amem_model::FORWARDED_BY) {
+            Some(by) => self.identity.is_mine_by(message.source, by, None),
+            None => self.identity.is_mine(message),
+        };
         if mine
             && message.source == SourceKind::Slack
             && let Ok(mut names) = self.slack_names.lock()
@@ -861,6 +884,7 @@ fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: boo
     // interrupted one it resumes) were assessed here; the rest of what was
     // read had been assessed by earlier runs.
     s.copies = totals.copies;
+    s.quoted = totals.quoted;
     s.messages_already_assessed =
         s.messages_read.saturating_sub(totals.messages).saturating_sub(Counters::get(&c.deselected)).saturating_sub(totals.copies);
     s.claims_by_kind = totals.claims_by_kind;
@@ -939,6 +963,7 @@ mod tests {
             home: String::new(),
             who: amem_model::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         };
         RunInfo { run_id: RunId(id.into()), started_at: t, params }
     }
@@ -968,7 +993,9 @@ mod tests {
         let (tx, rx) = sync_channel::<Vec<Incoming>>(256 / BATCH);
         let c = Counters::default();
         std::thread::scope(|scope| {
-            scope.spawn(|| import_all(&sources, &ImportOptions::default(), tx, &c, &mut CopyFinder::new(None)));
+            scope.spawn(|| {
+                import_all(&sources, &ImportOptions::default(), tx, &c, Reading { forwarded: false, copies: CopyFinder::new(None) })
+            });
             let batches: Vec<Vec<Incoming>> = rx.iter().collect();
             let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();
             assert_eq!(sizes, vec![BATCH, BATCH, 10], "full batches, then the rest");

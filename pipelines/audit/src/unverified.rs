@@ -198,6 +198,8 @@ impl Queued {
             from_me: self.from_me,
             notes: Vec::new(),
             also_filed_at: Vec::new(),
+            forwarded_by: None,
+            forwarded_by_me: false,
         }
     }
 }
@@ -427,6 +429,7 @@ pub fn capture_and_reassess(
         home: home.display().to_string(),
         who: amem_model::Who::All,
         include_bulk: false,
+        include_forwarded: false,
     };
     let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
     let run = RunInfo { run_id: RunId::derive(now, tag.as_bytes()), started_at: now, params };

@@ -40,6 +40,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         identity: Identity::default(),
         who: Who::All,
         include_bulk: false,
+        include_forwarded: false,
         full_report: false,
         model: None,
     }

@@ -138,6 +138,7 @@ pub(crate) struct Columns {
     /// `also_filed_at`: each row's count, then the locators.
     also_filed_lengths: Vec<usize>,
     also_filed_at: StringBuilder,
+    forwarded_by: StringBuilder,
     /// Scratch for URIs written as text (one per evidence item and span).
     uri_text: String,
     /// The last `assessed_at` parsed, and its microseconds: every row of a
@@ -229,6 +230,7 @@ impl Columns {
             },
             also_filed_lengths: Vec::with_capacity(cap),
             also_filed_at: strings(cap),
+            forwarded_by: strings(cap),
             uri_text: String::new(),
             last_assessed_at: None,
         }
@@ -344,6 +346,7 @@ impl Columns {
         for l in &r.also_filed_at {
             self.also_filed_at.append_value(l);
         }
+        self.forwarded_by.append_option(r.forwarded_by.as_deref());
         self.rows += 1;
     }
 
@@ -452,6 +455,7 @@ impl Columns {
             Arc::new(self.from_me.finish()),
             reasons,
             also_filed,
+            Arc::new(self.forwarded_by.finish()),
         ];
         self.rows = 0;
         RecordBatch::try_new(audit_schema(), columns)

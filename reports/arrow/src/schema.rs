@@ -125,6 +125,7 @@ static SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
             list_of("reasons", reason_fields()),
             // Added in schema version 4.
             Field::new("also_filed_at", DataType::List(Arc::new(Field::new_list_field(DataType::Utf8, false))), false),
+            utf8("forwarded_by", true),
         ])
         .with_metadata([(SCHEMA_VERSION_KEY, SCHEMA_VERSION)]),
     )

@@ -26,6 +26,7 @@ fn run() -> RunInfo {
             home: "home".into(),
             who: amem_model::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         },
     }
 }
@@ -137,6 +138,8 @@ fn row(i: usize) -> AuditRecord {
         } else {
             vec![]
         },
+        forwarded_by: if i.is_multiple_of(5) { Some("Bob <bob@example.org>".into()) } else { None },
+        forwarded_by_me: false,
     }
 }
 
@@ -208,6 +211,7 @@ fn schema_is_pinned() {
         "from_me: boolean not null",
         "reasons: list<item: struct<facet: utf8 not null, rule: utf8 not null, message: utf8 not null, claim_start: uint64, claim_end: uint64, evidence_spans: list<item: struct<uri: utf8 not null, start: uint64 not null, end: uint64 not null> not null> not null> not null> not null",
         "also_filed_at: list<item: utf8 not null> not null",
+        "forwarded_by: utf8",
     ];
     assert_eq!(got, want);
     assert_eq!(SCHEMA_VERSION, "4");
@@ -280,6 +284,8 @@ fn reads_back_schema_counts_and_values() {
     assert_eq!(filed.value_length(0), 2);
     assert_eq!(filed.value(0).as_string::<i32>().value(1), "maildir/ann/inbox/0.");
     assert_eq!(filed.value_length(1), 0);
+    assert_eq!(col("forwarded_by").as_string::<i32>().value(0), "Bob <bob@example.org>");
+    assert!(col("forwarded_by").is_null(1));
     let reasons = col("reasons");
     let reasons = reasons.as_list::<i32>();
     assert_eq!(reasons.value_length(0), 1);

@@ -102,6 +102,11 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
         }
     )?;
     writeln!(out, "| bulk mail and bots | {} |", if p.include_bulk { "audited (`--include-bulk`)" } else { "skipped and counted" })?;
+    writeln!(
+        out,
+        "| forwarded text | {} |",
+        if p.include_forwarded { "audited as its original authors' claims (`--include-forwarded`)" } else { "counted, not audited" }
+    )?;
     writeln!(out, "| policy | {} |", cell_code(&p.policy_version))?;
     writeln!(out, "| home | {} |", cell_code(&p.home))?;
     writeln!(out)?;
@@ -112,6 +117,29 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
     writeln!(out, "| messages read | {} |", s.messages_read)?;
     if s.messages_already_assessed > 0 {
         writeln!(out, "| messages already assessed under this policy (not re-read) | {} |", s.messages_already_assessed)?;
+    }
+    let q = &s.quoted;
+    if q.reply_messages > 0 {
+        writeln!(
+            out,
+            "| quoted replies, not audited (someone's earlier mail, audited where it was sent) | {} messages, {} characters |",
+            q.reply_messages, q.reply_chars
+        )?;
+    }
+    if q.forward_messages > 0 {
+        if q.forwarded_audited > 0 {
+            writeln!(
+                out,
+                "| forwarded text, audited as its original authors' claims (`--include-forwarded`) | {} messages, {} characters, {} parts |",
+                q.forward_messages, q.forward_chars, q.forwarded_audited
+            )?;
+        } else {
+            writeln!(
+                out,
+                "| forwarded text, not audited (`--include-forwarded` audits it as its original authors' claims) | {} messages, {} characters |",
+                q.forward_messages, q.forward_chars
+            )?;
+        }
     }
     if s.copies > 0 {
         writeln!(out, "| copies of a message already read (same Message-ID or same sender, time and text), audited once | {} |", s.copies)?;
@@ -222,7 +250,12 @@ pub(crate) fn check_worthy_heading(out: &mut impl Write, listed: u64, n: u64) ->
 
 /// One unverified claim on one line: who, when, where, the claim, why not decided.
 pub(crate) fn unverified_line(out: &mut impl Write, rec: &AuditRecord) -> R {
-    let you = if rec.from_me { " (you)" } else { "" };
+    let you = match (&rec.forwarded_by, rec.from_me) {
+        (Some(_), _) if rec.forwarded_by_me => " (you forwarded this)".to_string(),
+        (Some(by), _) => format!(" (forwarded by {})", inline(by)),
+        (None, true) => " (you)".to_string(),
+        (None, false) => String::new(),
+    };
     writeln!(
         out,
         "- **{}**{you}, {} · {} · {} · at {}: {} · {} {}",
@@ -320,6 +353,14 @@ pub(crate) fn record(out: &mut impl Write, rec: &AuditRecord) -> R {
         code(&rec.message_id.0),
         code(&rec.locator)
     )?;
+    if let Some(by) = &rec.forwarded_by {
+        // The words are the original author's; the forwarder passed them on.
+        if rec.forwarded_by_me {
+            writeln!(out, "  (you forwarded this; the words are {}'s)", inline(&rec.author))?;
+        } else {
+            writeln!(out, "  (forwarded by {}; the words are {}'s)", inline(by), inline(&rec.author))?;
+        }
+    }
     if !rec.also_filed_at.is_empty() {
         let at: Vec<String> = rec.also_filed_at.iter().map(|l| code(l)).collect();
         writeln!(out, "  (the same mail is also filed at {}; audited once)", at.join(", "))?;

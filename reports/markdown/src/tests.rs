@@ -22,6 +22,7 @@ fn run() -> RunInfo {
             home: "examples/home".into(),
             who: amem_model::Who::All,
             include_bulk: false,
+            include_forwarded: false,
         },
     }
 }
@@ -104,6 +105,8 @@ fn row(
             })
             .collect(),
         also_filed_at: vec![],
+        forwarded_by: None,
+        forwarded_by_me: false,
         claim,
         assessment,
         evidence,
@@ -525,4 +528,39 @@ fn a_notes_time_says_which_time_it_is() {
     );
     assert_eq!(t(note(None, None, Some("2026-01-01T00:00:00Z"))).as_deref(), Some("modified 2026-01-01 00:00:00 UTC (file time)"));
     assert_eq!(t(note(None, None, None)), None);
+}
+
+/// A forwarded part audited as its author's message says who forwarded it
+/// and whose words they are; a copy's other places are listed; the counts
+/// say how much quoted and forwarded text there was and whether it was audited.
+#[test]
+fn forwarded_rows_copies_and_quoted_text_are_said() {
+    let mut fwd = conflict_row("Wire Desk <desk@news.example>", "2024-05-01T10:00:00Z");
+    fwd.forwarded_by = Some("Alice <alice@example.org>".into());
+    fwd.forwarded_by_me = true;
+    let mut other = conflict_row("Wire Desk <desk@news.example>", "2024-05-01T11:00:00Z");
+    other.forwarded_by = Some("Bob <bob@example.org>".into());
+    other.also_filed_at = vec!["exports/old.mbox:byte 9".into()];
+    let rows = vec![fwd, other];
+    let mut s = summary(&rows);
+    s.copies = 1;
+    s.quoted =
+        amem_model::QuotedTally { reply_messages: 3, reply_chars: 120, forward_messages: 2, forward_chars: 90, forwarded_audited: 2 };
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = MarkdownSink::new(dir.path()).full(true);
+    sink.begin(&run()).unwrap();
+    for r in &rows {
+        sink.write(r).unwrap();
+    }
+    sink.finish(&s).unwrap();
+    let md = std::fs::read_to_string(sink.path()).unwrap();
+    assert!(md.contains("(you forwarded this; the words are Wire Desk \\<desk@news.example\\>'s)"), "{md}");
+    assert!(md.contains("(forwarded by Bob \\<bob@example.org\\>; the words are Wire Desk"), "{md}");
+    assert!(md.contains("(the same mail is also filed at `exports/old.mbox:byte 9`; audited once)"), "{md}");
+    assert!(
+        md.contains("| quoted replies, not audited (someone's earlier mail, audited where it was sent) | 3 messages, 120 characters |"),
+        "{md}"
+    );
+    assert!(md.contains("audited as its original authors' claims (`--include-forwarded`) | 2 messages, 90 characters, 2 parts |"), "{md}");
+    assert!(md.contains("audited once | 1 |"), "{md}");
 }
