@@ -76,8 +76,8 @@ enum Command {
     Eval(cmd::eval::EvalCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions(cmd::completions::CompletionsArgs),
-    /// Print the man page (roff)
-    Man,
+    /// Print a man page (roff): amem's, or a command's (`amem man audit chat-history`); --out DIR writes them all
+    Man(cmd::completions::ManArgs),
     /// Create amem's home (the folder and its wiki/): the other commands need one that exists
     Init,
 }
@@ -210,7 +210,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a, &ctx),
         Command::Eval(c) => cmd::eval::run(c, &ctx),
         Command::Completions(a) => cmd::completions::run_completions(a, &ctx),
-        Command::Man => cmd::completions::run_man(&ctx),
+        Command::Man(a) => cmd::completions::run_man(a, &ctx),
     };
     match result {
         Ok(exit) => exit.into(),

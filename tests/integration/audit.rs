@@ -712,7 +712,7 @@ fn a_report_inside_the_wiki_is_never_cited() {
 }
 
 /// `unverified list` filters by status, author, conversation and time,
-/// newest first with `--newest`, at most `--limit` (issue 41, item 6): each
+/// newest or most check-worthy first with `--sort`, at most `--limit` (issue 41, item 6): each
 /// filter's answer is the unfiltered queue filtered here by the same rule.
 #[test]
 fn unverified_list_filters_orders_and_limits() {
@@ -753,10 +753,16 @@ fn unverified_list_filters_orders_and_limits() {
     assert_eq!(ids(&listed(&["--since", &cut.to_string()])), pick(&|x| sent(x) >= cut));
     assert_eq!(ids(&listed(&["--until", &cut.to_string()])), pick(&|x| sent(x) < cut));
     // Newest first, then at most two.
-    let newest = listed(&["--newest"]);
+    let newest = listed(&["--sort", "newest"]);
     assert_eq!(newest.len(), all.len());
     assert!(newest.windows(2).all(|w| sent(&w[0]) >= sent(&w[1])), "{:?}", ids(&newest));
-    assert_eq!(ids(&listed(&["--newest", "--limit", "2"])), ids(&newest)[..2].to_vec());
+    assert_eq!(ids(&listed(&["--sort", "newest", "--limit", "2"])), ids(&newest)[..2].to_vec());
+    // Most check-worthy first: the same order as the record's own score.
+    let worthy = listed(&["--sort", "check-worthy"]);
+    let worth = |x: &serde_json::Value| serde_json::from_value::<amem_model::AuditRecord>(x["record"].clone()).unwrap().check_worth();
+    assert_eq!(worthy.len(), all.len());
+    assert!(worthy.windows(2).all(|w| worth(&w[0]) >= worth(&w[1])), "{:?}", worthy.iter().map(worth).collect::<Vec<_>>());
+    assert!(worth(&worthy[0]) > worth(&worthy[worthy.len() - 1]), "the example queue is not all one score");
     // A status that is not one is a usage error naming the known ones.
     let mut c = t.amem();
     c.args(["unverified", "list", "--status", "maybe", "--home"]).arg(&home);

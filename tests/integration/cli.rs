@@ -287,3 +287,26 @@ fn a_missing_home_is_a_usage_error_and_only_init_creates_one() {
     ok(&mut c);
     assert!(fresh.join("wiki").is_dir() && fresh.join("ledger.sqlite").is_file());
 }
+
+/// Issue 41, item 6: `amem man` writes a page per command and subcommand
+/// (`--out DIR`, named as git names its pages), prints one command's page,
+/// and names a command that does not exist as a usage error.
+#[test]
+fn man_pages_for_every_subcommand() {
+    let t = TestDir::new();
+    let top = ok(t.amem().args(["man"]));
+    assert!(top.contains(".TH amem 1"), "{}", &top[..top.len().min(300)]);
+    let one = ok(t.amem().args(["man", "audit", "chat-history"]));
+    assert!(one.contains(".TH amem-audit-chat-history 1"), "{}", &one[..one.len().min(300)]);
+    assert!(one.contains("include\\-forwarded") && one.contains("since"), "the page lists the subcommand's own flags");
+    let dir = t.path().join("man1");
+    ok(t.amem().args(["man", "--out"]).arg(&dir));
+    let mut pages: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    pages.sort();
+    for want in ["amem.1", "amem-audit.1", "amem-audit-chat-history.1", "amem-unverified-list.1", "amem-mcp-serve.1", "amem-man.1"] {
+        assert!(pages.iter().any(|p| p == want), "{want} missing from {pages:?}");
+    }
+    assert!(pages.iter().all(|p| !p.contains("-help")), "{pages:?}");
+    let (_, err) = code(t.amem().args(["man", "audit", "nothing"]), 2);
+    assert!(err.contains("no command \"audit nothing\""), "{err}");
+}

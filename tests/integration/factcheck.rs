@@ -109,6 +109,10 @@ fn unreachable_source_is_reported_not_hidden() {
     assert_eq!(out["grounding"]["outcome"], "unavailable", "{out}");
     assert_eq!(out["grounding"]["unavailable"][0]["source"], "down");
     assert!(stderr.contains("source down unavailable"), "{stderr}");
+    // Issue 41, item 5: nobody looked, so no output says "no evidence".
+    assert_eq!(out["status"], "source_unavailable", "{out}");
+    assert_eq!(out["verdict"], "UNAVAILABLE", "{out}");
+    assert!(!stdout.to_lowercase().contains("no_evidence"), "{stdout}");
 }
 
 #[test]

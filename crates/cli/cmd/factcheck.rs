@@ -15,7 +15,8 @@
 //! `unavailable`, `offline`, `disabled`; `searched`, `unavailable`
 //! (`source`, `reason`), `stale` (`source_url`, `old_item`, `new_item`),
 //! `requests`). `verdict` is the report group (`SUPPORTED`,
-//! `CONTRADICTED`, or `NO_EVIDENCE` for everything unverified); `status` is
+//! `CONTRADICTED`, or `NO_EVIDENCE` for everything unverified), except
+//! `UNAVAILABLE` for `source_unavailable`; `status` is
 //! the finer status (docs/architecture.md, "Status vocabulary"). `similarity` is the share of the claim's
 //! search terms found in the snippet (0 to 1). Without `--format json`, the same
 //! as text. An unavailable source never turns into "no evidence" silently:

@@ -43,7 +43,7 @@ pub(crate) enum UnverifiedCommand {
 #[derive(clap::Args, Debug, Default)]
 pub(crate) struct ListFilter {
     /// Only these statuses (comma-separated or repeated): no_evidence,
-    /// not_addressed, partially_supported, ambiguous, source_unavailable, stale
+    /// not_addressed, partially_supported, ambiguous, source_unavailable, stale (not_checkable claims are never filed)
     #[arg(long, value_delimiter = ',')]
     status: Vec<String>,
     /// Only claims whose author contains this text (any case)
@@ -58,12 +58,26 @@ pub(crate) struct ListFilter {
     /// Only claims sent before this (same forms; a bare date includes that day)
     #[arg(long)]
     until: Option<String>,
-    /// The newest first (by when the claim was sent) instead of by id
-    #[arg(long)]
-    newest: bool,
+    /// Order: id (the queue's own), newest (by when the claim was sent), or check-worthy (the user's
+    /// own first, then evidence that came close, then claims with numbers, dates, comparisons and causes;
+    /// the order of audit.md's short list)
+    #[arg(long, value_enum, default_value_t = ListOrder::Id)]
+    sort: ListOrder,
     /// At most this many
     #[arg(long)]
     limit: Option<usize>,
+}
+
+/// `unverified list --sort`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ListOrder {
+    /// By claim id, as filed.
+    #[default]
+    Id,
+    /// The newest first, by when the claim was sent.
+    Newest,
+    /// The most check-worthy first ([`AuditRecord::check_worth`]).
+    CheckWorthy,
 }
 
 impl ListFilter {
@@ -86,8 +100,12 @@ impl ListFilter {
                 && contains(&rec.conversation, &self.conversation)
                 && window.contains(rec.sent_at)
         });
-        if self.newest {
-            items.sort_by(|(a_id, a), (b_id, b)| b.sent_at.cmp(&a.sent_at).then_with(|| a_id.cmp(b_id)));
+        match self.sort {
+            ListOrder::Id => {}
+            ListOrder::Newest => items.sort_by(|(a_id, a), (b_id, b)| b.sent_at.cmp(&a.sent_at).then_with(|| a_id.cmp(b_id))),
+            ListOrder::CheckWorthy => {
+                items.sort_by(|(a_id, a), (b_id, b)| b.check_worth().cmp(&a.check_worth()).then_with(|| a_id.cmp(b_id)))
+            }
         }
         if let Some(n) = self.limit {
             items.truncate(n);

@@ -405,7 +405,7 @@ pub(crate) fn tools() -> Vec<Tool> {
         "required": ["source_uri", "snippet", "captured_at", "similarity", "amem_uri"]});
     let factcheck_out = json!({"type": "object", "properties": {
         "claim": {"type": "string"},
-        "verdict": {"type": "string", "enum": ["SUPPORTED", "CONTRADICTED", "NO_EVIDENCE"]},
+        "verdict": {"type": "string", "enum": ["SUPPORTED", "CONTRADICTED", "NO_EVIDENCE", "UNAVAILABLE"]},
         "status": {"type": "string"},
         "evidence": {"type": "array", "items": evidence},
         "amem_uri": {"type": ["string", "null"]},
@@ -449,7 +449,7 @@ pub(crate) fn tools() -> Vec<Tool> {
         tool(
             "amem_factcheck",
             "Fact-check a claim",
-            "Check one claim: the user's notes first, then (on a miss) the trust list of sources the user chose, fetched under their rate limits and kept as notes. Returns verdict SUPPORTED, CONTRADICTED or NO_EVIDENCE, the evidence with amem:// URIs, the finer status, the reasons with claim spans, the gate's flags and the method. Same verdict as `amem factcheck` and the audit.",
+            "Check one claim: the user's notes first, then (on a miss) the trust list of sources the user chose, fetched under their rate limits and kept as notes. Returns verdict SUPPORTED, CONTRADICTED, NO_EVIDENCE, or UNAVAILABLE when a source could not be asked, the evidence with amem:// URIs, the finer status, the reasons with claim spans, the gate's flags and the method. Same verdict as `amem factcheck` and the audit.",
             schema::<FactcheckArgs>(),
             factcheck_out,
             ToolAnnotations::new().read_only(false).destructive(false).idempotent(true).open_world(true),

@@ -19,8 +19,13 @@ pub enum Status {
     NotAddressed,
     /// Nothing relevant in the reviewed set (local wiki + trust list as searched).
     NoEvidence,
-    /// Claim or source too ambiguous to assess.
+    /// The sources disagree (one passage entails the claim, another
+    /// conflicts with it), or the claim is too unclear to assess.
     Ambiguous,
+    /// The claim has nothing a note could check: past its function words,
+    /// pronouns and stance words no content word is left ("That is what I
+    /// said."). Counted apart from `ambiguous`; never grounded on the trust list.
+    NotCheckable,
     /// Supporting evidence older than the freshness policy, or its source changed.
     Stale,
     /// Nothing relevant locally, and a trust-list source that would have
@@ -44,13 +49,14 @@ pub enum Group {
 
 impl Status {
     /// All statuses, in report order.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Supported,
         Status::Contradicted,
         Status::PartiallySupported,
         Status::NotAddressed,
         Status::NoEvidence,
         Status::Ambiguous,
+        Status::NotCheckable,
         Status::Stale,
         Status::SourceUnavailable,
     ];
@@ -73,6 +79,7 @@ impl Status {
             Status::NotAddressed => "not_addressed",
             Status::NoEvidence => "no_evidence",
             Status::Ambiguous => "ambiguous",
+            Status::NotCheckable => "not_checkable",
             Status::Stale => "stale",
             Status::SourceUnavailable => "source_unavailable",
         }
@@ -81,6 +88,17 @@ impl Status {
     /// Parse the snake_case name.
     pub fn parse(s: &str) -> Option<Status> {
         Status::ALL.into_iter().find(|st| st.as_str() == s)
+    }
+
+    /// The verdict of the design's API (`amem factcheck --json`, the MCP
+    /// tool): `SUPPORTED`, `CONTRADICTED`, `UNAVAILABLE` when a source that
+    /// would have been searched could not be asked (never "no evidence":
+    /// nobody looked), else `NO_EVIDENCE`.
+    pub fn rfc_verdict(&self) -> &'static str {
+        match self {
+            Status::SourceUnavailable => "UNAVAILABLE",
+            other => other.group().rfc_verdict(),
+        }
     }
 
     /// Rank for "a model may only lower a verdict": higher is stronger.
@@ -103,8 +121,9 @@ impl Group {
         }
     }
 
-    /// The RFC's API verdict: `SUPPORTED | CONTRADICTED | NO_EVIDENCE`, with
-    /// `NO_EVIDENCE` standing for the whole unverified group.
+    /// The group's verdict in the design's API: `SUPPORTED | CONTRADICTED |
+    /// NO_EVIDENCE`, with `NO_EVIDENCE` for the unverified group; a claim's
+    /// own verdict is [`Status::rfc_verdict`], which keeps `UNAVAILABLE` apart.
     pub fn rfc_verdict(&self) -> &'static str {
         match self {
             Group::Supported => "SUPPORTED",
@@ -237,12 +256,17 @@ mod tests {
             Status::NotAddressed,
             Status::NoEvidence,
             Status::Ambiguous,
+            Status::NotCheckable,
             Status::Stale,
             Status::SourceUnavailable,
         ] {
             assert_eq!(s.group(), Group::Unverified, "{s:?}");
             assert_eq!(s.group().rfc_verdict(), "NO_EVIDENCE");
+            // Nobody looked: an unreachable source is never "no evidence".
+            assert_eq!(s.rfc_verdict(), if s == Status::SourceUnavailable { "UNAVAILABLE" } else { "NO_EVIDENCE" });
         }
+        assert_eq!(Status::Supported.rfc_verdict(), "SUPPORTED");
+        assert_eq!(Status::Contradicted.rfc_verdict(), "CONTRADICTED");
     }
 
     #[test]

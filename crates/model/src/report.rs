@@ -312,6 +312,35 @@ impl AuditRecord {
         }
     }
 
+    /// How much the claim is worth checking, by rules (higher first): the
+    /// user's own first, then evidence that came close (partial support,
+    /// stale, disputed, related), then the kinds that carry checkable values
+    /// (quantities, dates, comparisons, causes), then a digit in the claim; a
+    /// claim with nothing to check last. audit.md's short list of unverified
+    /// claims and `amem unverified list --sort check-worthy` order by it.
+    pub fn check_worth(&self) -> i64 {
+        let status = match self.assessment.status {
+            Status::PartiallySupported => 40,
+            Status::Stale => 35,
+            Status::Ambiguous => 30,
+            Status::NotAddressed => 20,
+            // Nothing in it to check: last, whatever its kind.
+            Status::NotCheckable => -100,
+            _ => 0,
+        };
+        let kind = match self.claim.kind {
+            ClaimKind::Quantity => 15,
+            ClaimKind::Date => 12,
+            ClaimKind::Comparison | ClaimKind::Causal => 10,
+            ClaimKind::Fact => 6,
+            ClaimKind::Attribution => 4,
+            ClaimKind::Prediction => 3,
+            _ => 0,
+        };
+        let digit = if self.claim.text.bytes().any(|b| b.is_ascii_digit()) { 5 } else { 0 };
+        (self.from_me as i64) * 1000 + status + kind + digit
+    }
+
     /// The report group.
     pub fn group(&self) -> Group {
         self.assessment.group()

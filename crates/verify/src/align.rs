@@ -387,6 +387,11 @@ fn read_sentences<'a>(
         };
         for (at, firsts) in a.first_matches(&content) {
             let Some(sa) = a.sentences.get(at) else { continue };
+            // A markdown heading names what the note or section is about: context (its words
+            // reach the sentences through the title), never a sentence a verdict rests on.
+            if a.sentence_text(sa).trim_start().starts_with('#') {
+                continue;
+            }
             if !read_all {
                 upper.clear();
                 upper.extend(firsts.iter().zip(&lent).map(|(f, &l)| f.or(l.then_some(VIA_TITLE))));
@@ -617,7 +622,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
     let claim = read_claim(claim_text, ctx);
     if claim.content.is_empty() {
         return Outcome {
-            status: Status::Ambiguous,
+            status: Status::NotCheckable,
             reasons: vec![reason("topic", "claim.no_content_words", "the claim has no content words to align".into(), None, vec![])],
         };
     }
@@ -631,7 +636,7 @@ pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&Evide
             .map(|(&ci, _)| &claim.text[claim.words[ci].range.clone()])
             .collect();
         return Outcome {
-            status: Status::Ambiguous,
+            status: Status::NotCheckable,
             reasons: vec![reason(
                 "topic",
                 "claim.not_checkable",
@@ -1109,13 +1114,14 @@ fn facets(
             .filter(|((_, m), o)| m.is_none() && !**o)
             .map(|((&ci, _), _)| &claim.text[claim.words[ci].range.clone()])
             .collect();
-        missing.push(reason(
-            "topic",
-            "align.content_missing",
-            format!("claim words not found in the evidence: {}", absent.join(", ")),
-            None,
-            vec![],
-        ));
+        // Every word the claim must have is there, but too few of all its
+        // words: say that, never an empty list.
+        let detail = if absent.is_empty() {
+            format!("{:.0}% of the claim's content words aligned, under the {:.0}% that support needs", c * 100.0, SUPPORT_MIN * 100.0)
+        } else {
+            format!("claim words not found in the evidence: {}", absent.join(", "))
+        };
+        missing.push(reason("topic", "align.content_missing", detail, None, vec![]));
     }
     for (k, &ci) in claim.content.iter().enumerate() {
         if claim.names.contains(&ci) && joint[k].is_none() {

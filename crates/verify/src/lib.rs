@@ -131,7 +131,11 @@ use serde::{Deserialize, Serialize};
 /// other than" and "turned down offers to" deny what they govern; after a frame an article and
 /// up to three modifiers may stand before another name; a privative claim word against the
 /// thing it lacks counted or possessed ("childless" / "had three children") is a conflict.
-pub const METHOD: &str = "deterministic@18";
+/// `@19`: a claim with nothing a note could check is `not_checkable` (it was `ambiguous`, the
+/// status of sources that disagree); a claim aligned short of support with no required word
+/// missing says how much aligned instead of an empty list of missing words; a markdown heading
+/// line is context, never a sentence a verdict rests on or cites.
+pub const METHOD: &str = "deterministic@19";
 
 /// The verifier's answer: a status and the reasons behind it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,7 +324,7 @@ mod tests {
         );
         assert_eq!(status("The new bridge opened to traffic in spring.", "Penguins live in the southern hemisphere."), Status::NoEvidence);
         assert_eq!(status("The new bridge opened.", ""), Status::NoEvidence);
-        assert_eq!(status("and the of", "anything"), Status::Ambiguous);
+        assert_eq!(status("and the of", "anything"), Status::NotCheckable);
     }
 
     #[test]
@@ -540,13 +544,26 @@ mod tests {
         v.reasons.iter().map(|r| r.rule.as_str()).collect()
     }
 
+    /// Issue 41, item 5: a note's heading ("# Andrew Fastow") names its subject; it is never
+    /// the sentence a verdict rests on, and a reason never lists an empty set of missing words.
+    #[test]
+    fn a_heading_is_context_never_the_cited_sentence() {
+        let ev = "# Andrew Fastow\n\nAndrew Fastow was the chief financial officer of Enron until October 2001.";
+        for claim in ["Andrew Fastow was born in 1961.", "Andrew Fastow resigned in 2001.", "Andrew Fastow was the CFO of Enron."] {
+            let v = verify_text(claim, ev);
+            let quotes: Vec<&str> = v.reasons.iter().flat_map(|r| r.evidence.iter()).map(|e| e.quote.as_str()).collect();
+            assert!(quotes.iter().all(|q| !q.trim_start().starts_with('#')), "{claim}: {quotes:?}");
+            assert!(v.reasons.iter().all(|r| !r.detail.trim_end().ends_with(':')), "{claim}: {:?}", v.reasons);
+        }
+    }
+
     #[test]
     fn a_claim_with_nothing_to_check_never_aligns() {
         let ev = "The Berlin office opened in 2019 and has 42 employees. The tower was built for the World's Fair in Paris. \
                   Training took 3.5 days on eight GPUs. He was right about the budget. They think so.";
         for claim in ["He's not in the office today.", "It's just not fair!", "Will be all day", "You're right.", "We didn't think so."] {
             let v = verify_text(claim, ev);
-            assert_eq!(v.status, Status::Ambiguous, "{claim} | {v:?}");
+            assert_eq!(v.status, Status::NotCheckable, "{claim} | {v:?}");
             assert_eq!(rules_of(&v), ["claim.not_checkable"], "{claim}");
         }
         // Near miss: a claim with its own subject and predicate is checked as before.

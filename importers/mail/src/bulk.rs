@@ -17,6 +17,21 @@
 //!   a list server (`listserv`, `lists`, `bounce`...). Archives whose headers
 //!   were stripped (the Enron corpus keeps none of the list headers) still
 //!   show this one.
+//!
+//! When the headers say nothing, the structure of the mail can
+//! ([`structure_reason`], checked after the headers):
+//! - the sender's own text (quoted and forwarded parts left out, its footer
+//!   kept) says how to stop receiving it or to view it in a browser
+//!   ("unsubscribe", "view this email in your browser", "you are receiving
+//!   this because", "to be removed from our list"...): `unsubscribe text`;
+//! - it names [`MANY_RECIPIENTS`] or more recipients: `many recipients`;
+//! - its To names `undisclosed-recipients` (everyone in Bcc): `no named
+//!   recipient` (a mail with no To at all is not marked: drafts, notes to
+//!   self and many archives' exports have none);
+//! - most of its lines are a table of values, as price tickers and listings
+//!   are ("Natural Gas   2.791  +0.045"): `ticker or listing table`.
+//!
+//! What each reason marks on the Enron sample: `scripts/bench-which-mail.py`.
 
 use crate::headers::Headers;
 use amem_model::address_of;
@@ -55,6 +70,81 @@ const LIST_DOMAIN_LABELS: &[&str] = &["listserv", "lists", "list", "bounce", "bo
 /// Gmail's category labels, as Takeout writes them (`Category Promotions`)
 /// or the API names them (`CATEGORY_PROMOTIONS`), lowercased, without the prefix.
 const GMAIL_BULK_CATEGORIES: &[&str] = &["promotions", "social", "updates", "forums"];
+
+/// Recipients (To and Cc) from which a mail is a broadcast, not a
+/// conversation: a person writing to fifty people is announcing.
+pub(crate) const MANY_RECIPIENTS: usize = 50;
+
+/// Phrases of a bulk mail's footer or header (lowercased, matched in the
+/// sender's own text): how to stop receiving it, or to read it elsewhere.
+const BULK_PHRASES: &[&str] = &[
+    "unsubscribe",
+    "view this email in your browser",
+    "view this e-mail in your browser",
+    "view it in your browser",
+    "view in your browser",
+    "view in browser",
+    "view this message in your browser",
+    "view the online version",
+    "you are receiving this",
+    "you received this email because",
+    "you received this e-mail because",
+    "you received this message because",
+    "to be removed from our",
+    "to be removed from this",
+    "to be removed from the",
+    "remove yourself from this",
+    "manage your subscription",
+    "update your email preferences",
+    "update your e-mail preferences",
+    "if you no longer wish to receive",
+    "click here to be removed",
+];
+
+/// A table line: at most this many words around its values.
+const TABLE_ROW_WORDS: usize = 5;
+
+/// Non-empty lines a mail needs before its lines can be called a table.
+const TABLE_MIN_ROWS: usize = 6;
+
+/// Why a mail whose headers say nothing is bulk anyway, from its structure
+/// (see the module docs): `own_text` is the sender's own text with its
+/// footer, `recipients` the addresses of To and Cc, `undisclosed` whether
+/// its To names `undisclosed-recipients`.
+pub(crate) fn structure_reason(own_text: &str, recipients: &[String], undisclosed: bool) -> Option<String> {
+    let lower = own_text.to_lowercase();
+    if BULK_PHRASES.iter().any(|p| lower.contains(p)) {
+        return Some("unsubscribe text".into());
+    }
+    if recipients.len() >= MANY_RECIPIENTS {
+        return Some("many recipients".into());
+    }
+    if undisclosed {
+        return Some("no named recipient".into());
+    }
+    if is_table(own_text) {
+        return Some("ticker or listing table".into());
+    }
+    None
+}
+
+/// True when at least [`TABLE_MIN_ROWS`] non-empty lines, and half of them,
+/// are table rows: a value (a number, a price, a percentage) with at most
+/// [`TABLE_ROW_WORDS`] words around it, as in a ticker or a listing.
+fn is_table(text: &str) -> bool {
+    let (mut lines, mut rows) = (0usize, 0usize);
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        lines += 1;
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let values =
+            tokens.iter().filter(|t| t.trim_start_matches(['$', '+', '-', '(', '.']).starts_with(|c: char| c.is_ascii_digit())).count();
+        let words = tokens.iter().filter(|t| t.chars().next().is_some_and(char::is_alphabetic)).count();
+        if values >= 1 && words <= TABLE_ROW_WORDS && tokens.len() <= 2 * TABLE_ROW_WORDS {
+            rows += 1;
+        }
+    }
+    rows >= TABLE_MIN_ROWS && 2 * rows >= lines
+}
 
 /// Why a message is bulk or automated, or `None` for a person's mail.
 pub(crate) fn bulk_reason(headers: &Headers<'_>, from: Option<&str>) -> Option<String> {
@@ -109,6 +199,27 @@ fn automated_sender(from: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn people(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("p{i}@example.org")).collect()
+    }
+
+    #[test]
+    fn structure_of_bulk_mail() {
+        let to = people(2);
+        assert_eq!(structure_reason("Top stories today.\n\nTo unsubscribe, reply STOP.", &to, false).as_deref(), Some("unsubscribe text"));
+        assert_eq!(structure_reason("Trouble reading? View this email in your browser.", &to, false).as_deref(), Some("unsubscribe text"));
+        assert_eq!(structure_reason("The meeting moved to Friday.", &people(60), false).as_deref(), Some("many recipients"));
+        assert_eq!(structure_reason("The meeting moved to Friday.", &[], true).as_deref(), Some("no named recipient"));
+        assert_eq!(structure_reason("The meeting moved to Friday.", &[], false), None, "no To at all is not marked");
+        let ticker = "NYMEX close\nNatural Gas  2.791  +0.045\nCrude Oil  26.12  -0.31\nHeating Oil  .7412  +.0051\n                      Unleaded  .8010  -.0020\nPropane  41.25  0.00\nBrent  25.02  -0.11\n";
+        assert_eq!(structure_reason(ticker, &to, false).as_deref(), Some("ticker or listing table"));
+        // A person's mail with some numbers in it is not a table.
+        let note = "Revenue was $2.1 billion in Q2.\nCosts rose 4% on the year.\nWe hired 12 people.\n                    The Portland plant made 410 MW in April, above plan.\nLet's discuss on Monday.\nThanks, Ann";
+        assert_eq!(structure_reason(note, &to, false), None);
+        assert_eq!(structure_reason("We discussed the subscription price.", &to, false), None);
+        assert_eq!(structure_reason("Sent to the whole desk.", &people(49), false), None);
+    }
 
     fn reason(block: &str) -> Option<String> {
         let raw = format!("{block}\n\nbody\n");

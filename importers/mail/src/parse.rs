@@ -148,6 +148,16 @@ pub fn parse_message(raw: &[u8], cx: &MailContext<'_>) -> Result<Option<Message>
     }
 
     let (new_text, quoted) = quote::split_quoted(&body);
+    // The headers said nothing: the structure may (the footer is still in `new_text`).
+    if !meta.contains_key("bulk")
+        && let Some(reason) = bulk::structure_reason(
+            &new_text,
+            &recipients,
+            headers.all("To").any(|h| headers.text(h).to_ascii_lowercase().contains("undisclosed")),
+        )
+    {
+        meta.insert("bulk".into(), reason);
+    }
     let trimmed = signature::trim_signature(&new_text);
     if let Some(s) = trimmed.signature {
         meta.insert("signature".into(), s);

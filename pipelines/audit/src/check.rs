@@ -164,7 +164,7 @@ fn answer(claim: &str, outcome: &Outcome, weighed: &[Evidence], k: usize, ground
         .collect();
     json!({
         "claim": claim,
-        "verdict": outcome.status.group().rfc_verdict(),
+        "verdict": outcome.status.rfc_verdict(),
         "status": outcome.status.as_str(),
         "evidence": evidence,
         "amem_uri": amem_uri,

@@ -257,7 +257,9 @@ impl Filer {
     /// The queue file cannot be written.
     pub fn file(&mut self, rec: &AuditRecord) -> anyhow::Result<()> {
         let id = short_id(rec);
-        if rec.group() != Group::Unverified {
+        // A claim with nothing to check has nothing to look for either: it
+        // leaves the queue (an older policy filed such claims as ambiguous).
+        if rec.group() != Group::Unverified || rec.assessment.status == amem_model::Status::NotCheckable {
             return self.line(&QueueLine::Resolved { id, status: rec.assessment.status.as_str().to_string() });
         }
         if self.rejected.contains(&id) {

@@ -602,7 +602,7 @@ assert [s["start"] for s in last["reasons"][0]["evidence_spans"]] == [10, 26]
 con = duckdb.connect()
 src = "read_parquet('%s')" % path
 groups = con.execute('SELECT "group", count(*) FROM ' + src + ' GROUP BY ALL ORDER BY ALL').fetchall()
-assert groups == [("contradicted", 3), ("supported", 2), ("unverified", 6)], groups
+assert groups == [("contradicted", 2), ("supported", 2), ("unverified", 7)], groups
 conflicts = con.execute(
     "SELECT text, e.quote, e.value FROM (SELECT text, unnest(evidence) AS e FROM " + src + ") WHERE e.role = 'conflicts'"
 ).fetchall()

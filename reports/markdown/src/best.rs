@@ -16,7 +16,7 @@
 //! store's, key for key (SQLite compares text bytewise, as `str` does;
 //! times in microseconds), so both give the same report.
 
-use crate::{TopRow, check_worth, group_rank};
+use crate::{TopRow, group_rank};
 use amem_model::AuditRecord;
 use std::cell::OnceCell;
 use std::cmp::Ordering;
@@ -38,7 +38,7 @@ impl Lead {
     fn of(self, rec: &AuditRecord) -> i64 {
         match self {
             Lead::Mine => -(rec.from_me as i64),
-            Lead::Worth => -check_worth(rec),
+            Lead::Worth => -rec.check_worth(),
             Lead::None => 0,
         }
     }

@@ -174,32 +174,6 @@ fn group_rank(g: Group) -> i64 {
     }
 }
 
-/// How much an unverified claim is worth checking, for the short list: the
-/// user's own first, then evidence that came close (partial support, stale,
-/// ambiguous, related), then the kinds that carry checkable values
-/// (quantities, dates, comparisons, causes), then a digit in the claim.
-fn check_worth(rec: &AuditRecord) -> i64 {
-    use amem_model::{ClaimKind, Status};
-    let status = match rec.assessment.status {
-        Status::PartiallySupported => 40,
-        Status::Stale => 35,
-        Status::Ambiguous => 30,
-        Status::NotAddressed => 20,
-        _ => 0,
-    };
-    let kind = match rec.claim.kind {
-        ClaimKind::Quantity => 15,
-        ClaimKind::Date => 12,
-        ClaimKind::Comparison | ClaimKind::Causal => 10,
-        ClaimKind::Fact => 6,
-        ClaimKind::Attribution => 4,
-        ClaimKind::Prediction => 3,
-        _ => 0,
-    };
-    let digit = if rec.claim.text.bytes().any(|b| b.is_ascii_digit()) { 5 } else { 0 };
-    (rec.from_me as i64) * 1000 + status + kind + digit
-}
-
 impl MarkdownSink {
     /// A sink writing into `dir` (created at `begin`), normally
     /// `$AMEM_HOME/reports/<run-id>` or the user's `--out`.
@@ -310,7 +284,7 @@ impl MarkdownSink {
                 rec.assessment.assessed_at,
                 rec.is_uncheckable() as i64,
                 rec.from_me as i64,
-                check_worth(rec),
+                rec.check_worth(),
                 rec.author,
                 rec.assessment.status.as_str(),
                 json
