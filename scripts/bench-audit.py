@@ -24,7 +24,7 @@ What it measures, in one script run on this machine:
    first 3,000 messages of the 1x archive and the same indexed wiki, every
    stage one after the other on one thread: parse, extract, recall, verify,
    gate, ledger. Microseconds per message (and per audited claim), so the
-   README can say where the whole run's time goes.
+   benchmarks page can say where the whole run's time goes.
 6. The least work, right after each x1 audit run (the machine's speed
    moves within minutes): the same example with `--least-work` parses the
    whole x1 archive, extracts every message the run reads (not bulk, not a
@@ -57,8 +57,8 @@ third of importer-only throughput, is retired: it compared the audit with
 parsing alone.)
 
 Usage:
-    python3 scripts/bench-audit.py            # measure, rewrite the README block
-    python3 scripts/bench-audit.py --check    # measure, fail if the README block is stale
+    python3 scripts/bench-audit.py            # measure, rewrite the benchmarks page block
+    python3 scripts/bench-audit.py --check    # measure, fail if the benchmarks page block is stale
     options: --scratch DIR (default /tmp/amem-bench-audit)
 
 --check fails when the block is missing, a message or claim count differs,
@@ -380,7 +380,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--scratch", default="/tmp/amem-bench-audit")
     ap.add_argument("--scales", default=",".join(str(x) for x in mail_bench().SCALES),
-                    help="archive scales to time, e.g. 1 (a quick look; the README block needs all)")
+                    help="archive scales to time, e.g. 1 (a quick look; the benchmarks page block needs all)")
     a = ap.parse_args()
     mb = mail_bench()
     files = enron_sample_files(a.scratch)
@@ -457,7 +457,7 @@ def main():
     for h in least_homes:
         shutil.rmtree(h, ignore_errors=True)
     block = render(rows, stages, least)
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     failures = []
     lw, lt = least["alone"], least["together"]
@@ -480,18 +480,18 @@ def main():
     if a.check:
         i, j = readme.find(BEGIN), readme.find(END)
         if i < 0 or j < 0:
-            failures.append("README has no bench:audit block")
+            failures.append("benchmarks page has no bench:audit block")
         else:
             # Compared scale by scale: `--scales 1` checks the x1 row alone.
             old = {o["scale"]: o for o in parse(readme[i:j])}
             for r in rows:
                 if r["scale"] not in old:
-                    failures.append("the README block has no x%d row" % r["scale"])
+                    failures.append("the benchmarks page block has no x%d row" % r["scale"])
                 elif old[r["scale"]]["messages"] != r["messages"]:
-                    failures.append("message count at x%d differs from the README block" % r["scale"])
+                    failures.append("message count at x%d differs from the benchmarks page block" % r["scale"])
             m = re.search(r"\((\d+) claims, (\d+) audited", readme[i:j])
             if not m or (int(m.group(1)), int(m.group(2))) != (stages["claims"], stages["audited"]):
-                failures.append("stage-cost claim counts differ from the README block (extraction changed: rerun)")
+                failures.append("stage-cost claim counts differ from the benchmarks page block (extraction changed: rerun)")
             for r in rows:
                 if r["scale"] not in old:
                     continue
@@ -502,9 +502,9 @@ def main():
                 # only a change in the audit moves their ratio.
                 was, now = o["audit_rate"] / o["import_rate"], r["audit_rate"] / r["import_rate"]
                 if abs(was - now) > 0.35 * was:
-                    failures.append("whole-run rate at x%d moved against the importer's: README %.4f of it, measured %.4f" % (r["scale"], was, now))
+                    failures.append("whole-run rate at x%d moved against the importer's: benchmarks page %.4f of it, measured %.4f" % (r["scale"], was, now))
                 if abs(o["audit_rss_mb"] - r["audit_rss_mb"]) > 0.25 * o["audit_rss_mb"]:
-                    failures.append("peak RSS at x%d moved: README %.0f, measured %.0f" % (r["scale"], o["audit_rss_mb"], r["audit_rss_mb"]))
+                    failures.append("peak RSS at x%d moved: benchmarks page %.0f, measured %.0f" % (r["scale"], o["audit_rss_mb"], r["audit_rss_mb"]))
     else:
         i, j = readme.find(BEGIN), readme.find(END)
         if i >= 0 and j >= 0:
@@ -513,7 +513,7 @@ def main():
             marker = "<!-- section:reports:end -->"
             readme = readme.replace(marker, "\n### Whole-run throughput\n\n" + block + "\n" + marker)
         open(readme_path, "w", encoding="utf-8").write(readme)
-        log("README block written")
+        log("benchmarks page block written")
     print(block)
     if failures:
         for f in failures:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the gate and writes its figures into README.md (section "gate"):
+# Measures the gate and writes its figures into docs/benchmarks.md (section "gate"):
 #   - throughput: `cargo bench -p amem-gate --bench gate` (divan), the whole gate
 #     against a baseline of one aho-corasick pass of all word-list terms over the
 #     same bytes, both in the same bench process; the ratio of their fastest
@@ -8,8 +8,8 @@
 #     test `readme_cue_table_matches_the_dev_halves` recomputes) between
 #     <!-- gate:cues:begin --> and <!-- gate:cues:end -->.
 #
-# Usage: scripts/bench-gate.sh           measure and rewrite the README blocks
-#        scripts/bench-gate.sh --check   measure and exit 1 when the README's ratio is
+# Usage: scripts/bench-gate.sh           measure and rewrite the benchmarks page blocks
+#        scripts/bench-gate.sh --check   measure and exit 1 when the benchmarks page's ratio is
 #                                        more than 25% off the measurement or the cue
 #                                        table differs (timings vary between runs and
 #                                        machines; the cue table must match exactly)
@@ -56,12 +56,12 @@ bench_block = (
     f"| baseline: one aho-corasick pass of all {terms} word-list terms over the same bytes | {mbps.get('baseline', 0):.1f} MB/s |\n"
     f"| ratio gate / baseline | {ratio:.2f}x (target: within 5x) |\n"
 )
-readme = open("README.md", encoding="utf-8").read()
+readme = open("docs/benchmarks.md", encoding="utf-8").read()
 
 def block(name):
     m = re.search(rf"<!-- gate:{name}:begin -->\n(.*?)<!-- gate:{name}:end -->", readme, re.S)
     if not m:
-        sys.exit(f"README.md has no <!-- gate:{name}:begin/end --> block")
+        sys.exit(f"docs/benchmarks.md has no <!-- gate:{name}:begin/end --> block")
     return m
 
 cues = os.environ["CUES_OUT"]
@@ -71,11 +71,11 @@ if mode == "--check":
     old = re.search(r"ratio gate / baseline \| ([\d.]+)x", block("bench").group(1))
     ok = True
     if not old:
-        print("README bench block has no ratio"); ok = False
+        print("benchmarks page bench block has no ratio"); ok = False
     elif abs(float(old.group(1)) - ratio) / ratio > 0.25:
-        print(f"README ratio {old.group(1)}x, measured {ratio:.2f}x: more than 25% apart; run scripts/bench-gate.sh"); ok = False
+        print(f"benchmarks page ratio {old.group(1)}x, measured {ratio:.2f}x: more than 25% apart; run scripts/bench-gate.sh"); ok = False
     if cues and block("cues").group(1) != cues:
-        print("README cue table differs from the measurement; run scripts/bench-gate.sh"); ok = False
+        print("benchmarks page cue table differs from the measurement; run scripts/bench-gate.sh"); ok = False
     print(f"measured ratio {ratio:.2f}x")
     sys.exit(0 if ok else 1)
 m = block("bench")
@@ -83,6 +83,6 @@ readme = readme[: m.start(1)] + bench_block + readme[m.end(1):]
 if cues:
     m = block("cues")
     readme = readme[: m.start(1)] + cues + readme[m.end(1):]
-open("README.md", "w", encoding="utf-8").write(readme)
-print(f"README.md updated: ratio {ratio:.2f}x")
+open("docs/benchmarks.md", "w", encoding="utf-8").write(readme)
+print(f"docs/benchmarks.md updated: ratio {ratio:.2f}x")
 PY

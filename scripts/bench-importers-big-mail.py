@@ -18,16 +18,16 @@ What it does:
    the system allocator until issue 40, which found the binary at 413 MiB
    with two workers: mimalloc kept huge blocks freed by another thread
    resident, see crates/alloc.)
-4. Writes the figures into README.md between
+4. Writes the figures into docs/benchmarks.md between
    `<!-- bench:importers-bigmail:begin -->` and `<!-- bench:importers-bigmail:end -->`.
 
 Usage:
-    python3 scripts/bench-importers-big-mail.py            # measure, rewrite the README block
+    python3 scripts/bench-importers-big-mail.py            # measure, rewrite the benchmarks page block
     python3 scripts/bench-importers-big-mail.py --check    # measure, fail if the bound is missed or the block is stale
     options: --scratch DIR (default /tmp/amem-bench-bigmail), --keep (keep the 1.9 GB mbox),
              --exe PATH (an amem binary; default: build release)
 
---check fails (exit 1) when the README block is missing, a message count
+--check fails (exit 1) when the benchmarks page block is missing, a message count
 differs, a peak RSS breaks the bound, or moved by more than 25% from the
 figure in the block.
 """
@@ -43,7 +43,7 @@ import sys
 
 from bench_common import ROOT, amem_exe, finish, log
 
-README = os.path.join(ROOT, "README.md")
+BENCHMARKS = os.path.join(ROOT, "docs", "benchmarks.md")
 BEGIN = "<!-- bench:importers-bigmail:begin -->"
 END = "<!-- bench:importers-bigmail:end -->"
 MESSAGES = 64
@@ -164,18 +164,18 @@ def main():
         if r["rss_mib"] > bound_mib(largest):
             failures.append("workers %d: peak RSS %.0f MiB over the bound %.0f MiB" % (r["workers"], r["rss_mib"], bound_mib(largest)))
     if a.check:
-        old = parse_block(open(README).read())
+        old = parse_block(open(BENCHMARKS).read())
         if not old:
-            failures.append("README has no %s block" % BEGIN)
+            failures.append("benchmarks page has no %s block" % BEGIN)
         else:
             for r in rows:
                 o = old.get(r["workers"])
                 if not o:
-                    failures.append("README block has no row for %d workers" % r["workers"])
+                    failures.append("benchmarks page block has no row for %d workers" % r["workers"])
                 elif o["messages"] != r["messages"]:
-                    failures.append("workers %d: README says %d messages, measured %d" % (r["workers"], o["messages"], r["messages"]))
+                    failures.append("workers %d: benchmarks page says %d messages, measured %d" % (r["workers"], o["messages"], r["messages"]))
                 elif abs(r["rss_mib"] - o["rss_mib"]) > DRIFT * o["rss_mib"]:
-                    failures.append("workers %d: README says %.0f MiB, measured %.0f MiB" % (r["workers"], o["rss_mib"], r["rss_mib"]))
+                    failures.append("workers %d: benchmarks page says %.0f MiB, measured %.0f MiB" % (r["workers"], o["rss_mib"], r["rss_mib"]))
     finish(render(largest, rows), failures, a.check, BEGIN, END)
 
 if __name__ == "__main__":

@@ -32,17 +32,17 @@ What it does, in order:
    `mailbox.mbox`, and for each message read Message-ID, the decoded
    Subject, the Date (parsed), and the decoded text/plain body. The ratio is
    our messages/s over Python's on the same file, in the same script run.
-5. Writes the figures into README.md between
+5. Writes the figures into docs/benchmarks.md between
    `<!-- bench:importers-mail:begin -->` and `<!-- bench:importers-mail:end -->`,
    inside the `importers-mail` section (added before the section's end
    marker on the first run).
 
 Usage:
-    python3 scripts/bench-importers-mail.py            # measure, rewrite the README block
-    python3 scripts/bench-importers-mail.py --check    # measure, fail if the README block is stale
+    python3 scripts/bench-importers-mail.py            # measure, rewrite the benchmarks page block
+    python3 scripts/bench-importers-mail.py --check    # measure, fail if the benchmarks page block is stale
     options: --scratch DIR (default /tmp/amem-bench-mail), --runs N (default 5)
 
---check fails (exit 1) when: the README block is missing or not in the form
+--check fails (exit 1) when: the benchmarks page block is missing or not in the form
 this script writes; the message counts differ (the generator is
 deterministic, so they must match exactly); a throughput figure moved by more
 than 35% or a peak RSS by more than 25% (timing noise on a shared 2-core
@@ -69,7 +69,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared")
 TARBALL = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
-README = os.path.join(ROOT, "README.md")
+BENCHMARKS = os.path.join(ROOT, "docs", "benchmarks.md")
 SECTION_END = "<!-- section:importers-mail:end -->"
 # The figures live in a block nested inside the importers-mail section, so the
 # section's hand-written text around them is kept.
@@ -310,7 +310,7 @@ def measure(archives, runs):
     return rows, py_best
 
 
-# ---------------------------------------------------------------- README
+# ---------------------------------------------------------------- benchmarks page
 
 def render(rows, py):
     g1 = next(r for r in rows if r["kind"] == "gmail" and r["scale"] == 1)
@@ -358,10 +358,10 @@ def parse_block(text):
 
 
 def readme_block():
-    text = open(README, encoding="utf-8").read()
+    text = open(BENCHMARKS, encoding="utf-8").read()
     if BEGIN not in text or END not in text:
         if SECTION_END not in text:
-            raise SystemExit("README.md has no importers-mail section markers")
+            raise SystemExit("docs/benchmarks.md has no importers-mail section markers")
         text = text.replace(SECTION_END, BEGIN + "\n" + END + "\n" + SECTION_END, 1)
     a = text.index(BEGIN) + len(BEGIN)
     b = text.index(END)
@@ -403,27 +403,27 @@ def main():
     if a.check:
         old, old_ratio = parse_block(text[s:e])
         if len(old) != len(rows) or old_ratio is None:
-            problems.append("README importers-mail block is missing or not written by this script: run it without --check")
+            problems.append("benchmarks page importers-mail block is missing or not written by this script: run it without --check")
         else:
             for r in rows:
                 o = old.get((r["kind"], r["scale"]))
                 if o is None:
-                    problems.append("README has no row for %s %dx" % (r["kind"], r["scale"]))
+                    problems.append("benchmarks page has no row for %s %dx" % (r["kind"], r["scale"]))
                     continue
                 if o["messages"] != r["messages"]:
-                    problems.append("%s %dx: README says %d messages, measured %d" % (r["kind"], r["scale"], o["messages"], r["messages"]))
+                    problems.append("%s %dx: benchmarks page says %d messages, measured %d" % (r["kind"], r["scale"], o["messages"], r["messages"]))
                 if abs(r["msgs_per_s"] - o["msgs_per_s"]) > TOL_RATE * o["msgs_per_s"]:
-                    problems.append("%s %dx: README says %.0f msg/s, measured %.0f" % (r["kind"], r["scale"], o["msgs_per_s"], r["msgs_per_s"]))
+                    problems.append("%s %dx: benchmarks page says %.0f msg/s, measured %.0f" % (r["kind"], r["scale"], o["msgs_per_s"], r["msgs_per_s"]))
                 if abs(r["rss_mib"] - o["rss_mib"]) > TOL_RSS * o["rss_mib"]:
-                    problems.append("%s %dx: README says %.1f MiB peak RSS, measured %.1f" % (r["kind"], r["scale"], o["rss_mib"], r["rss_mib"]))
+                    problems.append("%s %dx: benchmarks page says %.1f MiB peak RSS, measured %.1f" % (r["kind"], r["scale"], o["rss_mib"], r["rss_mib"]))
             if abs(ratio - old_ratio) > TOL_RATE * old_ratio:
-                problems.append("README says %.1fx Python, measured %.1fx" % (old_ratio, ratio))
+                problems.append("benchmarks page says %.1fx Python, measured %.1fx" % (old_ratio, ratio))
     else:
         new = text[:s] + "\n" + block + text[e:]
         if new != text:
-            with open(README, "w", encoding="utf-8") as f:
+            with open(BENCHMARKS, "w", encoding="utf-8") as f:
                 f.write(new)
-            log("README.md importers-mail block rewritten")
+            log("docs/benchmarks.md importers-mail block rewritten")
     for p in problems:
         log("FAIL:", p)
     if not problems:

@@ -17,8 +17,8 @@ alarm. The figure is that share, per wiki (target: at most 0.5%), with the
 statuses given and the first false alarms printed for reading.
 
 Usage:
-    python3 scripts/bench-mail-shuffle.py            # measure, rewrite the README block
-    python3 scripts/bench-mail-shuffle.py --check    # measure, fail if the README block is stale or a target is missed
+    python3 scripts/bench-mail-shuffle.py            # measure, rewrite the benchmarks page block
+    python3 scripts/bench-mail-shuffle.py --check    # measure, fail if the benchmarks page block is stale or a target is missed
     options: --scratch DIR (default /tmp/amem-bench-mail-shuffle)
              --binary PATH (an amem binary already built; verdicts do not depend on the build profile)
 
@@ -179,19 +179,19 @@ def main():
     cf_home, notes = climate_fever_home(a.scratch)
     rows.append(audit(exe, cf_home, root, "Climate-FEVER dev corpus"))
     block = render(rows, notes)
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     failures = ["%s: %.2f%% of audited claims supported or contradicted (target %.1f%%)" % (r["wiki"], 100 * r["share"], 100 * TARGET)
                 for r in rows if r["share"] > TARGET]
     i, j = readme.find(BEGIN), readme.find(END)
     if a.check:
         if i < 0 or j < 0:
-            failures.append("README has no bench:mail-shuffle block")
+            failures.append("benchmarks page has no bench:mail-shuffle block")
         else:
             old = parse(readme[i:j])
             for r in rows:
                 if old.get(r["wiki"]) != (r["audited"], r["false_alarms"]):
-                    failures.append("%s: README says %s, measured %s" % (r["wiki"], old.get(r["wiki"]), (r["audited"], r["false_alarms"])))
+                    failures.append("%s: benchmarks page says %s, measured %s" % (r["wiki"], old.get(r["wiki"]), (r["audited"], r["false_alarms"])))
     else:
         if i >= 0 and j >= 0:
             readme = readme[:i] + block + readme[j + len(END):]
@@ -199,7 +199,7 @@ def main():
             marker = "<!-- section:verify:end -->"
             readme = readme.replace(marker, "#### The mail shuffle\n\n" + block + "\n\n" + marker)
         open(readme_path, "w", encoding="utf-8").write(readme)
-        log("README block written")
+        log("benchmarks page block written")
     print(block)
     if failures:
         for f in failures:

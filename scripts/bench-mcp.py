@@ -26,7 +26,7 @@ Targets (issue 39), checked with --check: p99 under 20 ms for amem_recall
 and under 50 ms for offline amem_factcheck, over stdio.
 
 Usage:
-    python3 scripts/bench-mcp.py            # measure, rewrite the README block
+    python3 scripts/bench-mcp.py            # measure, rewrite the benchmarks page block
     python3 scripts/bench-mcp.py --check    # measure, fail if the block is stale or a target is missed
     options: --scratch DIR (default /tmp/amem-bench-mcp), --exe PATH (a built amem; default: build release)
 
@@ -207,7 +207,7 @@ def main():
         log(row)
         rows.append(row)
     block = render(rows, notes, len(claims))
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     failures = []
     for r in rows:
@@ -215,26 +215,26 @@ def main():
             failures.append("%s over stdio: p99 %.1f ms, target under %d ms" % (r["tool"], r["stdio_p99"], TARGET_P99_MS[r["tool"]]))
     if a.check:
         if BEGIN not in readme or END not in readme:
-            raise SystemExit("README.md has no bench:mcp block: run python3 scripts/bench-mcp.py")
+            raise SystemExit("docs/benchmarks.md has no bench:mcp block: run python3 scripts/bench-mcp.py")
         old = parse(readme[readme.index(BEGIN):readme.index(END)])
         for r in rows:
             o = old.get((r["tool"], r["models"]))
             if o is None:
-                failures.append("no README row for %s (models %s)" % (r["tool"], r["models"]))
+                failures.append("no benchmarks page row for %s (models %s)" % (r["tool"], r["models"]))
                 continue
             if o["calls"] != r["calls"]:
-                failures.append("%s: %d calls, the README says %d" % (r["tool"], r["calls"], o["calls"]))
+                failures.append("%s: %d calls, the benchmarks page says %d" % (r["tool"], r["calls"], o["calls"]))
             if not (o["ratio"] / 1.5 <= r["ratio"] <= o["ratio"] * 1.5):
-                failures.append("%s: stdio / in-process %.2f, the README says %.2f" % (r["tool"], r["ratio"], o["ratio"]))
+                failures.append("%s: stdio / in-process %.2f, the benchmarks page says %.2f" % (r["tool"], r["ratio"], o["ratio"]))
         print(block)
         if failures:
             raise SystemExit("bench-mcp --check failed:\n  " + "\n  ".join(failures))
-        print("bench-mcp --check: the README block holds and the targets are met")
+        print("bench-mcp --check: the benchmarks page block holds and the targets are met")
         return
     if BEGIN in readme and END in readme:
         readme = readme[:readme.index(BEGIN)] + block + readme[readme.index(END) + len(END):]
         open(readme_path, "w", encoding="utf-8").write(readme)
-        log("README.md block rewritten")
+        log("docs/benchmarks.md block rewritten")
     print(block)
     if failures:
         log("targets missed:\n  " + "\n  ".join(failures))

@@ -14,7 +14,7 @@ Targets (issue 37), checked with --check: the x1 audit with models on at >= 1,00
 messages/s; the model at >= 100 pairs/s at the policy's real input lengths.
 
 Usage:
-    python3 scripts/bench-models.py            # measure, rewrite the README block
+    python3 scripts/bench-models.py            # measure, rewrite the benchmarks page block
     python3 scripts/bench-models.py --check    # measure, fail on a missed target or a stale block
     options: --scratch DIR (default /tmp/amem-bench-audit, shared with bench-audit.py), --runs N,
              --messages N (the first N mails of the x1 archive; 0: all of it; default 1200)
@@ -131,12 +131,12 @@ def main():
         failures.append("the audit with the model at %.0f messages/s, under %d" % (rate_on, TARGET_RATE))
     if pairs_per_s < TARGET_PAIRS:
         failures.append("the model at %.1f pairs/s, under %d" % (pairs_per_s, TARGET_PAIRS))
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     i, j = readme.find(BEGIN), readme.find(END)
     if a.check:
         if i < 0 or j < 0:
-            failures.append("README has no bench-models block")
+            failures.append("benchmarks page has no bench-models block")
     elif i >= 0 and j >= 0:
         open(readme_path, "w", encoding="utf-8").write(readme[:i] + block + readme[j + len(END):])
     if failures:

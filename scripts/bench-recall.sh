@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Recall speed, tethered in the README's `recall` section (block recall:bench).
+# Recall speed, tethered in the benchmarks page's `recall` section (block recall:bench).
 #
 #   scripts/bench-recall.sh          measure and rewrite the block
-#   scripts/bench-recall.sh --check  measure again; fail when the README figures
+#   scripts/bench-recall.sh --check  measure again; fail when the benchmarks page figures
 #                                    differ by more than 2x from this run, or p99
 #                                    misses the 5 ms target
 #

@@ -13,15 +13,15 @@ What it does:
    RSS), output to a pipe that counts the JSON lines, once per run.
 3. Target: peak RSS under 300 MiB (before, 1,285 MiB: every message of the
    day was built before the first was yielded), and every message out.
-4. Writes the figures into README.md between
+4. Writes the figures into docs/benchmarks.md between
    `<!-- bench:slack-big-day:begin -->` and `<!-- bench:slack-big-day:end -->`.
 
 Usage:
-    python3 scripts/bench-slack-big-day.py            # measure, rewrite the README block
+    python3 scripts/bench-slack-big-day.py            # measure, rewrite the benchmarks page block
     python3 scripts/bench-slack-big-day.py --check    # measure, fail if the target is missed or the block is stale
     options: --scratch DIR (default /tmp/amem-bench-slack-day), --exe PATH (an amem binary; default: build release)
 
---check fails (exit 1) when the README block is missing, the message count
+--check fails (exit 1) when the benchmarks page block is missing, the message count
 differs, the peak RSS is over the target, or it moved by more than 25% from
 the figure in the block.
 """
@@ -37,7 +37,7 @@ import sys
 
 from bench_common import ROOT, amem_exe, finish, log
 
-README = os.path.join(ROOT, "README.md")
+BENCHMARKS = os.path.join(ROOT, "docs", "benchmarks.md")
 BEGIN = "<!-- bench:slack-big-day:begin -->"
 END = "<!-- bench:slack-big-day:end -->"
 MESSAGES = 600_000
@@ -128,13 +128,13 @@ def main():
     if row["rss_mib"] >= TARGET_MIB:
         failures.append("peak RSS %.0f MiB, target under %d MiB" % (row["rss_mib"], TARGET_MIB))
     if a.check:
-        old = parse_block(open(README).read())
+        old = parse_block(open(BENCHMARKS).read())
         if not old:
-            failures.append("README has no %s block" % BEGIN)
+            failures.append("benchmarks page has no %s block" % BEGIN)
         elif old["messages"] != row["messages"]:
-            failures.append("README says %d messages, measured %d" % (old["messages"], row["messages"]))
+            failures.append("benchmarks page says %d messages, measured %d" % (old["messages"], row["messages"]))
         elif abs(row["rss_mib"] - old["rss_mib"]) > DRIFT * old["rss_mib"]:
-            failures.append("README says %.0f MiB, measured %.0f MiB" % (old["rss_mib"], row["rss_mib"]))
+            failures.append("benchmarks page says %.0f MiB, measured %.0f MiB" % (old["rss_mib"], row["rss_mib"]))
     finish(render(row), failures, a.check, BEGIN, END)
 
 if __name__ == "__main__":

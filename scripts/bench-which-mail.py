@@ -18,7 +18,7 @@ counts; then whether a claim text appears twice in the supported or
 contradicted group (it must not, for one mail filed twice).
 
 Usage:
-    python3 scripts/bench-which-mail.py            # measure, rewrite the README block
+    python3 scripts/bench-which-mail.py            # measure, rewrite the benchmarks page block
     python3 scripts/bench-which-mail.py --check    # measure, fail if the block is stale or a copy is reported twice
     options: --scratch DIR (default /tmp/amem-bench-which-mail)
              --binary PATH (an amem binary already built; the figures do not depend on the build profile)
@@ -164,12 +164,12 @@ def main():
         for text in t[:5]:
             log("   twice in %s: %s" % (g, text[:160]))
     if a.check:
-        readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+        readme = open(os.path.join(ROOT, "docs", "benchmarks.md"), encoding="utf-8").read()
         i, j = readme.find(BEGIN), readme.find(END)
         if i < 0 or j < 0:
-            failures.append("README has no bench:which-mail block")
+            failures.append("benchmarks page has no bench:which-mail block")
         elif readme[i:j + len(END)] != block:
-            failures.append("the README's bench:which-mail block differs from this measurement: rerun without --check")
+            failures.append("the benchmarks page's bench:which-mail block differs from this measurement: rerun without --check")
     finish(block, failures, a.check, BEGIN, END)
 
 

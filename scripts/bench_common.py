@@ -38,10 +38,10 @@ def amem_exe(given):
     return release_exe("amem")
 
 
-def finish(block, failures, check, begin, end, readme=os.path.join(ROOT, "README.md")):
-    """End a bench that owns the README block between `begin` and `end`:
+def finish(block, failures, check, begin, end, readme=os.path.join(ROOT, "docs", "benchmarks.md")):
+    """End a bench that owns the benchmarks page block between `begin` and `end`:
     print the block; with failures, name them and exit 1; else, unless
-    `check`, write the block into the README (which must have it)."""
+    `check`, write the block into the benchmarks page (which must have it)."""
     print(block)
     if failures:
         print("\n".join(failures), file=sys.stderr)
@@ -50,5 +50,5 @@ def finish(block, failures, check, begin, end, readme=os.path.join(ROOT, "README
         return
     text = open(readme).read()
     if begin not in text:
-        raise SystemExit("README.md has no %s ... %s block: add it to the reliability section first" % (begin, end))
+        raise SystemExit("docs/benchmarks.md has no %s ... %s block: add it to the reliability section first" % (begin, end))
     open(readme, "w").write(re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S))

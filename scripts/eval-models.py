@@ -3,13 +3,13 @@
 each dev half in ../shared/eval (the documents the model never saw, models/verifier/data.py
 `part_of`), rules / model / combined side by side, each beside its claim-only control.
 
-Writes the README block between the models-eval markers and
+Writes the benchmarks page block between the models-eval markers and
 crates/models/weights/eval.json (the figures with the weights' sha256: the test
 `model_figures_match_the_recorded_eval` recomputes one set and fails when the weights
 change and this script was not rerun).
 
 Usage:
-    python3 scripts/eval-models.py            # measure, rewrite the README block and eval.json
+    python3 scripts/eval-models.py            # measure, rewrite the benchmarks page block and eval.json
     python3 scripts/eval-models.py --check    # measure, fail if either is stale
 """
 
@@ -81,7 +81,7 @@ def main():
     record = {"weights_sha256": sha, "part": "heldout", "sets": table}
     block = render(table, sha)
     print(block)
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     i, j = readme.find(BEGIN), readme.find(END)
     if a.check:
@@ -90,7 +90,7 @@ def main():
         if old != record:
             failures.append("crates/models/weights/eval.json is stale")
         if i < 0 or j < 0 or readme[i:j + len(END)] != block:
-            failures.append("README models-eval block is stale")
+            failures.append("benchmarks page models-eval block is stale")
         if failures:
             raise SystemExit("\n".join(failures))
         return
@@ -100,7 +100,7 @@ def main():
     if i >= 0 and j >= 0:
         open(readme_path, "w", encoding="utf-8").write(readme[:i] + block + readme[j + len(END):])
     else:
-        log("README has no models-eval markers: add %s and %s where the block goes" % (BEGIN, END))
+        log("benchmarks page has no models-eval markers: add %s and %s where the block goes" % (BEGIN, END))
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ build, one run per home; the inputs are written straight from the tarball
 (one mbox, the notes), and each run's home is removed after it is measured.
 
 Usage:
-    python3 scripts/report-size.py            # measure, rewrite the README block
+    python3 scripts/report-size.py            # measure, rewrite the benchmarks page block
     python3 scripts/report-size.py --full     # also the --full report (two more runs)
-    python3 scripts/report-size.py --check    # measure, fail if the README block is stale
+    python3 scripts/report-size.py --check    # measure, fail if the benchmarks page block is stale
                                               # or the default audit.md is over 2 MB
     options: --scratch DIR (default /tmp/amem-report-size)
 """
@@ -154,16 +154,16 @@ def main():
     block = render(rows)
     print(block)
     failures = ["default audit.md over 2 MB with the %s: %s" % (r["wiki"], mb(r["md"])) for r in rows if r["report"] == "default" and r["md"] > LIMIT]
-    readme_path = os.path.join(ROOT, "README.md")
+    readme_path = os.path.join(ROOT, "docs", "benchmarks.md")
     readme = open(readme_path, encoding="utf-8").read()
     i, j = readme.find(BEGIN), readme.find(END)
     if a.check:
         if i < 0 or j < 0:
-            failures.append("README has no report-size block")
+            failures.append("benchmarks page has no report-size block")
         else:
             old = readme[i:j + len(END)]
             if [l for l in old.splitlines() if l.startswith("| ") and "---" not in l] != [l for l in block.splitlines() if l.startswith("| ") and "---" not in l]:
-                failures.append("README report-size block is stale")
+                failures.append("benchmarks page report-size block is stale")
     elif i >= 0 and j >= 0:
         open(readme_path, "w", encoding="utf-8").write(readme[:i] + block + readme[j + len(END):])
     if failures:

@@ -147,7 +147,7 @@ impl HomeConfig {
 
 /// The file `amem grounding init` writes without `--opinionated`: grounding
 /// enabled, no sources (nothing is ever fetched until the user adds one).
-pub(crate) const EMPTY_CONFIG: &str = r#"# amem configuration. See the README, section "factcheck".
+pub(crate) const EMPTY_CONFIG: &str = r#"# amem configuration. See docs/reference.md, "Fact-check and verification".
 
 [grounding]
 # The trust list is empty: amem fetches nothing until you add a source.
@@ -164,7 +164,7 @@ default_action = "warn"   # warn | block | log
 
 /// The file `amem grounding init --opinionated` writes: a starter list of
 /// two public reference sources, at their published rates.
-pub(crate) const OPINIONATED_CONFIG: &str = r#"# amem configuration. See the README, section "factcheck".
+pub(crate) const OPINIONATED_CONFIG: &str = r#"# amem configuration. See docs/reference.md, "Fact-check and verification".
 # A starter trust list: review it. amem only ever contacts the hosts below.
 
 [grounding]

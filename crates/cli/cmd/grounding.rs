@@ -1,5 +1,5 @@
 //! `amem grounding init [--opinionated] [--force]` and `amem grounding list`:
-//! the trust list in `$AMEM_HOME/config.toml` (README, section "factcheck").
+//! the trust list in `$AMEM_HOME/config.toml` (docs/reference.md, "Fact-check and verification").
 //!
 //! stdout: `init` prints the path written; `list` prints one line per source
 //! (`priority name adapter rate url_pattern`), or with `--format json` one

@@ -125,7 +125,7 @@ fn ratio(a: usize, b: usize) -> f64 {
 }
 
 /// The classifier's output on the labels at its first run (commit d734281,
-/// before any change made after seeing its errors), kept so the README can
+/// before any change made after seeing its errors), kept so docs/benchmarks.md can
 /// show the first run next to the current one: `{"source", "kind"}` per line,
 /// in label order.
 pub const FIRST_RUN: &str = include_str!("../../extract/eval/first_run.jsonl");
@@ -236,7 +236,7 @@ pub fn always_audit_f1(labelled_audited: usize, n: usize) -> f64 {
 /// One table of the audited-claim measure on each label set, whole and per
 /// [`Half`], with its two controls (the shuffled control, and the trivial
 /// answer "audit every sentence", whose precision is the base rate) and the
-/// margin over the stronger of them: the README `extract:halves` block and
+/// margin over the stronger of them: the docs/benchmarks.md `extract:halves` block and
 /// `amem eval claims` print it.
 pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
     let mut out = format!(
@@ -319,7 +319,7 @@ fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) 
 }
 
 impl ClaimsScore {
-    /// The figures as the README prints them (a markdown table); the README
+    /// The figures as docs/benchmarks.md prints them (a markdown table); docs/benchmarks.md
     /// test compares its `extract` figures block with this text.
     pub fn figures_markdown(&self, labels_name: &str) -> String {
         format!(

@@ -14,7 +14,7 @@
 //! - `n` is the number of annotated cues of the class.
 //!
 //! [`mine`] implements the word-list mining rule, fixed before looking at
-//! the data (README, "gate"): a candidate is an annotated cue text of the
+//! the data (docs/benchmarks.md, the gate): a candidate is an annotated cue text of the
 //! class (lower-cased, contiguous, not affixal) that is not yet a lexicon
 //! form; it is kept only if it fires (word-boundary, case-insensitive) at
 //! least [`MINE_MIN_FIRES`] times on the dev half and at least
@@ -211,7 +211,7 @@ pub fn evaluate_dir(dir: &Path) -> Result<Vec<Score>> {
     Ok(out)
 }
 
-/// The README table of scores (markdown, deterministic).
+/// The docs/benchmarks.md table of scores (markdown, deterministic).
 pub fn markdown_table(scores: &[Score]) -> String {
     let mut s = String::from("| corpus | class | precision | recall | F1 | n |\n|---|---|---|---|---|---|\n");
     for x in scores {

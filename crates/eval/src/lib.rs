@@ -1,4 +1,4 @@
-//! `amem-eval`: the measures behind `amem eval …` and the README's figures,
+//! `amem-eval`: the measures behind `amem eval …` and the figures of docs/benchmarks.md,
 //! kept out of the shipped stages.
 //!
 //! Where it sits: to the right of every stage it scores (the cue detector of

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 
-/// The k values published in the README.
+/// The k values published in docs/benchmarks.md.
 pub const DEFAULT_KS: &[usize] = &[1, 3, 5];
 
 /// Counts for one measure at one k.
@@ -325,7 +325,7 @@ fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnM
     })
 }
 
-/// The README block for several corpora: one row per (corpus, k).
+/// The docs/benchmarks.md block for several corpora: one row per (corpus, k).
 pub fn markdown_table(reports: &[PresenceReport]) -> String {
     let mut s = String::from(
         "Presence of gold evidence in the recalled context. Each set's documents are indexed as a wiki in a temporary home \

@@ -1,7 +1,7 @@
 //! Scoring the verifier on independently annotated claim–evidence sets
 //! (`../shared/eval`): accuracy, macro-F1, balanced accuracy, per-class
 //! precision and recall, and the confusion table, per set. Used by
-//! `amem eval verify` and by the test that keeps the README figures honest.
+//! `amem eval verify` and by the test that keeps the benchmarks page figures honest.
 //!
 //! The verifier's status is scored by its report group (supported /
 //! contradicted / unverified), the three classes the sets are labelled in.
@@ -622,7 +622,7 @@ fn triple(signal: f64, shuffled: f64) -> String {
     format!("{} · {} · {:+.1}", pct(signal), pct(shuffled), (signal - shuffled) * 100.0)
 }
 
-/// The scores as the markdown block kept in the README (tables only, no prose).
+/// The scores as the markdown block kept in the benchmarks page (tables only, no prose).
 pub fn render_markdown(scores: &[Scored]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "Each cell: signal · shuffled control · margin, in percent.");
@@ -778,7 +778,7 @@ pub fn to_json(x: &Scored) -> serde_json::Value {
     v
 }
 
-/// Markers around the generated block inside the README's `verify` section.
+/// Markers around the generated block inside the benchmarks page's `verify` section.
 pub const README_BEGIN: &str = "<!-- verify-eval:begin -->";
 /// See [`README_BEGIN`].
 pub const README_END: &str = "<!-- verify-eval:end -->";
@@ -885,7 +885,7 @@ mod tests {
         assert!(err.to_string().contains(":2:"), "{err}");
     }
 
-    /// The figures in the README's `verify` section are what the verifier
+    /// The figures in the benchmarks page's `verify` section are what the verifier
     /// scores on ../shared/eval now. Set `AMEM_UPDATE_README=1` to rewrite them.
     #[test]
     fn readme_figures_match_the_dev_halves() {
@@ -897,14 +897,18 @@ mod tests {
         }
         let scores = evaluate(&corpus).expect("the dev halves load");
         let block = render_markdown(&scores);
-        let readme_path = root.join("README.md");
-        let readme = std::fs::read_to_string(&readme_path).expect("README.md");
+        let readme_path = root.join("docs").join("benchmarks.md");
+        let readme = std::fs::read_to_string(&readme_path).expect("docs/benchmarks.md");
         if std::env::var_os("AMEM_UPDATE_README").is_some() {
-            let new = replace_readme_block(&readme, &block).expect("verify-eval markers in README.md");
-            std::fs::write(&readme_path, new).expect("write README.md");
+            let new = replace_readme_block(&readme, &block).expect("verify-eval markers in docs/benchmarks.md");
+            std::fs::write(&readme_path, new).expect("write docs/benchmarks.md");
             return;
         }
         let have = readme_block(&readme).unwrap_or("(markers missing)");
-        assert_eq!(have, block.trim_matches('\n'), "README verify figures differ from the measurement; rerun with AMEM_UPDATE_README=1");
+        assert_eq!(
+            have,
+            block.trim_matches('\n'),
+            "benchmarks page verify figures differ from the measurement; rerun with AMEM_UPDATE_README=1"
+        );
     }
 }

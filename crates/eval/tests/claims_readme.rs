@@ -1,4 +1,4 @@
-//! The README `extract` section's figures are recomputed here from the
+//! The benchmarks page `extract` section's figures are recomputed here from the
 //! committed labels (no ../shared needed: the labels carry the text). When
 //! the classifier changes, this fails and prints the block to paste;
 //! `AMEM_UPDATE_README=1 cargo test -p amem-eval --test claims_readme`
@@ -9,13 +9,13 @@
 use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, FIRST_RUN, parse_labels, score, score_recorded};
 
 fn readme_extract_section() -> String {
-    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    let readme = std::fs::read_to_string(readme_path).expect("README.md");
+    let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks.md");
+    let readme = std::fs::read_to_string(readme_path).expect("docs/benchmarks.md");
     readme
         .split("<!-- section:extract:begin -->")
         .nth(1)
         .and_then(|r| r.split("<!-- section:extract:end -->").next())
-        .expect("README has the extract section markers")
+        .expect("benchmarks page has the extract section markers")
         .to_string()
 }
 
@@ -30,20 +30,20 @@ fn check(name: &str, want: &str) {
     let section = readme_extract_section();
     let got = block(&section, name);
     if got != want && std::env::var_os("AMEM_UPDATE_README").is_some() {
-        // rewrite the block in place (the markers are unique in the README)
-        let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-        let readme = std::fs::read_to_string(readme_path).expect("README.md");
+        // rewrite the block in place (the markers are unique in the benchmarks page)
+        let readme_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/benchmarks.md");
+        let readme = std::fs::read_to_string(readme_path).expect("docs/benchmarks.md");
         let begin = format!("<!-- extract:{name}:begin -->\n");
         let end = format!("<!-- extract:{name}:end -->");
         let (head, rest) = readme.split_once(begin.as_str()).expect("begin marker");
         let (_, tail) = rest.split_once(end.as_str()).expect("end marker");
-        std::fs::write(readme_path, format!("{head}{begin}{want}{end}{tail}")).expect("README written");
-        eprintln!("README extract block `{name}` rewritten");
+        std::fs::write(readme_path, format!("{head}{begin}{want}{end}{tail}")).expect("benchmarks page written");
+        eprintln!("benchmarks page extract block `{name}` rewritten");
         return;
     }
     if got != want {
         eprintln!(
-            "README extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->"
+            "benchmarks page extract block `{name}` differs from the measurement; it should read:\n<!-- extract:{name}:begin -->\n{want}<!-- extract:{name}:end -->"
         );
     }
     assert_eq!(got, want);

@@ -1,5 +1,5 @@
-//! The README's dev-set cue table is a measurement: recompute it from
-//! `../shared/eval` and fail when the README block differs.
+//! The benchmarks page's dev-set cue table is a measurement: recompute it from
+//! `../shared/eval` and fail when the benchmarks page block differs.
 
 use std::path::PathBuf;
 
@@ -13,11 +13,11 @@ fn readme_cue_table_matches_the_dev_halves() {
     }
     let scores = amem_eval::cues::evaluate_dir(&eval).expect("the eval corpora load");
     let table = amem_eval::cues::markdown_table(&scores);
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root.join("docs").join("benchmarks.md")).expect("docs/benchmarks.md");
     let begin = "<!-- gate:cues:begin -->\n";
-    let start = readme.find(begin).expect("README has the gate:cues block") + begin.len();
+    let start = readme.find(begin).expect("benchmarks page has the gate:cues block") + begin.len();
     let end = readme[start..].find("<!-- gate:cues:end -->").expect("block end") + start;
-    assert_eq!(&readme[start..end], table, "README gate cue table drifted from the measurement; run scripts/bench-gate.sh");
+    assert_eq!(&readme[start..end], table, "benchmarks page gate cue table drifted from the measurement; run scripts/bench-gate.sh");
 }
 
 /// "A memory identical to its source always passes", on real text: the

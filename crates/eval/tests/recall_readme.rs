@@ -1,8 +1,8 @@
-//! Recomputes the presence figures published in the README's `recall`
+//! Recomputes the presence figures published in the benchmarks page's `recall`
 //! section and fails when they differ: one test per evaluation set (they run
 //! in parallel), plus one for the block's frame and its list of sets.
 //! `AMEM_UPDATE_README=1 cargo test -p amem-eval --test recall_readme`
-//! rewrites the block instead (then commit the README).
+//! rewrites the block instead (then commit the benchmarks page).
 
 use amem_eval::recall::{self as presence, PresenceReport};
 use std::path::PathBuf;
@@ -24,11 +24,11 @@ fn eval_dir(test: &str) -> Option<PathBuf> {
     }
 }
 
-/// The README text and the byte range of the block's body.
+/// The benchmarks page text and the byte range of the block's body.
 fn readme_block() -> (String, usize, usize) {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let start = readme.find(BEGIN).expect("README has the recall:presence block") + BEGIN.len();
-    let end = start + readme[start..].find(END).expect("README closes the recall:presence block");
+    let readme = std::fs::read_to_string(root().join("docs").join("benchmarks.md")).expect("docs/benchmarks.md");
+    let start = readme.find(BEGIN).expect("benchmarks page has the recall:presence block") + BEGIN.len();
+    let end = start + readme[start..].find(END).expect("benchmarks page closes the recall:presence block");
     (readme, start, end)
 }
 
@@ -41,7 +41,7 @@ fn rows_of<'a>(block: &'a str, corpus: &str) -> Vec<&'a str> {
     block.lines().filter(|l| l.starts_with(&prefix)).collect()
 }
 
-/// The rows of one set in the README equal a fresh measurement.
+/// The rows of one set in the benchmarks page equal a fresh measurement.
 fn check_set(test: &str, corpus: &str) {
     if std::env::var_os("AMEM_UPDATE_README").is_some() {
         return; // `block_frame_and_sets` rewrites the whole block.
@@ -57,7 +57,7 @@ fn check_set(test: &str, corpus: &str) {
     assert_eq!(
         rows_of(&readme[start..end], corpus),
         rows_of(&fresh, corpus),
-        "README recall:presence rows for {corpus} differ from the measurement; rerun with AMEM_UPDATE_README=1 and commit"
+        "benchmarks page recall:presence rows for {corpus} differ from the measurement; rerun with AMEM_UPDATE_README=1 and commit"
     );
 }
 
@@ -70,7 +70,7 @@ fn block_frame_and_sets() {
     if std::env::var_os("AMEM_UPDATE_README").is_some() {
         let reports: Vec<PresenceReport> = sets.iter().map(|d| measure(d)).collect();
         let updated = format!("{}{}{}", &readme[..start], presence::markdown_table(&reports), &readme[end..]);
-        std::fs::write(root().join("README.md"), updated).expect("write README.md");
+        std::fs::write(root().join("docs").join("benchmarks.md"), updated).expect("write docs/benchmarks.md");
         return;
     }
     let names: Vec<String> = sets.iter().map(|d| d.file_name().unwrap().to_string_lossy().into_owned()).collect();
@@ -79,11 +79,11 @@ fn block_frame_and_sets() {
         block.lines().filter_map(|l| l.strip_prefix("| ")?.split(" |").next()).filter(|n| names.iter().any(|s| s == n)).collect();
     let mut listed: Vec<&str> = row_sets.clone();
     listed.dedup();
-    assert_eq!(listed, names, "the README block lists every readable set under ../shared/eval, in order");
+    assert_eq!(listed, names, "the benchmarks page block lists every readable set under ../shared/eval, in order");
     assert_eq!(row_sets.len(), names.len() * presence::DEFAULT_KS.len(), "one row per set and k");
     let frame: Vec<&str> = block.lines().filter(|l| !names.iter().any(|n| l.starts_with(&format!("| {n} |")))).collect();
     let empty = presence::markdown_table(&[]);
-    assert_eq!(frame, empty.lines().collect::<Vec<_>>(), "the README block's text around the rows is the instrument's own");
+    assert_eq!(frame, empty.lines().collect::<Vec<_>>(), "the benchmarks page block's text around the rows is the instrument's own");
 }
 
 #[test]

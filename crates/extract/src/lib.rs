@@ -68,7 +68,7 @@ use std::rc::Rc;
 /// whenever segmentation or classification rules change, so claims made by
 /// different rule sets are never confused. `rules@1` was the rule set of
 /// the first run on the hand labels (commit d734281); `rules@2` holds the
-/// fixes listed in the README `extract` section; `rules@3` (commit
+/// fixes listed in docs/benchmarks.md (claim extraction); `rules@3` (commit
 /// 618aea9) added the check-worthiness step (step 8 of [`classify()`]);
 /// `rules@4` (commit 8fc7ede) added the copula-classification rule and let
 /// counts block the opinion rule; `rules@5` reads a clause of prose with a

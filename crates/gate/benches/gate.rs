@@ -6,7 +6,7 @@
 //! message itself (the all-pass path), its first two sentences with every
 //! stance cue deleted (a rewrite that loses stance), and its sentences in
 //! reverse order. `scripts/bench-gate.sh` runs this bench and writes the
-//! ratio gate/baseline into the README's `gate` section.
+//! ratio gate/baseline into docs/benchmarks.md (the gate's blocks).
 #![allow(missing_docs)]
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};

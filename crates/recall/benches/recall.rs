@@ -6,8 +6,8 @@
 //! (`AMEM_RECALL_BENCH_REPORT=write|check`): it builds a 10,000-document
 //! wiki, times a full index build against a reference pass over the same
 //! files (read + SHA-256, the least any indexer must do), times 1,000 claim
-//! queries (k = 5), and writes the figures into the README's `recall` block
-//! (`write`) or fails when the README figures are off by more than 2x or p99
+//! queries (k = 5), and writes the figures into the benchmarks page's `recall` block
+//! (`write`) or fails when the benchmarks page figures are off by more than 2x or p99
 //! misses the 5 ms target (`check`).
 
 use amem_recall::{IndexOptions, Recall, Wiki};
@@ -285,7 +285,7 @@ fn measure() -> Figures {
 const BEGIN: &str = "<!-- recall:bench:begin -->\n";
 const END: &str = "<!-- recall:bench:end -->";
 
-/// The figures in the README block: (index MB/s, p50 ms, p99 ms).
+/// The figures in the benchmarks page block: (index MB/s, p50 ms, p99 ms).
 fn parse_block(block: &str) -> Option<(f64, f64, f64)> {
     let num_after = |key: &str| -> Option<f64> {
         let at = block.find(key)? + key.len();
@@ -296,31 +296,31 @@ fn parse_block(block: &str) -> Option<(f64, f64, f64)> {
 
 #[allow(clippy::print_stdout, clippy::print_stderr)]
 fn report(mode: &str) -> Result<(), String> {
-    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
-    let readme = std::fs::read_to_string(&readme_path).map_err(|e| format!("read README.md: {e}"))?;
-    let start = readme.find(BEGIN).ok_or("README.md has no recall:bench block")? + BEGIN.len();
-    let end = start + readme[start..].find(END).ok_or("README.md does not close the recall:bench block")?;
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/benchmarks.md");
+    let readme = std::fs::read_to_string(&readme_path).map_err(|e| format!("read docs/benchmarks.md: {e}"))?;
+    let start = readme.find(BEGIN).ok_or("docs/benchmarks.md has no recall:bench block")? + BEGIN.len();
+    let end = start + readme[start..].find(END).ok_or("docs/benchmarks.md does not close the recall:bench block")?;
     let f = measure();
     let block = f.markdown();
     print!("{block}");
     match mode {
         "write" => {
             let updated = format!("{}{}{}", &readme[..start], block, &readme[end..]);
-            std::fs::write(&readme_path, updated).map_err(|e| format!("write README.md: {e}"))?;
-            eprintln!("wrote the recall:bench block of README.md");
+            std::fs::write(&readme_path, updated).map_err(|e| format!("write docs/benchmarks.md: {e}"))?;
+            eprintln!("wrote the recall:bench block of docs/benchmarks.md");
         }
         "check" => {
-            let (mbps, p50, p99) =
-                parse_block(&readme[start..end]).ok_or("the README recall:bench block has no figures: run scripts/bench-recall.sh")?;
+            let (mbps, p50, p99) = parse_block(&readme[start..end])
+                .ok_or("the benchmarks page recall:bench block has no figures: run scripts/bench-recall.sh")?;
             let within = |a: f64, b: f64| a <= 2.0 * b && b <= 2.0 * a;
             if !(within(mbps, f.index_mbps) && within(p50, f.p50_ms) && within(p99, f.p99_ms)) {
                 return Err(format!(
-                    "README figures (index {mbps} MB/s, p50 {p50} ms, p99 {p99} ms) differ by more than 2x from this run \
+                    "benchmarks page figures (index {mbps} MB/s, p50 {p50} ms, p99 {p99} ms) differ by more than 2x from this run \
                      ({:.1} MB/s, {:.2} ms, {:.2} ms): rerun scripts/bench-recall.sh",
                     f.index_mbps, f.p50_ms, f.p99_ms
                 ));
             }
-            eprintln!("README recall:bench figures agree with this run within 2x");
+            eprintln!("benchmarks page recall:bench figures agree with this run within 2x");
         }
         other => return Err(format!("AMEM_RECALL_BENCH_REPORT={other}: use write or check")),
     }

@@ -1061,10 +1061,10 @@ impl Drop for ReadTxn<'_> {
 mod tests {
     use super::*;
 
-    /// The README states the shared caches' budgets; they are these constants.
+    /// The reference (docs/reference.md) states the shared caches' budgets; they are these constants.
     #[test]
     fn readme_states_the_cache_budgets() {
-        let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+        let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference.md")).unwrap();
         let mib = |b: usize| b >> 20;
         let b = CACHE_BUDGETS;
         let stated = format!(
@@ -1075,7 +1075,7 @@ mod tests {
             mib(b.terms),
             mib(b.total()),
         );
-        assert!(readme.contains(&stated), "README.md should say: {stated}");
+        assert!(readme.contains(&stated), "docs/reference.md should say: {stated}");
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! Throughput and memory of the Slack and iMessage importers on generated
-//! archives, and the README block that reports them.
+//! archives, and the benchmarks page block that reports them.
 //!
 //! ```text
 //! cargo run --release -p amem-importer-slack --example bench_chat            # print the block
-//! cargo run --release -p amem-importer-slack --example bench_chat -- --write # rewrite README.md's block
-//! cargo run --release -p amem-importer-slack --example bench_chat -- --check # re-measure; fail if README differs
+//! cargo run --release -p amem-importer-slack --example bench_chat -- --write # rewrite docs/benchmarks.md's block
+//! cargo run --release -p amem-importer-slack --example bench_chat -- --check # re-measure; fail if benchmarks page differs
 //! ```
 //!
 //! What it generates (in a temp dir, deleted afterwards), at 1x and 10x:
@@ -26,10 +26,10 @@
 //! the same script is the cheapest read of the same bytes: for Slack,
 //! `serde_json` parsing every day file into a `Value`; for iMessage, a bare
 //! `SELECT` of the same columns stepped row by row. The ratio importer /
-//! reference is what the README reports, so it holds across machines better
+//! reference is what the benchmarks page reports, so it holds across machines better
 //! than absolute rates.
 //!
-//! `--check` re-measures and fails when a README ratio differs from the new
+//! `--check` re-measures and fails when a benchmarks page ratio differs from the new
 //! one by more than 35 % (timing noise on a shared 2-core machine), when the
 //! message counts differ, or when peak RSS at 10x exceeds 1.5x the 1x peak.
 
@@ -65,20 +65,20 @@ fn main() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     let block = render(&rows);
-    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/benchmarks.md");
     match mode.as_str() {
         "--write" => {
-            let text = std::fs::read_to_string(&readme).expect("README.md");
-            let new = replace_block(&text, &block).expect("README.md lacks the bench:importers-chat markers");
-            std::fs::write(&readme, new).expect("write README.md");
+            let text = std::fs::read_to_string(&readme).expect("docs/benchmarks.md");
+            let new = replace_block(&text, &block).expect("docs/benchmarks.md lacks the bench:importers-chat markers");
+            std::fs::write(&readme, new).expect("write docs/benchmarks.md");
             println!("{block}");
         }
         "--check" => {
-            let text = std::fs::read_to_string(&readme).expect("README.md");
-            let old = current_block(&text).expect("README.md lacks the bench:importers-chat markers");
+            let text = std::fs::read_to_string(&readme).expect("docs/benchmarks.md");
+            let old = current_block(&text).expect("docs/benchmarks.md lacks the bench:importers-chat markers");
             println!("{block}");
             if let Err(why) = compare(old, &block, &rows) {
-                eprintln!("README bench block is out of date: {why}\nrun with --write to refresh it");
+                eprintln!("benchmarks page bench block is out of date: {why}\nrun with --write to refresh it");
                 std::process::exit(1);
             }
         }
@@ -239,7 +239,7 @@ fn replace_block(text: &str, block: &str) -> Option<String> {
     Some(format!("{}\n{}\n{}", &text[..a], block.trim_end(), &text[b..]))
 }
 
-/// Compare the README block with a fresh measurement, within noise.
+/// Compare the benchmarks page block with a fresh measurement, within noise.
 fn compare(old: &str, new: &str, rows: &[(usize, &str, Pair)]) -> Result<(), String> {
     let table = |s: &str| -> Vec<Vec<String>> {
         s.lines()
@@ -257,7 +257,7 @@ fn compare(old: &str, new: &str, rows: &[(usize, &str, Pair)]) -> Result<(), Str
         }
         let (x, y): (f64, f64) = (a[7].parse().unwrap_or(0.0), b[7].parse().unwrap_or(0.0));
         if (x - y).abs() > 0.35 * y.max(x) {
-            return Err(format!("{} {}: ratio {x} in README, {y} now", b[1], b[2]));
+            return Err(format!("{} {}: ratio {x} in benchmarks page, {y} now", b[1], b[2]));
         }
     }
     for kind in ["slack", "imessage"] {

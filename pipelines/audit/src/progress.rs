@@ -107,7 +107,7 @@ impl Counters {
 }
 
 /// Count the messages the sources hold inside `window`, for an ETA. The
-/// importers parse far faster than the audit assesses (see the README's
+/// importers parse far faster than the audit assesses (see docs/benchmarks.md's
 /// whole-run figures), so this pass costs a small fraction of the run. It
 /// stops early when `stop` is set; the count is then partial and `None`.
 pub fn count_messages(sources: &[(SourceKind, PathBuf)], window: TimeWindow, stop: &AtomicBool) -> Option<u64> {

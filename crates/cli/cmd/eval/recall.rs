@@ -5,7 +5,7 @@
 //! (`../shared/eval`: every readable set in it). Each set is indexed as a
 //! wiki in a temporary home, never in `$AMEM_HOME`.
 //!
-//! stdout: `--format markdown` (default) the table published in the README;
+//! stdout: `--format markdown` (default) the table published in docs/benchmarks.md;
 //! `--format json` one report object per set and line.
 
 use crate::Exit;
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// Output formats of `amem eval recall`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RecallFormat {
-    /// The README block: a sentence on the set, then a table per k
+    /// The docs/benchmarks.md block: a sentence on the set, then a table per k
     Markdown,
     /// One JSON object with every count
     Json,

@@ -8,7 +8,7 @@
 //! rotation), and the margin between the two.
 //!
 //! stdout: `--format markdown` (default) prints the tables kept in the
-//! README's `verify` section; `--format json` prints one JSON object per set
+//! docs/benchmarks.md (deterministic verification); `--format json` prints one JSON object per set
 //! (accuracy, macro_f1, balanced_accuracy, per-class precision/recall/f1, the
 //! confusion table, the statuses given, `floor`, and the same figures under
 //! `shuffled` with their `margin`). Exit 1 when a set cannot be read.
@@ -23,7 +23,7 @@ use std::path::PathBuf;
 /// Output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum Format {
-    /// The markdown tables of the README
+    /// The markdown tables of docs/benchmarks.md
     #[default]
     Markdown,
     /// One JSON object per set
