@@ -920,3 +920,50 @@ fn forwarded_text_is_counted_and_audited_as_its_authors_on_request() {
     let (_, rows, _) = run("2002-01-03T00:00:00Z", &["--include-forwarded", "--rerun", "--who", "others"]);
     assert!(rows.iter().all(|r| r.get("forwarded_by").is_none()), "{rows:?}");
 }
+
+/// Issue 41, item 2: a newsletter without list headers or an unsubscribe
+/// line is known by its structure: the same subject from one sender on a
+/// third day is bulk, skipped and counted by reason; `--include-bulk`
+/// audits it; a conversation's `Re:` is never a template.
+#[test]
+fn the_same_template_from_one_sender_day_after_day_is_bulk() {
+    let t = TestDir::new();
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    let mbox = t.path().join("mail.mbox");
+    let mail = |n: u32, from: &str, subject: &str, body: &str| {
+        format!(
+            "From x@x Mon May 05 10:00:00 +0000 2025\nMessage-ID: <t{n}@example.org>\nDate: Mon, {n} May 2025 10:00:00 +0000\nFrom: {from}\nTo: ann@example.org\nSubject: {subject}\n\n{body}\n\n"
+        )
+    };
+    let mut text = String::new();
+    for day in 1..=4 {
+        text.push_str(&mail(
+            day,
+            "Energy Wire <wire@energy.example>",
+            &format!("Energy Wire No. {}", 900 + day),
+            &format!("Gas closed at {}.5 dollars on day {day}.", day + 1),
+        ));
+        text.push_str(&mail(
+            10 + day,
+            "Bob <bob@example.org>",
+            "Re: the Portland plant",
+            &format!("The plant ran at {}0 MW on day {day}.", 40 + day),
+        ));
+    }
+    std::fs::write(&mbox, text).unwrap();
+    let run = |now: &str, extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--now", now, "--json", "--home"])
+            .arg(&home)
+            .arg("--source")
+            .arg(format!("gmail:{}", mbox.display()))
+            .args(extra);
+        summary_line(&ok(&mut c))["data"]["summary"].clone()
+    };
+    let s = run("2026-01-01T00:00:00Z", &[]);
+    assert_eq!(s["skipped"]["by_stage"]["select"]["bulk: same template from one sender"], 2, "days 3 and 4 of the wire: {s}");
+    assert!(s["skipped"]["by_stage"]["select"].as_object().unwrap().len() == 1, "Bob's replies are a conversation: {s}");
+    let s = run("2026-01-02T00:00:00Z", &["--include-bulk", "--rerun"]);
+    assert!(s["skipped"]["by_stage"].get("select").is_none(), "{s}");
+}

@@ -13,7 +13,8 @@
 //! - a sender address that says no one reads replies or that it is a
 //!   machine role: its local part's first word is `noreply`, `donotreply`,
 //!   `mailer-daemon`, `postmaster`, `bounce(s)`, `newsletter(s)`, `alert(s)`,
-//!   `announcement(s)`, `notification(s)`... or its domain's first label is
+//!   `announcement(s)`, `notification(s)`..., or any of its words names a
+//!   sending role (`enron.announcements@`, `markets-digest@`), or its domain's first label is
 //!   a list server (`listserv`, `lists`, `bounce`...). Archives whose headers
 //!   were stripped (the Enron corpus keeps none of the list headers) still
 //!   show this one.
@@ -58,6 +59,22 @@ const AUTOMATED_LOCAL_WORDS: &[&str] = &[
     "notifications",
     "notify",
     "digest",
+];
+
+/// Words that name a sending role wherever they stand in a sender's local
+/// part (`enron.announcements@`, `daily-digest@`, `it.notifications@`):
+/// nobody signs a personal mail with them.
+const ROLE_LOCAL_WORDS: &[&str] = &[
+    "noreply",
+    "donotreply",
+    "newsletter",
+    "newsletters",
+    "announcement",
+    "announcements",
+    "notification",
+    "notifications",
+    "digest",
+    "alerts",
 ];
 
 /// Two-word local parts of the same kind (`no-reply`, `do-not-reply`, `no.address`).
@@ -190,7 +207,9 @@ fn automated_sender(from: &str) -> Option<String> {
     let words: Vec<&str> = local.split(['.', '_', '-', '+']).filter(|w| !w.is_empty()).collect();
     let first = words.first().copied().unwrap_or("");
     let pair = (first, words.get(1).copied().unwrap_or(""));
-    let automated_local = AUTOMATED_LOCAL_WORDS.contains(&first) || AUTOMATED_LOCAL_PAIRS.contains(&pair);
+    let automated_local = AUTOMATED_LOCAL_WORDS.contains(&first)
+        || AUTOMATED_LOCAL_PAIRS.contains(&pair)
+        || words.iter().any(|w| ROLE_LOCAL_WORDS.contains(w));
     let first_label = domain.split('.').next().unwrap_or("");
     let list_domain = domain.contains('.') && LIST_DOMAIN_LABELS.contains(&first_label);
     (automated_local || list_domain).then_some(addr)
@@ -268,6 +287,8 @@ mod tests {
             ("Enron Announcements <announcements.enron@enron.com>", "announcements.enron@enron.com"),
             ("MAILER-DAEMON@mx.example.org", "mailer-daemon@mx.example.org"),
             ("Ivy <sivy@listserv.pathfinder.com>", "sivy@listserv.pathfinder.com"),
+            ("enron.announcements@enron.com", "enron.announcements@enron.com"),
+            ("Daily <markets-digest@news.example>", "markets-digest@news.example"),
         ] {
             assert_eq!(automated_sender(from), Some(addr.to_string()), "{from}");
         }

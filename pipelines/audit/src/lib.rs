@@ -20,6 +20,7 @@ pub mod quotes;
 pub mod report;
 pub mod run;
 pub mod sources;
+pub mod templates;
 pub mod unverified;
 
 pub use run::{AuditOutcome, AuditParams, Formats, Interrupted, policy_version, run_audit};

@@ -460,6 +460,9 @@ type Imported = Result<Message, amem_model::ImportError>;
 enum Incoming {
     /// A message to audit, or an import error.
     Read(Imported),
+    /// A mail whose sender has now sent its template on several days
+    /// (src/templates.rs): bulk unless `--include-bulk`.
+    Recurring(Message),
     /// A copy of a message read before (src/copies.rs): not audited, its
     /// place recorded.
     Copy { original: amem_model::Digest, archive: String, locator: String },
@@ -487,6 +490,7 @@ struct Reading<'l> {
 
 fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Vec<Incoming>>, c: &Counters, reading: Reading<'_>) {
     let Reading { forwarded, mut copies } = reading;
+    let mut templates = crate::templates::Templates::default();
     let mut ledger_failed = false;
     let mut pass_on = |m: Message| -> Incoming {
         match copies.check(&m, m.digest()) {
@@ -522,11 +526,16 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
                 Ok(m) if forwarded => amem_importer_mail::forwarded_messages(m),
                 _ => Vec::new(),
             };
+            let recurring = matches!(&item, Ok(m) if templates.recurring(m));
             let first = match item {
                 Ok(m) => pass_on(m),
                 Err(e) => Incoming::Read(Err(e)),
             };
-            for incoming in std::iter::once(first).chain(parts.into_iter().map(&mut pass_on)) {
+            let template = |incoming: Incoming| match incoming {
+                Incoming::Read(Ok(m)) if recurring => Incoming::Recurring(m),
+                other => other,
+            };
+            for incoming in std::iter::once(first).chain(parts.into_iter().map(&mut pass_on)).map(template) {
                 batch.push(incoming);
                 if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
                     return;
@@ -552,9 +561,10 @@ struct Selection<'a> {
 impl Selection<'_> {
     /// Why `message` is not audited, as a skipped record's reason, or
     /// `None` when it is. The importers mark bulk mail and bots
-    /// (`meta["bulk"]`); the reason keeps the kind of signal, not the
-    /// sender, so the report's skipped table has one row per kind.
-    fn reason_to_skip(&self, message: &Message) -> Option<String> {
+    /// (`meta["bulk"]`), the importer thread a sender's recurring template
+    /// (`recurring`); the reason keeps the kind of signal, not the sender,
+    /// so the report's skipped table has one row per kind.
+    fn reason_to_skip(&self, message: &Message, recurring: bool) -> Option<String> {
         // A forwarded part is chosen by its forwarder, who passed it on.
         let mine = match message.meta.get(amem_model::FORWARDED_BY) {
             Some(by) => self.identity.is_mine_by(message.source, by, None),
@@ -571,7 +581,12 @@ impl Selection<'_> {
             let whose = if self.who == Who::Me { "not the user's" } else { "the user's own" };
             return Some(format!("--who {}: {whose}", self.who));
         }
-        let bulk = message.meta.get("bulk").filter(|_| !self.include_bulk)?;
+        if self.include_bulk {
+            return None;
+        }
+        let Some(bulk) = message.meta.get("bulk") else {
+            return recurring.then(|| "bulk: same template from one sender".to_string());
+        };
         let kind = match bulk.split_once(':') {
             Some((k, v)) if v.contains('@') || k == "slack bot" => k.trim(),
             _ => bulk.trim(),
@@ -627,8 +642,9 @@ fn assess_stage(stage: AssessStage<'_>) {
         };
         let mut out: Vec<Item> = Vec::with_capacity(batch.len());
         for item in batch {
-            let message = match item {
-                Incoming::Read(Ok(m)) => m,
+            let (message, recurring) = match item {
+                Incoming::Read(Ok(m)) => (m, false),
+                Incoming::Recurring(m) => (m, true),
                 Incoming::Copy { original, archive, locator } => {
                     Counters::add(&c.messages, 1);
                     Counters::add(&c.copies, 1);
@@ -647,7 +663,7 @@ fn assess_stage(stage: AssessStage<'_>) {
                 }
             };
             Counters::add(&c.messages, 1);
-            if let Some(reason) = select.reason_to_skip(&message) {
+            if let Some(reason) = select.reason_to_skip(&message, recurring) {
                 Counters::add(&c.deselected, 1);
                 Counters::add(&c.skipped, 1);
                 out.push(Item::Skipped(Skipped { stage: "select".into(), locator: message.locator.clone(), reason }));
@@ -1006,6 +1022,7 @@ mod tests {
                     Incoming::Read(Ok(m)) => m.id.0,
                     Incoming::Read(Err(e)) => format!("error: {}", e.path.file_name().unwrap().to_string_lossy()),
                     Incoming::Copy { locator, .. } => format!("copy: {locator}"),
+                    Incoming::Recurring(m) => format!("recurring: {}", m.id.0),
                 })
                 .collect();
             let mut want: Vec<String> = (0..2 * BATCH as u32 + 6).map(|i| format!("<m{i}@example.org>")).collect();

@@ -1,0 +1,157 @@
+//! The same template from one sender, day after day: a newsletter or a
+//! daily report that carries no list header (the Enron archive keeps none)
+//! and no unsubscribe line ("Enerfax Daily's free web version of gas &
+//! power prices", a broker's "nat gas strips as hot links 5/17" under the
+//! same disclaimer every morning). A mail whose sender sent the same
+//! subject, or the same opening lines, on [`DAYS`] or more days so far in
+//! this run is bulk (`same template from one sender`), digits aside.
+//!
+//! Decided on the importer thread in archive order, so a run decides the
+//! same way each time; the first days of a template are audited (only a
+//! later mail shows it is one). Replies and forwards (`Re:`, `Fw:`) are
+//! conversations, never a template by their subject. Only mail: a chat
+//! message has no subject, and people say "ok" every day.
+
+use amem_model::{Digest, Message, SourceKind};
+use std::collections::{HashMap, HashSet};
+
+/// Distinct days (UTC) one sender's template must have been sent on.
+pub const DAYS: usize = 3;
+
+/// Opening lines of the sender's own text that make its opening template.
+const OPENING_LINES: usize = 3;
+
+/// Templates remembered at most (about 100 bytes each): past this the
+/// memory starts afresh, so a huge archive cannot grow it without bound.
+const REMEMBERED: usize = 1 << 18;
+
+/// The templates seen so far in a run.
+#[derive(Default)]
+pub struct Templates {
+    /// First 8 bytes of (sender, template) → the days it was sent on.
+    days: HashMap<u64, HashSet<i32>>,
+}
+
+/// `s` lowercased, every run of digits one `#`, every run of whitespace one
+/// space: "No. 924, Thursday January 31" and "No. 923, ..." differ only in
+/// what changes day by day.
+fn mask(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let (mut digit, mut space) = (false, false);
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            if !digit {
+                out.push('#');
+            }
+            digit = true;
+            space = false;
+        } else if c.is_whitespace() {
+            if !space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = true;
+            digit = false;
+        } else {
+            out.extend(c.to_lowercase());
+            digit = false;
+            space = false;
+        }
+    }
+    out.trim_end().to_string()
+}
+
+fn key(parts: &[&str]) -> u64 {
+    let d = Digest::of_fields(parts.iter().map(|p| p.as_bytes()));
+    u64::from_le_bytes(d.0[..8].try_into().expect("invariant: a digest has 32 bytes"))
+}
+
+impl Templates {
+    /// Note `message` and say whether its sender has now sent its subject
+    /// or its opening on [`DAYS`] or more days.
+    pub fn recurring(&mut self, message: &Message) -> bool {
+        if !matches!(message.source, SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv) {
+            return false;
+        }
+        if self.days.len() >= REMEMBERED {
+            self.days.clear();
+        }
+        let sender = amem_model::address_of(&message.author).unwrap_or(&message.author).to_lowercase();
+        let day = (message.sent_at.as_second().div_euclid(86_400)) as i32;
+        let mut keys = Vec::with_capacity(2);
+        if let Some(subject) = message.subject.as_deref() {
+            let s = mask(subject);
+            let conversation = ["re:", "fw:", "fwd:", "re ", "fw "].iter().any(|p| s.starts_with(p));
+            if s.chars().filter(|c| c.is_alphabetic()).count() >= 3 && !conversation {
+                keys.push(key(&["subject", &sender, &s]));
+            }
+        }
+        let opening: Vec<String> = message.text.lines().map(mask).filter(|l| !l.is_empty()).take(OPENING_LINES).collect();
+        if opening.len() == OPENING_LINES {
+            keys.push(key(&["opening", &sender, &opening.join("\n")]));
+        }
+        let mut recurring = false;
+        for k in keys {
+            let days = self.days.entry(k).or_default();
+            days.insert(day);
+            recurring |= days.len() >= DAYS;
+        }
+        recurring
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amem_model::MessageId;
+
+    fn mail(from: &str, day: u32, subject: &str, text: &str) -> Message {
+        Message {
+            source: SourceKind::Enron,
+            archive: "maildir".into(),
+            conversation: subject.into(),
+            id: MessageId(format!("<{day}{subject}@x>")),
+            author: from.into(),
+            recipients: vec!["ann@example.org".into()],
+            sent_at: format!("2001-05-{day:02}T10:00:00Z").parse().unwrap(),
+            subject: Some(subject.into()),
+            text: text.into(),
+            quoted: vec![],
+            locator: format!("maildir/{day}"),
+            meta: Default::default(),
+            not_claims: None,
+        }
+    }
+
+    #[test]
+    fn a_subject_or_an_opening_on_three_days_is_a_template() {
+        let mut t = Templates::default();
+        let daily = |d: u32| mail("news@fax.example", d, &format!("Energy Daily No. {}", 900 + d), &format!("Prices for May {d}."));
+        assert!(!t.recurring(&daily(1)));
+        assert!(!t.recurring(&daily(1)), "the same day twice is one day");
+        assert!(!t.recurring(&daily(2)));
+        assert!(t.recurring(&daily(3)));
+        assert!(t.recurring(&daily(4)));
+        // Another sender with the same subject is not that sender's template.
+        assert!(!t.recurring(&mail("bob@x.example", 5, "Energy Daily No. 999", "Hi.")));
+        // The same disclaimer opening every mail, subjects all different.
+        let opening =
+            "The information contained herein is based on sources\nthat we believe to be reliable,\nbut we do not represent it.\nGas 2.79";
+        assert!(!t.recurring(&mail("broker@futures.example", 1, "opec basket", opening)));
+        assert!(!t.recurring(&mail("broker@futures.example", 2, "nat gas strips 5/2", opening)));
+        assert!(t.recurring(&mail("broker@futures.example", 3, "crude spreads 5/3", opening)));
+    }
+
+    #[test]
+    fn conversations_and_chat_are_never_templates() {
+        let mut t = Templates::default();
+        for d in 1..=5 {
+            assert!(!t.recurring(&mail("ann@example.org", d, "RE: Q2 numbers", &format!("Day {d}: the plant ran at 410 MW."))));
+        }
+        let mut chat = mail("U1", 1, "general", "ok\nok\nok");
+        chat.source = SourceKind::Slack;
+        for d in 1..=5 {
+            chat.sent_at = format!("2001-05-{d:02}T10:00:00Z").parse().unwrap();
+            assert!(!t.recurring(&chat));
+        }
+    }
+}
