@@ -103,6 +103,14 @@ def audit(exe, scratch, root, name, extra):
             if group in ("supported", "contradicted"):
                 decided[group][text] += 1
     top = by_sender.most_common(10)
+    # The company's domain: the one most of the archive's people (distinct
+    # sender addresses) write from, not the one that sends the most text.
+    domains = collections.Counter()
+    people = collections.Counter()
+    for who, n in by_sender.items():
+        domains[who.rsplit("@", 1)[-1]] += n
+        people[who.rsplit("@", 1)[-1]] += 1
+    home_domain = people.most_common(1)[0][0] if people else ""
     bulk = summary["skipped"]["by_stage"].get("select", {})
     r = {
         "run": name,
@@ -115,6 +123,8 @@ def audit(exe, scratch, root, name, extra):
         "top10": sum(n for _, n in top),
         "top10_share": sum(n for _, n in top) / rows if rows else 0.0,
         "top": top[:3],
+        "home_domain": home_domain,
+        "outside": sum(n for d, n in domains.items() if d != home_domain),
         "quoted": summary.get("quoted", {}),
         "twice": {g: sorted(t for t, n in c.items() if n > 1) for g, c in decided.items()},
     }
@@ -124,10 +134,12 @@ def audit(exe, scratch, root, name, extra):
 
 def render(rows):
     lines = [BEGIN, "", "| run | messages read | copies (audited once) | bulk skipped | audited claims | distinct claim texts | "
-             "ten largest senders' share of audited claims |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "ten largest senders' share of audited claims | share from outside the company (the domain most senders write from) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append("| %s | %d | %d | %d | %d | %d | %.1f%% (%d) |" % (r["run"], r["read"], r["copies"], r["bulk"], r["rows"], r["distinct"],
-                                                                     100 * r["top10_share"], r["top10"]))
+        lines.append("| %s | %d | %d | %d | %d | %d | %.1f%% (%d) | %.1f%% (%d, not %s) |" % (
+            r["run"], r["read"], r["copies"], r["bulk"], r["rows"], r["distinct"], 100 * r["top10_share"], r["top10"],
+            100 * r["outside"] / r["rows"] if r["rows"] else 0.0, r["outside"], r["home_domain"]))
     default = rows[0]
     reasons = ", ".join("%s %d" % kv for kv in default["bulk_by_reason"].items())
     q = default["quoted"]

@@ -151,7 +151,7 @@ fn main() -> anyhow::Result<()> {
 
 /// The least work a whole audit of `mbox` does, timed on this thread: the
 /// whole archive parsed, every message the run reads (not bulk, not a
-/// duplicate) extracted, and every distinct audited claim text assessed
+/// recurring template, not a copy of one read before, not a duplicate) extracted, and every distinct audited claim text assessed
 /// once (recall, verification, gate: `Assessor::assess_at`, what the run's
 /// workers call). The run does all of this and more (it also keys a verdict
 /// that depends on the writing day by day, records every message and writes
@@ -168,12 +168,18 @@ fn least_work(wiki: &Wiki, mbox: &std::path::Path) -> anyhow::Result<serde_json:
 
     let t = Instant::now();
     let mut digests = std::collections::HashSet::new();
+    // As the run's importer thread decides: copies of a mail read before,
+    // and a sender's recurring template, are not read.
+    let mut copies = amem_audit::copies::CopyFinder::new(None);
+    let mut templates = amem_audit::templates::Templates::default();
     let mut read = 0usize;
     let mut texts: Vec<(String, String)> = Vec::new();
     let mut distinct = std::collections::HashSet::new();
     for m in &all {
         let digest = m.digest();
-        if m.meta.contains_key("bulk") || !digests.insert(digest) {
+        let recurring = templates.recurring(m);
+        let copy = copies.check(m, digest)? != amem_audit::copies::Seen::First;
+        if m.meta.contains_key("bulk") || recurring || copy || !digests.insert(digest) {
             continue;
         }
         read += 1;

@@ -4,7 +4,10 @@
 //! power prices", a broker's "nat gas strips as hot links 5/17" under the
 //! same disclaimer every morning). A mail whose sender sent the same
 //! subject, or the same opening lines, on [`DAYS`] or more days so far in
-//! this run is bulk (`same template from one sender`), digits aside.
+//! this run, with other text each time, is bulk (`same template from one
+//! sender`), digits aside. The same text sent again on other days is a
+//! resend, not a template (and a bench's replicated archive is not a
+//! newsletter).
 //!
 //! Decided on the importer thread in archive order, so a run decides the
 //! same way each time; the first days of a template are audited (only a
@@ -28,8 +31,9 @@ const REMEMBERED: usize = 1 << 18;
 /// The templates seen so far in a run.
 #[derive(Default)]
 pub struct Templates {
-    /// First 8 bytes of (sender, template) → the days it was sent on.
-    days: HashMap<u64, HashSet<i32>>,
+    /// First 8 bytes of (sender, template) → the days it was sent on and
+    /// the texts it carried (first 8 bytes of each text's digest).
+    days: HashMap<u64, (HashSet<i32>, HashSet<u64>)>,
 }
 
 /// `s` lowercased, every run of digits one `#`, every run of whitespace one
@@ -89,11 +93,13 @@ impl Templates {
         if opening.len() == OPENING_LINES {
             keys.push(key(&["opening", &sender, &opening.join("\n")]));
         }
+        let text = key(&[&message.text]);
         let mut recurring = false;
         for k in keys {
-            let days = self.days.entry(k).or_default();
+            let (days, texts) = self.days.entry(k).or_default();
             days.insert(day);
-            recurring |= days.len() >= DAYS;
+            texts.insert(text);
+            recurring |= days.len() >= DAYS && texts.len() >= DAYS;
         }
         recurring
     }
@@ -133,12 +139,19 @@ mod tests {
         assert!(t.recurring(&daily(4)));
         // Another sender with the same subject is not that sender's template.
         assert!(!t.recurring(&mail("bob@x.example", 5, "Energy Daily No. 999", "Hi.")));
+        // One text sent again day after day is a resend, not a template.
+        for d in 1..=5 {
+            assert!(!t.recurring(&mail("hr@example.org", d, "Timesheets due", "Please submit your timesheet.")));
+        }
         // The same disclaimer opening every mail, subjects all different.
-        let opening =
-            "The information contained herein is based on sources\nthat we believe to be reliable,\nbut we do not represent it.\nGas 2.79";
-        assert!(!t.recurring(&mail("broker@futures.example", 1, "opec basket", opening)));
-        assert!(!t.recurring(&mail("broker@futures.example", 2, "nat gas strips 5/2", opening)));
-        assert!(t.recurring(&mail("broker@futures.example", 3, "crude spreads 5/3", opening)));
+        let opening = |d: u32, tail: &str| {
+            format!(
+                "The information contained herein is based on sources\nthat we believe to be reliable,\nbut we do not represent it.\n{tail} {d}"
+            )
+        };
+        assert!(!t.recurring(&mail("broker@futures.example", 1, "opec basket", &opening(1, "Basket at"))));
+        assert!(!t.recurring(&mail("broker@futures.example", 2, "nat gas strips 5/2", &opening(2, "Strips at"))));
+        assert!(t.recurring(&mail("broker@futures.example", 3, "crude spreads 5/3", &opening(3, "Spreads at"))));
     }
 
     #[test]
