@@ -82,7 +82,7 @@ import subprocess
 import sys
 import time
 
-from bench_common import amem_exe, release_exe
+from bench_common import amem_exe, enron_sample, release_exe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench:audit:begin -->", "<!-- bench:audit:end -->"
@@ -169,20 +169,6 @@ def tree_size(path):
     return total
 
 
-def unpacked_maildir(tarball, scratch):
-    """The Enron sample's maildir root, unpacked under `scratch` once."""
-    os.makedirs(scratch, exist_ok=True)
-    maildir = os.path.join(scratch, "maildir")
-    if not os.path.isdir(maildir):
-        log("unpacking the Enron sample")
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
-    root = maildir
-    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])) and os.listdir(root)[0] == "maildir":
-        root = os.path.join(root, "maildir")
-    return root
-
-
 ENRON_SAMPLE = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
 
 
@@ -191,7 +177,7 @@ def enron_sample_files(scratch):
     `scratch` once, in the order scripts/bench-importers-mail.py walks them."""
     if not os.path.exists(ENRON_SAMPLE):
         raise SystemExit("../shared/corpora/enron/enron-5users.tar.gz is absent: cannot run the bench")
-    return mail_bench().enron_files(unpacked_maildir(ENRON_SAMPLE, scratch))
+    return mail_bench().enron_files(enron_sample(scratch))
 
 
 def make_wiki(home, files):
@@ -384,7 +370,7 @@ def main():
     a = ap.parse_args()
     mb = mail_bench()
     files = enron_sample_files(a.scratch)
-    archives = mb.generate(a.scratch, files, unpacked_maildir(ENRON_SAMPLE, a.scratch))
+    archives = mb.generate(a.scratch, files, enron_sample(a.scratch))
     log("building amem and the stage_costs example (release)")
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-audit", "--example", "stage_costs"], cwd=ROOT, check=True)

@@ -32,25 +32,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(ROOT, "..", "shared")
+from bench_common import ROOT, SHARED, amem_exe, enron_sample, log, run_amem
+
 BEGIN, END = "<!-- bench:mail-shuffle:begin -->", "<!-- bench:mail-shuffle:end -->"
 TARGET = 0.005
 CONFIG = "[grounding]\nenabled = false\ndefault_action = \"warn\"\n"
-
-
-def log(*a):
-    print(*a, file=sys.stderr, flush=True)
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode not in (0, 2):
-        raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-3000:]))
-    return p
 
 
 def example_home(scratch):
@@ -85,8 +73,8 @@ def climate_fever_home(scratch):
 
 
 def audit(exe, home, maildir, name):
-    run([exe, "index", "--home", home, "-q"])
-    p = run([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
+    run_amem([exe, "index", "--home", home, "-q"])
+    p = run_amem([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
              "--source", "enron:" + maildir, "--format", "jsonl", "-q"])
     reports = os.path.join(home, "reports")
     runs = sorted(os.listdir(reports))
@@ -155,26 +143,12 @@ def main():
     ap.add_argument("--scratch", default="/tmp/amem-bench-mail-shuffle")
     ap.add_argument("--binary", help="an amem binary to use instead of building the release one")
     a = ap.parse_args()
-    tarball = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
     corpus = os.path.join(SHARED, "eval", "climate_fever", "corpus.jsonl")
-    for p in (tarball, corpus):
-        if not os.path.exists(p):
-            raise SystemExit("%s is absent: cannot run the mail shuffle" % os.path.relpath(p, ROOT))
+    if not os.path.exists(corpus):
+        raise SystemExit("%s is absent: cannot run the mail shuffle" % os.path.relpath(corpus, ROOT))
     os.makedirs(a.scratch, exist_ok=True)
-    maildir = os.path.join(a.scratch, "maildir")
-    if not os.path.isdir(maildir):
-        log("unpacking the Enron sample")
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
-    root = maildir
-    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])):
-        root = os.path.join(root, os.listdir(root)[0])
-    if a.binary:
-        exe = os.path.abspath(a.binary)
-    else:
-        log("building amem (release)")
-        subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-        exe = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "amem")
+    root = enron_sample(a.scratch)
+    exe = amem_exe(a.binary)
     rows = [audit(exe, example_home(a.scratch), root, "examples/home")]
     cf_home, notes = climate_fever_home(a.scratch)
     rows.append(audit(exe, cf_home, root, "Climate-FEVER dev corpus"))

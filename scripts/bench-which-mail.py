@@ -30,35 +30,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
-from bench_common import ROOT, amem_exe, finish, log
+from bench_common import ROOT, amem_exe, enron_sample, finish, log, run_amem
 
-SHARED = os.path.join(ROOT, "..", "shared")
 BEGIN, END = "<!-- bench:which-mail:begin -->", "<!-- bench:which-mail:end -->"
 CONFIG = "[grounding]\nenabled = false\ndefault_action = \"warn\"\n"
-
-
-def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode not in (0, 2):
-        raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-3000:]))
-    return p
-
-
-def maildir_root(scratch):
-    tarball = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(tarball):
-        raise SystemExit("%s is absent: cannot run the bench" % os.path.relpath(tarball, ROOT))
-    maildir = os.path.join(scratch, "maildir")
-    if not os.path.isdir(maildir):
-        log("unpacking the Enron sample")
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
-    root = maildir
-    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])):
-        root = os.path.join(root, os.listdir(root)[0])
-    return root
 
 
 def sender(author):
@@ -73,8 +49,8 @@ def audit(exe, scratch, root, name, extra):
     shutil.copytree(os.path.join(ROOT, "examples", "home", "wiki"), os.path.join(home, "wiki"))
     with open(os.path.join(home, "config.toml"), "w", encoding="utf-8") as f:
         f.write(CONFIG)
-    run([exe, "index", "--home", home, "-q"])
-    p = run([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
+    run_amem([exe, "index", "--home", home, "-q"])
+    p = run_amem([exe, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now", "2030-01-01T00:00:00Z",
              "--source", "enron:" + root, "--format", "jsonl,json"] + extra)
     summary = None
     for line in p.stdout.splitlines():
@@ -167,7 +143,7 @@ def main():
     ap.add_argument("--binary", help="an amem binary to use instead of building the release one")
     a = ap.parse_args()
     os.makedirs(a.scratch, exist_ok=True)
-    root = maildir_root(a.scratch)
+    root = enron_sample(a.scratch)
     exe = amem_exe(a.binary)
     rows = [audit(exe, a.scratch, root, "default", []), audit(exe, a.scratch, root, "--include-bulk", ["--include-bulk"])]
     block = render(rows)

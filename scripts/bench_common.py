@@ -24,6 +24,34 @@ def load(name, file):
     return mod
 
 
+SHARED = os.path.join(ROOT, "..", "shared")
+
+
+def run_amem(cmd):
+    """Run an amem command; exit 0 or 2 (records skipped, a usage hint) is a result, any other a failure."""
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode not in (0, 2):
+        raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stderr[-3000:]))
+    return p
+
+
+def enron_sample(scratch):
+    """The shared Enron sample's maildir as it ships, unpacked under `scratch` once: its root
+    (the folder of the users' folders)."""
+    tarball = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
+    if not os.path.exists(tarball):
+        raise SystemExit("%s is absent: cannot run the bench" % os.path.relpath(tarball, ROOT))
+    maildir = os.path.join(scratch, "maildir")
+    if not os.path.isdir(maildir):
+        log("unpacking the Enron sample")
+        os.makedirs(maildir)
+        subprocess.run(["tar", "-xzf", tarball, "-C", maildir], check=True)
+    root = maildir
+    while len(os.listdir(root)) == 1 and os.path.isdir(os.path.join(root, os.listdir(root)[0])):
+        root = os.path.join(root, os.listdir(root)[0])
+    return root
+
+
 def release_exe(*path):
     """A file of the release build: `release_exe("amem")`."""
     return os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", *path)

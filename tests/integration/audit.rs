@@ -163,6 +163,21 @@ fn two_runs_on_one_home_are_refused_naming_the_holder() {
     assert!(err.contains(&std::process::id().to_string()), "names the holder: {err}");
 }
 
+/// Run an audit (`--json`, reports including `jsonl` and `md`): its summary,
+/// its report rows (`audit.jsonl`'s assessments) and its `audit.md`.
+fn audit_report(c: &mut Command) -> (serde_json::Value, Vec<serde_json::Value>, String) {
+    let s = summary_line(&ok(c));
+    let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "assessment")
+        .map(|v| v["data"].clone())
+        .collect();
+    (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+}
+
 fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default()
 }
@@ -589,16 +604,7 @@ fn whose_claims_and_which_mail() {
             .arg("--source")
             .arg(format!("gmail:{}", mbox.display()))
             .args(extra);
-        let s = summary_line(&ok(&mut c));
-        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
-        let jsonl = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
-        let rows: Vec<serde_json::Value> = jsonl
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|v| v["type"] == "assessment")
-            .map(|v| v["data"].clone())
-            .collect();
-        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+        audit_report(&mut c)
     };
     let authors = |rows: &[serde_json::Value]| {
         let mut a: Vec<String> = rows.iter().map(|r| r["author"].as_str().unwrap().to_string()).collect();
@@ -811,16 +817,7 @@ fn each_mail_is_audited_once_wherever_it_is_filed() {
             .arg(format!("enron:{}", root.display()))
             .arg("--source")
             .arg(format!("gmail:{}", mbox.display()));
-        let s = summary_line(&ok(&mut c));
-        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
-        let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|v| v["type"] == "assessment")
-            .map(|v| v["data"].clone())
-            .collect();
-        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+        audit_report(&mut c)
     };
     let (s, rows, md) = run("2002-01-01T00:00:00Z");
     assert_eq!(s["messages_read"], 5, "{s}");
@@ -878,16 +875,7 @@ fn forwarded_text_is_counted_and_audited_as_its_authors_on_request() {
             .arg("--source")
             .arg(format!("gmail:{}", mbox.display()))
             .args(extra);
-        let s = summary_line(&ok(&mut c));
-        let dir = PathBuf::from(s["data"]["report_dir"].as_str().unwrap());
-        let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|v| v["type"] == "assessment")
-            .map(|v| v["data"].clone())
-            .collect();
-        (s["data"]["summary"].clone(), rows, std::fs::read_to_string(dir.join("audit.md")).unwrap())
+        audit_report(&mut c)
     };
     let text_of = |r: &serde_json::Value| r["claim"]["text"].as_str().unwrap().to_string();
 

@@ -126,20 +126,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.sqlite");
         let mut w = Ledger::open(&path).unwrap();
-        let t: jiff::Timestamp = "2030-01-01T00:00:00Z".parse().unwrap();
-        let params = amem_model::RunParams {
-            sources: vec![],
-            since: None,
-            until: None,
-            now: t,
-            offline: true,
-            policy_version: "p@1".into(),
-            home: String::new(),
-            who: amem_model::Who::All,
-            include_bulk: false,
-            include_forwarded: false,
-        };
-        w.begin_run(&amem_model::RunInfo { run_id: amem_model::RunId("r1".into()), started_at: t, params }).unwrap();
+        w.begin_run(&amem_model::sample::run_info()).unwrap();
         let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
         w.record(&amem_ledger::MessageOutcome { message: &a, claims: &[], assessments: &[], skipped: &[] }).unwrap();
         w.flush().unwrap();
