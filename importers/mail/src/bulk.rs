@@ -118,6 +118,16 @@ const BULK_PHRASES: &[&str] = &[
     "click here to be removed",
 ];
 
+/// [`BULK_PHRASES`] in one pass over the text, ASCII case aside (every
+/// phrase is ASCII): this runs on every mail in the parse pool, so it makes
+/// no lowercased copy of the text and does not search it once per phrase.
+static BULK_PHRASE_FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(BULK_PHRASES)
+        .expect("invariant: the bulk phrases build an automaton")
+});
+
 /// A table line: at most this many words around its values.
 const TABLE_ROW_WORDS: usize = 5;
 
@@ -129,8 +139,7 @@ const TABLE_MIN_ROWS: usize = 6;
 /// footer, `recipients` the addresses of To and Cc, `undisclosed` whether
 /// its To names `undisclosed-recipients`.
 pub(crate) fn structure_reason(own_text: &str, recipients: &[String], undisclosed: bool) -> Option<String> {
-    let lower = own_text.to_lowercase();
-    if BULK_PHRASES.iter().any(|p| lower.contains(p)) {
+    if BULK_PHRASE_FINDER.is_match(own_text) {
         return Some("unsubscribe text".into());
     }
     if recipients.len() >= MANY_RECIPIENTS {
@@ -150,13 +159,21 @@ pub(crate) fn structure_reason(own_text: &str, recipients: &[String], undisclose
 /// [`TABLE_ROW_WORDS`] words around it, as in a ticker or a listing.
 fn is_table(text: &str) -> bool {
     let (mut lines, mut rows) = (0usize, 0usize);
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
         lines += 1;
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let values =
-            tokens.iter().filter(|t| t.trim_start_matches(['$', '+', '-', '(', '.']).starts_with(|c: char| c.is_ascii_digit())).count();
-        let words = tokens.iter().filter(|t| t.chars().next().is_some_and(char::is_alphabetic)).count();
-        if values >= 1 && words <= TABLE_ROW_WORDS && tokens.len() <= 2 * TABLE_ROW_WORDS {
+        let (mut tokens, mut values, mut words) = (0usize, 0usize, 0usize);
+        for t in line.split_whitespace() {
+            tokens += 1;
+            if tokens > 2 * TABLE_ROW_WORDS {
+                break;
+            }
+            if t.trim_start_matches(['$', '+', '-', '(', '.']).starts_with(|c: char| c.is_ascii_digit()) {
+                values += 1;
+            } else if t.chars().next().is_some_and(char::is_alphabetic) {
+                words += 1;
+            }
+        }
+        if values >= 1 && words <= TABLE_ROW_WORDS && tokens <= 2 * TABLE_ROW_WORDS {
             rows += 1;
         }
     }
