@@ -183,8 +183,21 @@ fn hostname() -> String {
 }
 
 /// Generate an mbox of `n` real-format messages with varied ids and dates.
+/// `n` mails from seven people, each with a subject of its own: a subject
+/// that repeated day after day would make a sender's template (bulk mail,
+/// src/templates.rs) and leave this archive nearly nothing to audit.
 fn big_mbox(path: &Path, n: usize) {
     let mut s = String::new();
+    let letters = |mut i: usize| {
+        let mut w = String::new();
+        loop {
+            w.push((b'a' + (i % 26) as u8) as char);
+            i /= 26;
+            if i == 0 {
+                return w;
+            }
+        }
+    };
     for i in 0..n {
         let day = 1 + (i % 28);
         s.push_str(&format!(
@@ -192,7 +205,7 @@ fn big_mbox(path: &Path, n: usize) {
             i % 60,
             i % 7,
             i % 7,
-            i % 13,
+            letters(i),
             1 + i % 3,
             i % 10,
             30 + i % 20
