@@ -96,9 +96,8 @@ fn opt_field(buf: &mut Vec<u8>, v: Option<&str>) {
 
 /// The first 8 bytes of a digest, as SQLite's signed integer.
 pub(crate) fn key_of(d: &Digest) -> i64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&d.0[..8]);
-    i64::from_le_bytes(b)
+    // The same bits, reinterpreted as signed.
+    d.prefix_u64() as i64
 }
 
 /// An assessment's identity within its run and claim: 8 bytes of a digest

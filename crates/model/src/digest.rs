@@ -32,6 +32,12 @@ impl Digest {
         Digest(d)
     }
 
+    /// The first 8 bytes, as a number: a key for in-memory tables that a
+    /// whole digest would make four times larger.
+    pub fn prefix_u64(&self) -> u64 {
+        u64::from_le_bytes([self.0[0], self.0[1], self.0[2], self.0[3], self.0[4], self.0[5], self.0[6], self.0[7]])
+    }
+
     /// Lowercase hex, 64 characters.
     pub fn to_hex(&self) -> String {
         let mut buf = [0u8; 64];

@@ -239,8 +239,7 @@ impl Message {
     /// A stable 64-bit shard key from the message id (the first 8 bytes of
     /// its SHA-256), for splitting a run across machines.
     pub fn shard_key(&self) -> u64 {
-        let d = Digest::of(self.id.0.as_bytes());
-        u64::from_le_bytes(d.0[..8].try_into().expect("invariant: 8 bytes"))
+        Digest::of(self.id.0.as_bytes()).prefix_u64()
     }
 }
 

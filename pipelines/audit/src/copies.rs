@@ -37,10 +37,6 @@ pub enum Seen {
     CopyOf(Digest),
 }
 
-fn short(d: &Digest) -> u64 {
-    u64::from_le_bytes(d.0[..8].try_into().expect("invariant: a digest has 32 bytes"))
-}
-
 impl<'l> CopyFinder<'l> {
     /// A finder that also asks `ledger` (a read connection) about messages
     /// it has not seen in this process.
@@ -60,7 +56,7 @@ impl<'l> CopyFinder<'l> {
             self.seen.clear();
             self.originals.clear();
         }
-        let at = match keys.iter().find_map(|k| self.seen.get(&short(&k)).copied()) {
+        let at = match keys.iter().find_map(|k| self.seen.get(&k.prefix_u64()).copied()) {
             Some(at) => at,
             None => {
                 let from_ledger = match self.ledger {
@@ -72,7 +68,7 @@ impl<'l> CopyFinder<'l> {
             }
         };
         for k in keys.iter() {
-            self.seen.entry(short(&k)).or_insert(at);
+            self.seen.entry(k.prefix_u64()).or_insert(at);
         }
         let original = self.originals[at as usize];
         Ok(if original == digest { Seen::First } else { Seen::CopyOf(original) })

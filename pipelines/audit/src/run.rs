@@ -458,11 +458,13 @@ type Imported = Result<Message, amem_model::ImportError>;
 // shrink the rare copy would add an allocation per message.
 #[allow(clippy::large_enum_variant)]
 enum Incoming {
-    /// A message to audit, or an import error.
-    Read(Imported),
-    /// A mail whose sender has now sent its template on several days
-    /// (src/templates.rs): bulk unless `--include-bulk`.
-    Recurring(Message),
+    /// A message to audit, with its digest (computed once, for the copy
+    /// check: it serialises the whole message). `recurring`: its sender has
+    /// now sent its template on several days (src/templates.rs), so it is
+    /// bulk unless `--include-bulk`.
+    Message { message: Message, digest: amem_model::Digest, recurring: bool },
+    /// A record an importer could not read.
+    Failed(amem_model::ImportError),
     /// A copy of a message read before (src/copies.rs): not audited, its
     /// place recorded.
     Copy { original: amem_model::Digest, archive: String, locator: String },
@@ -492,10 +494,11 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
     let Reading { forwarded, mut copies } = reading;
     let mut templates = crate::templates::Templates::default();
     let mut ledger_failed = false;
-    let mut pass_on = |m: Message| -> Incoming {
-        match copies.check(&m, m.digest()) {
+    let mut pass_on = |m: Message, recurring: bool| -> Incoming {
+        let digest = m.digest();
+        match copies.check(&m, digest) {
             Ok(Seen::CopyOf(original)) => Incoming::Copy { original, archive: m.archive, locator: m.locator },
-            Ok(Seen::First) => Incoming::Read(Ok(m)),
+            Ok(Seen::First) => Incoming::Message { message: m, digest, recurring },
             Err(e) => {
                 // Audited rather than dropped: at worst a copy is audited twice.
                 if !ledger_failed {
@@ -504,7 +507,7 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
                     );
                     ledger_failed = true;
                 }
-                Incoming::Read(Ok(m))
+                Incoming::Message { message: m, digest, recurring }
             }
         }
     };
@@ -528,14 +531,10 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
             };
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
             let first = match item {
-                Ok(m) => pass_on(m),
-                Err(e) => Incoming::Read(Err(e)),
+                Ok(m) => pass_on(m, recurring),
+                Err(e) => Incoming::Failed(e),
             };
-            let template = |incoming: Incoming| match incoming {
-                Incoming::Read(Ok(m)) if recurring => Incoming::Recurring(m),
-                other => other,
-            };
-            for incoming in std::iter::once(first).chain(parts.into_iter().map(&mut pass_on)).map(template) {
+            for incoming in std::iter::once(first).chain(parts.into_iter().map(|p| pass_on(p, recurring))) {
                 batch.push(incoming);
                 if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
                     return;
@@ -642,16 +641,15 @@ fn assess_stage(stage: AssessStage<'_>) {
         };
         let mut out: Vec<Item> = Vec::with_capacity(batch.len());
         for item in batch {
-            let (message, recurring) = match item {
-                Incoming::Read(Ok(m)) => (m, false),
-                Incoming::Recurring(m) => (m, true),
+            let (message, digest, recurring) = match item {
+                Incoming::Message { message, digest, recurring } => (message, digest, recurring),
                 Incoming::Copy { original, archive, locator } => {
                     Counters::add(&c.messages, 1);
                     Counters::add(&c.copies, 1);
                     out.push(Item::Copy { original, archive, locator });
                     continue;
                 }
-                Incoming::Read(Err(e)) => {
+                Incoming::Failed(e) => {
                     Counters::add(&c.skipped, 1);
                     let s = Skipped {
                         stage: "import".into(),
@@ -669,7 +667,6 @@ fn assess_stage(stage: AssessStage<'_>) {
                 out.push(Item::Skipped(Skipped { stage: "select".into(), locator: message.locator.clone(), reason }));
                 continue;
             }
-            let digest = message.digest();
             if !rerun {
                 match seen.is_assessed(&digest, policy) {
                     Ok(true) => {
@@ -1019,10 +1016,12 @@ mod tests {
                 .into_iter()
                 .flatten()
                 .map(|m| match m {
-                    Incoming::Read(Ok(m)) => m.id.0,
-                    Incoming::Read(Err(e)) => format!("error: {}", e.path.file_name().unwrap().to_string_lossy()),
+                    Incoming::Message { message, digest, .. } => {
+                        assert_eq!(digest, message.digest());
+                        message.id.0
+                    }
+                    Incoming::Failed(e) => format!("error: {}", e.path.file_name().unwrap().to_string_lossy()),
                     Incoming::Copy { locator, .. } => format!("copy: {locator}"),
-                    Incoming::Recurring(m) => format!("recurring: {}", m.id.0),
                 })
                 .collect();
             let mut want: Vec<String> = (0..2 * BATCH as u32 + 6).map(|i| format!("<m{i}@example.org>")).collect();

@@ -65,8 +65,7 @@ fn mask(s: &str) -> String {
 }
 
 fn key(parts: &[&str]) -> u64 {
-    let d = Digest::of_fields(parts.iter().map(|p| p.as_bytes()));
-    u64::from_le_bytes(d.0[..8].try_into().expect("invariant: a digest has 32 bytes"))
+    Digest::of_fields(parts.iter().map(|p| p.as_bytes())).prefix_u64()
 }
 
 impl Templates {
