@@ -1,4 +1,5 @@
-//! `amem-models`: amem's own learned models, run in-process on the CPU.
+//! `amem-models`: amem's own learned models, run in-process on the CPU: the
+//! verifier and the check-worthiness model.
 //!
 //! Where it sits (docs/architecture.md, "Deterministic first, models
 //! subordinate"): the verify stage's rules decide first; the verifier here
@@ -13,9 +14,12 @@
 //! candle (pure Rust) with the base model's tokenizer read by `tokenizers`.
 #![deny(missing_docs)]
 
+mod checkworthy;
+mod sums;
 mod verifier;
 mod window;
 
+pub use checkworthy::{CHECKWORTHY_METHOD, CHECKWORTHY_TOKENS, CheckWorthiness, CheckWorthyFiles, RULE_KINDS};
 pub use verifier::{BATCH, CLAIM_CHARS, Label, MAX_TOKENS, METHOD, Passage, Probs, Thresholds, Verifier, VerifierFiles};
 pub use window::{WINDOW_CHARS, WINDOW_SENTENCES, content_words, evidence_window, sentence_spans, sentences, window_spans};
 

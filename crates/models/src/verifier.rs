@@ -6,12 +6,12 @@
 //! stored in fp16 and computed in f32 (candle's CPU kernels are fastest in f32).
 
 use crate::ModelError;
+use crate::sums::{check_files, recorded_sha256};
 use crate::window::evidence_window;
 use candle_core::{D, DType, Device, Tensor};
 use candle_nn::{Linear, Module, VarBuilder};
 use candle_transformers::models::bert::{BertModel, Config};
 use serde::Deserialize;
-use sha2::{Digest as _, Sha256};
 use std::sync::OnceLock;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
@@ -117,23 +117,6 @@ mod shipped {
     pub(crate) const SHA256SUMS: &str = include_str!("../weights/SHA256SUMS");
 }
 
-/// The recorded sha256 of `file` in a `SHA256SUMS` text (`<hex>  <name>` lines).
-fn recorded_sha256<'a>(sums: &'a str, file: &str) -> Option<&'a str> {
-    sums.lines().find_map(|line| {
-        let (hex, name) = line.split_once(char::is_whitespace)?;
-        (name.trim_start_matches([' ', '*']) == file).then_some(hex)
-    })
-}
-
-fn check_sha256(bytes: &[u8], expected: &str, what: &str) -> Result<(), ModelError> {
-    let found: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
-    if found.eq_ignore_ascii_case(expected) {
-        Ok(())
-    } else {
-        Err(ModelError::Checksum { file: what.to_string(), expected: expected.to_string(), found })
-    }
-}
-
 /// The files a verifier is built from.
 #[derive(Clone, Copy, Debug)]
 pub struct VerifierFiles<'a> {
@@ -200,19 +183,15 @@ impl Verifier {
     /// [`ModelError::Checksum`] when a file's sha256 is not the recorded one (or none is
     /// recorded); [`ModelError::Load`] when a file does not parse.
     pub fn from_files(files: VerifierFiles<'_>) -> Result<Verifier, ModelError> {
-        for (name, bytes) in [
-            ("verifier.safetensors", files.weights),
-            ("tokenizer.json", files.tokenizer),
-            ("config.json", files.config),
-            ("calibration.json", files.calibration),
-        ] {
-            let expected = recorded_sha256(files.sha256sums, name).ok_or_else(|| ModelError::Checksum {
-                file: name.to_string(),
-                expected: "(none recorded in SHA256SUMS)".to_string(),
-                found: String::new(),
-            })?;
-            check_sha256(bytes, expected, name)?;
-        }
+        check_files(
+            files.sha256sums,
+            &[
+                ("verifier.safetensors", files.weights),
+                ("tokenizer.json", files.tokenizer),
+                ("config.json", files.config),
+                ("calibration.json", files.calibration),
+            ],
+        )?;
         let load = |what: &str, e: &dyn std::fmt::Display| ModelError::Load(format!("{what}: {e}"));
         let config: Config = serde_json::from_slice(files.config).map_err(|e| load("config.json", &e))?;
         let calibration: Calibration = serde_json::from_slice(files.calibration).map_err(|e| load("calibration.json", &e))?;
