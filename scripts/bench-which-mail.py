@@ -4,11 +4,13 @@
 The Enron sample (../shared/corpora/enron/enron-5users.tar.gz, 11,238 real
 mails of five users, 2000-2002, the maildir as it ships, one mail often filed
 in several folders) is audited offline with the release binary against the
-example wiki, twice:
+example wiki, three times:
 
 1. as a user runs it (bulk and automated mail skipped and counted by reason,
-   copies of one mail audited once), and
-2. with `--include-bulk` (every mail's own text), the reference for what the
+   copies of one mail audited once, the check-worthiness model deciding which
+   sentences are claims),
+2. with `--no-models` (the rules alone decide which sentences are claims), and
+3. with `--include-bulk` (every mail's own text), the reference for what the
    selection leaves out.
 
 It prints, for each: messages read, copies, bulk skipped by reason, audited
@@ -145,7 +147,9 @@ def main():
     os.makedirs(a.scratch, exist_ok=True)
     root = enron_sample(a.scratch)
     exe = amem_exe(a.binary)
-    rows = [audit(exe, a.scratch, root, "default", []), audit(exe, a.scratch, root, "--include-bulk", ["--include-bulk"])]
+    rows = [audit(exe, a.scratch, root, "default", []),
+            audit(exe, a.scratch, root, "--no-models", ["--no-models"]),
+            audit(exe, a.scratch, root, "--include-bulk", ["--include-bulk"])]
     block = render(rows)
     failures = []
     for g, t in rows[0]["twice"].items():

@@ -24,9 +24,13 @@ pub(crate) struct GlobalArgs {
     /// When to colour stderr: auto (a terminal, and NO_COLOR unset), always, never
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
-    /// The rules alone: do not combine them with amem's learned verifier
+    /// The rules alone: neither of amem's learned models (the verifier, the check-worthiness model)
     #[arg(long, global = true, env = "AMEM_NO_MODELS", value_parser = clap::builder::FalseyValueParser::new())]
     pub no_models: bool,
+    /// The check-worthiness model without the learned verifier (the verifier reads some
+    /// ten claim-evidence pairs a second a core; the check-worthiness model thousands of sentences)
+    #[arg(long, global = true, env = "AMEM_NO_VERIFIER_MODEL", value_parser = clap::builder::FalseyValueParser::new())]
+    pub no_verifier_model: bool,
 }
 
 /// `--color`.
@@ -113,6 +117,8 @@ pub(crate) struct Ctx {
     color: bool,
     /// `--no-models`.
     no_models: bool,
+    /// `--no-verifier-model`.
+    no_verifier_model: bool,
 }
 
 impl Ctx {
@@ -140,7 +146,7 @@ impl Ctx {
         // Progress bars are for people: hidden when stderr is not a terminal,
         // with -q, and with -v (so they do not interleave with log lines).
         let progress = !g.no_progress && g.quiet == 0 && g.verbose == 0 && std::io::stderr().is_terminal();
-        Ok(Ctx { home, quiet: g.quiet, progress, color, no_models: g.no_models })
+        Ok(Ctx { home, quiet: g.quiet, progress, color, no_models: g.no_models, no_verifier_model: g.no_verifier_model })
     }
 
     /// A note on stderr (paths of written files, counts), unless `-q`.
@@ -160,16 +166,29 @@ impl Ctx {
     }
 
     /// The learned verifier the rules are combined with: the shipped one, loaded once and
-    /// checked against its recorded checksums; `None` with `--no-models`.
+    /// checked against its recorded checksums; `None` with `--no-models` or
+    /// `--no-verifier-model`.
     ///
     /// # Errors
     /// The shipped weights do not match their checksums or do not load: refused, never
     /// silently replaced by the rules alone.
     pub(crate) fn model(&self) -> anyhow::Result<Option<&'static amem_models::Verifier>> {
-        if self.no_models {
+        if self.no_models || self.no_verifier_model {
             return Ok(None);
         }
         amem_models::Verifier::shipped().map(Some).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// The check-worthiness model read beside the extractor's rules: the shipped one,
+    /// loaded once and checked against its recorded checksums; `None` with `--no-models`.
+    ///
+    /// # Errors
+    /// As [`Ctx::model`]: refused, never silently replaced by the rules alone.
+    pub(crate) fn check_worthiness(&self) -> anyhow::Result<Option<&'static amem_models::CheckWorthiness>> {
+        if self.no_models {
+            return Ok(None);
+        }
+        amem_models::CheckWorthiness::shipped().map(Some).map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     /// True with `-q` (notes are not shown).

@@ -968,3 +968,60 @@ fn the_same_template_from_one_sender_day_after_day_is_bulk() {
     let s = run("2026-01-02T00:00:00Z", &["--include-bulk", "--rerun"]);
     assert!(s["skipped"]["by_stage"].get("select").is_none(), "{s}");
 }
+
+/// Issue 41, item 1: the check-worthiness model reads beside the rules by
+/// default; `--no-models` is the rules alone and `--no-verifier-model` keeps
+/// it. Both read the same sentences; the model's run names its extractor on
+/// every row and in its policy, and counts what it left out as
+/// `not_check_worthy`, never audited.
+#[test]
+fn the_check_worthiness_model_decides_what_is_audited_and_says_so() {
+    let t = TestDir::new();
+    let run = |flag: &str| {
+        let home = t.path().join(format!("home{flag}"));
+        copy_dir(&repo_root().join("examples").join("home"), &home);
+        let mut c = t.amem();
+        c.args([
+            flag,
+            "audit",
+            "chat-history",
+            "--since",
+            "2001-01-01",
+            "--now",
+            "2025-06-01T00:00:00Z",
+            "--offline",
+            "--format",
+            "jsonl,json",
+            "--home",
+        ])
+        .arg(&home);
+        let summary = summary_line(&ok(&mut c));
+        let dir = PathBuf::from(summary["data"]["report_dir"].as_str().unwrap());
+        let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("audit.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["type"] == "assessment")
+            .collect();
+        (summary["data"]["summary"].clone(), rows)
+    };
+    let (rules, rules_rows) = run("--no-models");
+    let (model, model_rows) = run("--no-verifier-model");
+    let total = |s: &serde_json::Value| s["claims_by_kind"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum::<u64>();
+    assert_eq!(total(&rules), total(&model), "the same sentences are read");
+    assert!(rules["claims_by_kind"].get("not_check_worthy").is_none(), "the rules alone never say not_check_worthy");
+    let left_out = model["claims_by_kind"].get("not_check_worthy").and_then(|n| n.as_u64()).unwrap_or(0);
+    assert_eq!(model_rows.len() as u64, model["audited"].as_u64().unwrap());
+    assert!(!model_rows.is_empty() && !rules_rows.is_empty());
+    for row in &model_rows {
+        assert_eq!(row["data"]["claim"]["extractor"], amem_extract::EXTRACTOR_WITH_MODEL);
+        assert_ne!(row["data"]["claim"]["kind"], "not_check_worthy", "a sentence left out was audited");
+    }
+    for row in &rules_rows {
+        assert_eq!(row["data"]["claim"]["extractor"], amem_extract::EXTRACTOR);
+    }
+    // What the model took out plus what it let in is the difference in audited claims.
+    let promoted =
+        model_rows.iter().filter(|r| !rules_rows.iter().any(|x| x["data"]["claim"]["id"] == r["data"]["claim"]["id"])).count() as i64;
+    assert_eq!(model["audited"].as_i64().unwrap() - rules["audited"].as_i64().unwrap(), promoted - left_out as i64);
+}

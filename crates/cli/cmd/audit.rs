@@ -188,6 +188,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         include_forwarded: a.include_forwarded,
         full_report: a.full,
         model: ctx.model()?,
+        check_worthiness: ctx.check_worthiness()?,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

@@ -7,6 +7,7 @@
 //! line, so the measure needs no corpus.
 
 use crate::{Error, Result};
+use amem_extract::CheckWorthiness;
 use amem_model::ClaimKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -216,10 +217,16 @@ pub const CLAIMBUSTER_DEV: &str = "../shared/eval/claimbuster/labels.jsonl";
 /// the labels. Its precision sits at the base rate; the gap to [`score`] is
 /// what the rules know about the sentences.
 pub fn score_shuffled(labels: &[Label]) -> ClaimsScore {
-    let kinds: Vec<ClaimKind> = labels.iter().map(|l| amem_extract::classify_sentence(&l.text)).collect();
+    score_shuffled_with(labels, None)
+}
+
+/// [`score_shuffled`] of the extractor with the check-worthiness model
+/// beside the rules (`None`: the rules alone).
+pub fn score_shuffled_with(labels: &[Label], model: Option<&CheckWorthiness>) -> ClaimsScore {
+    let kinds: Vec<ClaimKind> = labels.iter().map(|l| amem_extract::classify_sentence_with(&l.text, model)).collect();
     let shift = kinds.len() / 2;
     let mut i = 0;
-    score_with(labels, amem_extract::EXTRACTOR, |_| {
+    score_with(labels, extractor_name(model), |_| {
         let k = kinds.get((i + shift) % kinds.len().max(1)).copied().unwrap_or(ClaimKind::Greeting);
         i += 1;
         k
@@ -269,6 +276,89 @@ pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
 /// Score the classifier on labels.
 pub fn score(labels: &[Label]) -> ClaimsScore {
     score_with(labels, amem_extract::EXTRACTOR, amem_extract::classify_sentence)
+}
+
+/// Score the extractor with the check-worthiness model beside the rules
+/// (`None`: the rules alone, [`score`]).
+pub fn score_with_model(labels: &[Label], model: Option<&CheckWorthiness>) -> ClaimsScore {
+    score_with(labels, extractor_name(model), |t| amem_extract::classify_sentence_with(t, model))
+}
+
+fn extractor_name(model: Option<&CheckWorthiness>) -> &'static str {
+    if model.is_some() { amem_extract::EXTRACTOR_WITH_MODEL } else { amem_extract::EXTRACTOR }
+}
+
+/// The part of the ClaimBuster dev half a sentence fell in when the
+/// check-worthiness model was trained (`models/checkworthy/common.py`
+/// `part_of`, the same hash): only [`ModelPart::Check`] was never trained on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelPart {
+    /// Trained on.
+    Train,
+    /// Picked the threshold and the epoch.
+    Calib,
+    /// Never seen in training: the model's figures.
+    Check,
+}
+
+impl ModelPart {
+    /// SHA-256 of `amem-checkworthy|<source>`: first byte divisible by 5 =
+    /// check; else second byte divisible by 10 = calib; else train.
+    pub fn of(label: &Label) -> ModelPart {
+        use sha2::Digest;
+        let d = sha2::Sha256::digest(format!("amem-checkworthy|{}", label.source).as_bytes());
+        if d[0] % 5 == 0 {
+            ModelPart::Check
+        } else if d[1] % 10 == 0 {
+            ModelPart::Calib
+        } else {
+            ModelPart::Train
+        }
+    }
+
+    /// Name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelPart::Train => "train part",
+            ModelPart::Calib => "calibration part",
+            ModelPart::Check => "check part (never trained on)",
+        }
+    }
+}
+
+/// The audited-claim measure of the rules alone and of the rules with the
+/// check-worthiness model, on each part of a label set as the model's
+/// training split it ([`ModelPart`]), with the labels-permuted control (the
+/// decisions rotated by half the set) and the margin over it: the
+/// docs/benchmarks.md `extract:model` block and `amem eval claims` print it.
+pub fn model_parts_markdown(name: &str, labels: &[Label], model: &CheckWorthiness) -> String {
+    let mut out = format!(
+        "checkworthiness weights sha256 `{}`, threshold {:.2}\n\n| extractor | {name} | sentences | base rate | audited | precision | recall | F1 | F1, labels permuted | margin |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        model.weights_sha256(),
+        model.threshold()
+    );
+    for part in [ModelPart::Check, ModelPart::Calib, ModelPart::Train] {
+        let ls: Vec<Label> = labels.iter().filter(|l| ModelPart::of(l) == part).cloned().collect();
+        for m in [None, Some(model)] {
+            let s = score_with_model(&ls, m);
+            let c = score_shuffled_with(&ls, m);
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
+                s.extractor,
+                part.as_str(),
+                s.n,
+                ratio(s.labelled_audited, s.n),
+                ratio(s.true_positives + s.false_positives, s.n),
+                s.precision,
+                s.recall,
+                s.f1,
+                c.f1,
+                s.f1 - c.f1
+            ));
+        }
+    }
+    out
 }
 
 fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) -> ClaimKind) -> ClaimsScore {

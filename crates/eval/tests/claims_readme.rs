@@ -78,3 +78,18 @@ fn readme_halves_block_matches_both_label_sets() {
     let table = amem_eval::claims::halves_markdown(&[("own labels", &own), ("ClaimBuster dev", &cb)]);
     check("halves", &table);
 }
+
+/// The check-worthiness model beside the rules on the ClaimBuster dev half,
+/// by the part of it the model's training split it into, with the weights'
+/// checksum: new weights change the block, so this fails until the figures
+/// are recomputed. Needs ../shared; prints SKIPPED without it.
+#[test]
+fn readme_model_block_matches_the_shipped_weights() {
+    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
+    let Ok(cb) = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)) else {
+        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
+        return;
+    };
+    let model = amem_models::CheckWorthiness::shipped().expect("the shipped check-worthiness model loads");
+    check("model", &amem_eval::claims::model_parts_markdown("ClaimBuster dev", &cb, model));
+}

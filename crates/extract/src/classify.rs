@@ -587,17 +587,35 @@ fn phrase_hits(body: &str, lead: usize) -> PhraseHits {
 /// Classify one sentence. `cues` are the sentence's stance cues (from
 /// [`amem_text::cues::detect_cues`] on the same text).
 pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
+    classify_settled(sentence, cues).0
+}
+
+/// What settled a sentence's kind in [`classify_settled`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// Its form: no letters, a greeting, a question, a heading in capitals, a
+    /// fragment with no verb and no value. Never a claim whatever it says, so a
+    /// check-worthiness model is not asked.
+    Structure,
+    /// The word rules (logistics, opinion, the audited kinds, the assertion
+    /// check): a judgement a check-worthiness model may overrule.
+    Rules,
+}
+
+/// [`classify`], with what settled the kind: its form, or the word rules.
+pub fn classify_settled(sentence: &str, cues: &[Cue]) -> (ClaimKind, Settled) {
+    use Settled::{Rules, Structure};
     let normalised = normalise(sentence);
     let cased = strip_emoji_codes(&normalised);
     let body = cased.to_lowercase();
     // 1. No letters: emoji and reactions, or bare numbers. Nothing left once
     // markup is removed ("[IMAGE]", a bare "@U0BMYT2FL:") is a fragment, not an emoji.
     if normalised.trim().is_empty() {
-        return ClaimKind::Logistics;
+        return (ClaimKind::Logistics, Structure);
     }
     // (an ASCII letter settles it without decoding; else any alphabetic char)
     if !body.bytes().any(|b| b.is_ascii_alphabetic()) && !body.chars().any(char::is_alphabetic) {
-        return if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting };
+        return (if body.chars().any(|c| c.is_ascii_digit()) { ClaimKind::Logistics } else { ClaimKind::Greeting }, Structure);
     }
     let ws = words_lowered(&cased, &body);
     let lower_trim = body.trim_matches(|c: char| !c.is_alphanumeric());
@@ -605,7 +623,7 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
     let hits = phrase_hits(&body, body.len() - after_lead.len());
     // 2. Greetings, thanks, sign-offs.
     if is_greeting(&body, lower_trim, &ws, sentence, hits) {
-        return ClaimKind::Greeting;
+        return (ClaimKind::Greeting, Structure);
     }
     // 3. Questions.
     let last = sentence
@@ -615,39 +633,44 @@ pub fn classify(sentence: &str, cues: &[Cue]) -> ClaimKind {
         // "Do you know that it's tripled in the last five years?": a
         // rhetorical question that asserts its clause
         if let Some(rest) = after_rhetorical_question(last) {
-            return classify(rest, &amem_text::cues::detect_cues(rest));
+            return classify_settled(rest, &amem_text::cues::detect_cues(rest));
         }
-        return ClaimKind::Question;
+        return (ClaimKind::Question, Structure);
     }
     if is_question_without_mark(&body) {
-        return ClaimKind::Question;
+        return (ClaimKind::Question, Structure);
     }
     // A frame that introduces a statement ("Let me remind you it was a
     // Democratic tax increase"): the statement decides.
     if let Some(rest) = after_discourse_frame(sentence) {
-        return classify(rest, &amem_text::cues::detect_cues(rest));
+        return classify_settled(rest, &amem_text::cues::detect_cues(rest));
     }
     // 4. Logistics.
     if is_logistics(after_lead, &ws, hits) {
-        return ClaimKind::Logistics;
+        return (ClaimKind::Logistics, Rules);
     }
     // 5. Opinions: the user's preferences, or an evaluative predicate.
     if is_opinion(sentence, after_lead, &ws, cues, hits) {
-        return ClaimKind::Opinion;
+        return (ClaimKind::Opinion, Rules);
     }
     // 6. Fragments. A line in capitals without a lower-case letter is a
     // heading or a shout ("FREE MANAGED FUTURES & IRA RETIREMENT KIT").
     // (the lower-case test first: it settles nearly every sentence)
     if !cased.chars().any(char::is_lowercase) && ws.iter().filter(|w| w.raw.chars().filter(|c| c.is_alphabetic()).count() >= 2).count() >= 2
     {
-        return ClaimKind::Logistics;
+        return (ClaimKind::Logistics, Structure);
     }
     if !has_finite_verb(&ws) {
-        return if is_named_value(&ws, cues) || is_prose_with_value(&ws, cues) { ClaimKind::Quantity } else { ClaimKind::Logistics };
+        // A named value ("Natural Gas: $2.791") is left to the model: a price tick is rarely worth checking.
+        return if is_named_value(&ws, cues) || is_prose_with_value(&ws, cues) {
+            (ClaimKind::Quantity, Rules)
+        } else {
+            (ClaimKind::Logistics, Structure)
+        };
     }
     // 7. Audited kinds, 8. if the sentence asserts something checkable.
     let kind = audited_kind(sentence, &ws, cues, hits);
-    assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind)
+    (assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind), Rules)
 }
 
 /// Spoken leads skipped before a discourse frame, beyond [`DISCOURSE_LEADS`].

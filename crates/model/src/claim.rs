@@ -42,6 +42,10 @@ pub enum ClaimKind {
     Logistics,
     /// Greeting, thanks, sign-off, emoji-only, joke (not audited).
     Greeting,
+    /// A statement the word rules read as a claim and the check-worthiness model
+    /// does not: a factual aside not worth checking ("I was in Houston last
+    /// week."), a slogan, a line of a listing (not audited).
+    NotCheckWorthy,
 }
 
 impl ClaimKind {
@@ -73,6 +77,7 @@ impl ClaimKind {
             ClaimKind::Question => "question",
             ClaimKind::Logistics => "logistics",
             ClaimKind::Greeting => "greeting",
+            ClaimKind::NotCheckWorthy => "not_check_worthy",
         }
     }
 }

@@ -121,6 +121,9 @@ pub struct AuditParams {
     /// The learned verifier combined with the rules ([`crate::combine`]); `None` with
     /// `--no-models`.
     pub model: Option<&'static amem_models::Verifier>,
+    /// The check-worthiness model read beside the extractor's rules
+    /// ([`amem_extract::classify_with_model`]); `None` with `--no-models`.
+    pub check_worthiness: Option<&'static amem_models::CheckWorthiness>,
 }
 
 /// What a finished run produced.
@@ -162,16 +165,18 @@ pub fn policy_version() -> String {
     format!("{}+{}+gate@{}", amem_extract::EXTRACTOR, amem_verify::METHOD, amem_gate::VERSION)
 }
 
-/// [`policy_version`] with the learned verifier when it is on: the model's version and the
+/// [`policy_version`] with the learned models that are on: each model's version and the
 /// first bytes of its weights' checksum, so new weights reassess on the next run.
-pub fn policy_version_with(model: Option<&amem_models::Verifier>) -> String {
-    match model {
-        Some(model) => {
-            let sha = model.weights_sha256();
-            format!("{}+{}#{}", policy_version(), amem_models::METHOD, sha.get(..12).unwrap_or(sha))
-        }
-        None => policy_version(),
+pub fn policy_version_with(model: Option<&amem_models::Verifier>, check_worthiness: Option<&amem_models::CheckWorthiness>) -> String {
+    let mut version = policy_version();
+    let short = |sha: &str| sha.get(..12).unwrap_or(sha).to_string();
+    if let Some(m) = check_worthiness {
+        version = format!("{version}+{}#{}", amem_models::CHECKWORTHY_METHOD, short(m.weights_sha256()));
     }
+    if let Some(m) = model {
+        version = format!("{version}+{}#{}", amem_models::METHOD, short(m.weights_sha256()));
+    }
+    version
 }
 
 /// One message on its way through the stages.
@@ -225,7 +230,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     let wall = Timestamp::now();
     let now = params.now.unwrap_or(wall);
-    let policy = policy_version_with(params.model);
+    let policy = policy_version_with(params.model, params.check_worthiness);
 
     // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
     let cpu = CpuParts::default();
@@ -328,6 +333,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     counters: c,
                     cache: &cache,
                     model: params.model,
+                    check_worthiness: params.check_worthiness,
                 });
                 cpu.add("assess", crate::cpu::thread_cpu());
             });
@@ -618,10 +624,12 @@ struct AssessStage<'a> {
     cache: &'a OutcomeCache,
     /// The learned verifier, when on.
     model: Option<&'static amem_models::Verifier>,
+    /// The check-worthiness model, when on.
+    check_worthiness: Option<&'static amem_models::CheckWorthiness>,
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
-    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache, model } = stage;
+    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache, model, check_worthiness } = stage;
     // What came before a failure is recorded, then the failure.
     let fatal = |done: &SyncSender<Vec<Item>>, mut out: Vec<Item>, e: String| {
         out.push(Item::Fatal(e));
@@ -678,7 +686,7 @@ fn assess_stage(stage: AssessStage<'_>) {
                 }
             }
             // A message marked `not_claims` (a reaction, a join) yields none: the extractor checks.
-            let claims = amem_extract::extract_digested(&message, digest);
+            let claims = amem_extract::extract_digested_with(&message, digest, check_worthiness);
             Counters::add(&c.claims, claims.len() as u64);
             let mut work = Work {
                 outcomes: vec![None; claims.len()],

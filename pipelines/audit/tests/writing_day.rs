@@ -43,6 +43,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         include_forwarded: false,
         full_report: false,
         model: None,
+        check_worthiness: None,
     }
 }
 

@@ -7,7 +7,10 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_eval::claims::{BUNDLED_LABELS, BUNDLED_LABELS_NAME, CLAIMBUSTER_DEV, halves_markdown, load_labels, parse_labels, score};
+use amem_eval::claims::{
+    BUNDLED_LABELS, BUNDLED_LABELS_NAME, CLAIMBUSTER_DEV, halves_markdown, load_labels, model_parts_markdown, parse_labels,
+    score_with_model,
+};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -45,7 +48,8 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     if labels.is_empty() {
         anyhow::bail!("no labels in {name}: expected one JSON object per line with source, text, audited and kind");
     }
-    let mut s = score(&labels);
+    let model = ctx.check_worthiness()?;
+    let mut s = score_with_model(&labels, model);
     let claimbuster = if a.claimbuster.is_file() {
         Some(load_labels(&a.claimbuster).with_context(|| format!("loading labels from {}", a.claimbuster.display()))?)
     } else {
@@ -59,7 +63,7 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 s.misses.clear();
             }
             let cb = claimbuster.as_deref().map(|l| {
-                let mut c = score(l);
+                let mut c = score_with_model(l, model);
                 c.misses.clear();
                 c
             });
@@ -82,6 +86,11 @@ pub(crate) fn run(a: ClaimsArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
                 None => writeln!(out, "({} not found: ClaimBuster skipped)", a.claimbuster.display())?,
             }
             out.write_all(halves_markdown(&sets).as_bytes())?;
+            if let (Some(m), Some(cb)) = (model, &claimbuster) {
+                writeln!(out)?;
+                writeln!(out, "the check-worthiness model beside the rules, by the part of ClaimBuster dev its training split it into:")?;
+                out.write_all(model_parts_markdown("ClaimBuster dev", cb, m).as_bytes())?;
+            }
             if a.misses {
                 writeln!(out)?;
                 writeln!(out, "misses (label → classifier):")?;

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""What the check-worthiness model costs a whole audit, and what it changes: the x1 archive of
+scripts/bench-audit.py (the Enron sample's mails as one mbox, 11,238 mails) against its
+10,000-note wiki, offline, audited with the rules alone (`--no-models`) and with the
+check-worthiness model beside them (`--no-verifier-model`: the learned verifier is issue 37's
+and reads some ten pairs a second), alternating, the same binary in the same script run (this
+machine's speed moves by 1.4x within an hour, so the ratio is the figure that travels).
+
+From each run's summary: the claims audited and the sentences not audited, so the block says
+how many sentences the model took out of the audit and how many it let in.
+
+Target (issue 41), checked with --check: the audit with the check-worthiness model at >= 500
+messages/s on two cores.
+
+Usage:
+    python3 scripts/bench-checkworthy.py            # measure, rewrite the benchmarks page block
+    python3 scripts/bench-checkworthy.py --check    # measure, fail on a missed target or a stale block
+    options: --scratch DIR (default /tmp/amem-bench-audit, shared with bench-audit.py), --runs N
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+
+from bench_common import ROOT, finish, load, log
+
+BEGIN, END = "<!-- bench-checkworthy:begin -->", "<!-- bench-checkworthy:end -->"
+TARGET_RATE = 500
+
+
+def render(rows, messages):
+    # the lower middle: with two runs, the slower one
+    med = lambda rs, k: sorted(r[k] for r in rs)[(len(rs) - 1) // 2]
+    off = [r for r in rows if not r["model"]]
+    on = [r for r in rows if r["model"]]
+    rate_off, rate_on = med(off, "rate"), med(on, "rate")
+    lines = [BEGIN, "",
+             "| x1 archive (%s mails), offline, two cores | runs (s) | messages/s (lower median) | claims audited | sentences not audited | peak RSS (MB) |"
+             % f"{messages:,}",
+             "|---|---|---:|---:|---:|---:|"]
+    for name, rs in (("rules alone (`--no-models`)", off), ("rules + check-worthiness model (`--no-verifier-model`)", on)):
+        lines.append("| %s | %s | %s | %s | %s | %d |" % (
+            name, ", ".join("%.2f" % r["wall"] for r in rs), f"{med(rs, 'rate'):,.0f}", f"{rs[0]['audited']:,}",
+            f"{rs[0]['not_audited']:,}", med(rs, "rss")))
+    lines += ["",
+              "With the model the run keeps %.2f of its rules-alone rate (target: at least %d messages/s with it)."
+              % (rate_on / rate_off, TARGET_RATE),
+              "Recomputed by `python3 scripts/bench-checkworthy.py` (`--check` fails under the target).", END]
+    return "\n".join(lines), rate_on
+
+
+def summary_of(stdout):
+    for line in stdout.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            continue
+        if ev.get("type") == "run_summary":
+            return ev["data"]["summary"]
+    raise SystemExit("no run_summary in the audit's output")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--scratch", default="/tmp/amem-bench-audit")
+    ap.add_argument("--runs", type=int, default=2)
+    a = ap.parse_args()
+    shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
+    if not os.path.exists(shared):
+        print("SKIPPED: ../shared/corpora/enron/enron-5users.tar.gz is absent")
+        return
+    bench = load("bench_audit", "bench-audit.py")
+    mb = bench.mail_bench()
+    os.makedirs(a.scratch, exist_ok=True)
+    maildir = os.path.join(a.scratch, "maildir")
+    if not os.path.isdir(maildir):
+        os.makedirs(maildir)
+        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
+    root = maildir
+    while os.listdir(root) == ["maildir"]:
+        root = os.path.join(root, "maildir")
+    files = mb.enron_files(root)
+    archives = mb.generate(a.scratch, files, root)
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
+    exe = bench.release_exe("amem")
+    base = os.path.join(a.scratch, "home-indexed")
+    if not os.path.exists(os.path.join(base, "ledger.sqlite")):
+        shutil.rmtree(base, ignore_errors=True)
+        bench.make_wiki(base, files)
+    bench.timed([exe, "index", "--home", base])
+    mbox = archives[1]["gmail"]
+    home = os.path.join(a.scratch, "home-checkworthy")
+    rows = []
+    for _ in range(a.runs):
+        for model in (False, True):
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(base, home)
+            flag = "--no-verifier-model" if model else "--no-models"
+            cmd = [exe, flag, "audit", "chat-history", "--offline", "--home", home, "--since", "1970-01-01", "--now",
+                   "2030-01-01T00:00:00Z", "--source", "gmail:" + mbox, "--format", "md,arrow,json"]
+            out = os.path.join(a.scratch, "checkworthy-run.jsonl")
+            with open(out, "w") as f:
+                wall, rss, _err, _cpu = bench.timed(cmd, stdout=f)
+            s = summary_of(open(out).read())
+            rows.append({"model": model, "wall": wall, "rate": s["messages_read"] / wall, "rss": rss / 1024,
+                         "messages": s["messages_read"], "audited": s["audited"],
+                         "not_audited": sum(s["claims_by_kind"].values()) - s["audited"]})
+            log("%s: %.2f s, %.0f msg/s, %d claims audited" % (flag, wall, rows[-1]["rate"], s["audited"]))
+    shutil.rmtree(home, ignore_errors=True)
+    block, rate_on = render(rows, rows[0]["messages"])
+    failures = []
+    if rate_on < TARGET_RATE:
+        failures.append("the audit with the check-worthiness model at %.0f messages/s, under %d" % (rate_on, TARGET_RATE))
+    if a.check:
+        text = open(os.path.join(ROOT, "docs", "benchmarks.md")).read()
+        if BEGIN not in text:
+            failures.append("benchmarks page has no bench-checkworthy block")
+    finish(block, failures, a.check, BEGIN, END)
+
+
+if __name__ == "__main__":
+    main()
