@@ -149,6 +149,24 @@ def best_threshold(p, y):
     return best[1]
 
 
+AUDITED_KINDS = {"fact", "quantity", "date", "attribution", "comparison", "causal", "prediction"}
+DEMOTE_PRECISION = 0.9
+
+
+def demotion_threshold(p, y, kinds, threshold):
+    """Below what probability the model takes a sentence the rules audit out of the audit:
+    the highest (at most `threshold`) at which the sentences so taken out of the calibration
+    part are not check-worthy at least DEMOTE_PRECISION of the time. Taking a claim out hides
+    it from the report, so the model needs more confidence to overrule the rules than to rank."""
+    audited = np.array([k in AUDITED_KINDS for k in kinds])
+    best = 0.0
+    for t in np.arange(0.01, threshold + 1e-9, 0.01):
+        out = audited & (p < t)
+        if out.sum() and (y[out] == 0).mean() >= DEMOTE_PRECISION:
+            best = float(t)
+    return best
+
+
 def predict(model, data, batch=512):
     model.eval()
     out = []
@@ -244,6 +262,7 @@ def main():
             emb.weight.copy_(emb.weight.half().float())
     pc = predict(model, data["calib"][0])
     threshold = best_threshold(pc, data["calib"][1])
+    demote_below = demotion_threshold(pc, data["calib"][1], [r["kind"] for r in parts["calib"]], threshold)
     pk = predict(model, data["check"][0])
     p, r, f = f1_at(pk, data["check"][1], threshold)
     rng = np.random.default_rng(SEED)
@@ -252,6 +271,7 @@ def main():
     figures = {
         "method": METHOD,
         "threshold": round(threshold, 2),
+        "demote_below": round(demote_below, 2),
         "epoch": best[3],
         "sentences": {k: len(v) for k, v in parts.items()},
         "mail_sentences": int(yt.shape[0] - y.shape[0]),
@@ -289,7 +309,7 @@ def export(model, figures, weights_dir):
     }
     save_file(tensors, os.path.join(weights_dir, "checkworthy.safetensors"))
     with open(os.path.join(weights_dir, "checkworthy.json"), "w") as fh:
-        json.dump({"method": figures["method"], "threshold": figures["threshold"]}, fh, indent=1)
+        json.dump({"method": figures["method"], "threshold": figures["threshold"], "demote_below": figures["demote_below"]}, fh, indent=1)
         fh.write("\n")
     sums_path = os.path.join(weights_dir, "SHA256SUMS")
     lines = []

@@ -382,8 +382,10 @@ fn unverified_queue_list_reject_capture() {
             .unwrap()
             .to_string()
     };
-    let bakery = find(&items, "bakery");
-    let other = items.iter().map(|v| v["id"].as_str().unwrap().to_string()).find(|id| *id != bakery).unwrap();
+    // (the bakery's opening, which this test captured before, is no longer audited: the
+    // check-worthiness model finds a shop's opening day not worth checking)
+    let paper = find(&items, "Transformer paper");
+    let other = items.iter().map(|v| v["id"].as_str().unwrap().to_string()).find(|id| *id != paper).unwrap();
 
     // Reject one: it leaves the queue, the reason is kept.
     let mut c = t.amem();
@@ -402,12 +404,12 @@ fn unverified_queue_list_reject_capture() {
     assert_eq!(after.len(), before);
 
     // Capture a source for the other and reassess: supported, off the queue, in the ledger.
-    let src = t.write("bakery.txt", "Boulangerie notice: the new bakery on Rue Cler opens next Tuesday, 3 June 2025.\n");
+    let src = t.write("transformer.txt", "Reading list note: the Transformer paper came out in 2017.\n");
     let mut c = t.amem();
-    c.args(["unverified", "capture", &bakery[..8]]).arg(&src).args(["--source", "https://example.org/rue-cler", "--home"]).arg(&home);
+    c.args(["unverified", "capture", &paper[..8]]).arg(&src).args(["--source", "https://example.org/transformer", "--home"]).arg(&home);
     let out = ok(&mut c);
     assert!(out.contains("supported") && out.contains("amem://"), "{out}");
-    assert!(!list(&t).iter().any(|v| v["id"] == bakery.as_str()));
+    assert!(!list(&t).iter().any(|v| v["id"] == paper.as_str()));
     let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
     let n: i64 = conn
         .query_row(

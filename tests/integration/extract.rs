@@ -5,15 +5,23 @@ use crate::util::{TestDir, code, ok};
 /// The extractor version the binary was built with (from the crate's source,
 /// so this test does not need editing when the rules are bumped).
 fn amem_extract_version() -> String {
+    extractor_const("EXTRACTOR")
+}
+
+fn extractor_const(name: &str) -> String {
     let src = include_str!("../../crates/extract/src/lib.rs");
-    let line = src.lines().find(|l| l.starts_with("pub const EXTRACTOR: &str = ")).expect("EXTRACTOR const");
+    let line = src.lines().find(|l| l.starts_with(&format!("pub const {name}: &str = "))).expect("extractor const");
     line.split('"').nth(1).expect("quoted version").to_string()
 }
 
 #[test]
 fn eval_claims_on_the_committed_labels_json() {
     let t = TestDir::new();
-    let out = ok(t.amem().args(["eval", "claims", "--format", "json"]));
+    // The check-worthiness model reads beside the rules by default; --no-models is the rules alone.
+    let with = ok(t.amem().args(["eval", "claims", "--format", "json"]));
+    let with: serde_json::Value = serde_json::from_str(with.trim()).expect("one JSON object");
+    assert_eq!(with["score"]["extractor"], extractor_const("EXTRACTOR_WITH_MODEL"));
+    let out = ok(t.amem().args(["--no-models", "eval", "claims", "--format", "json"]));
     let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
     assert_eq!(v["labels"], "crates/extract/eval/labels.jsonl");
     let s = &v["score"];

@@ -334,9 +334,10 @@ impl ModelPart {
 /// docs/benchmarks.md `extract:model` block and `amem eval claims` print it.
 pub fn model_parts_markdown(name: &str, labels: &[Label], model: &CheckWorthiness) -> String {
     let mut out = format!(
-        "checkworthiness weights sha256 `{}`, threshold {:.2}\n\n| extractor | {name} | sentences | base rate | audited | precision | recall | F1 | F1, labels permuted | margin |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "checkworthiness weights sha256 `{}`, threshold {:.2}, demotion below {:.2}\n\n| extractor | {name} | sentences | base rate | audited | precision | recall | F1 | F1, labels permuted | margin |\n|---|---|---|---|---|---|---|---|---|---|\n",
         model.weights_sha256(),
-        model.threshold()
+        model.threshold(),
+        model.demote_below()
     );
     for part in [ModelPart::Check, ModelPart::Calib, ModelPart::Train] {
         let ls: Vec<Label> = labels.iter().filter(|l| ModelPart::of(l) == part).cloned().collect();
