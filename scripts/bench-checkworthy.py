@@ -22,9 +22,8 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 
-from bench_common import ROOT, finish, load, log
+from bench_common import ROOT, finish, log, x1_bench
 
 BEGIN, END = "<!-- bench-checkworthy:begin -->", "<!-- bench-checkworthy:end -->"
 TARGET_RATE = 500
@@ -68,30 +67,11 @@ def main():
     ap.add_argument("--scratch", default="/tmp/amem-bench-audit")
     ap.add_argument("--runs", type=int, default=2)
     a = ap.parse_args()
-    shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(shared):
+    x1 = x1_bench(a.scratch)
+    if x1 is None:
         print("SKIPPED: ../shared/corpora/enron/enron-5users.tar.gz is absent")
         return
-    bench = load("bench_audit", "bench-audit.py")
-    mb = bench.mail_bench()
-    os.makedirs(a.scratch, exist_ok=True)
-    maildir = os.path.join(a.scratch, "maildir")
-    if not os.path.isdir(maildir):
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
-    root = maildir
-    while os.listdir(root) == ["maildir"]:
-        root = os.path.join(root, "maildir")
-    files = mb.enron_files(root)
-    archives = mb.generate(a.scratch, files, root)
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    exe = bench.release_exe("amem")
-    base = os.path.join(a.scratch, "home-indexed")
-    if not os.path.exists(os.path.join(base, "ledger.sqlite")):
-        shutil.rmtree(base, ignore_errors=True)
-        bench.make_wiki(base, files)
-    bench.timed([exe, "index", "--home", base])
-    mbox = archives[1]["gmail"]
+    exe, base, mbox, bench = x1
     home = os.path.join(a.scratch, "home-checkworthy")
     rows = []
     for _ in range(a.runs):

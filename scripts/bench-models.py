@@ -24,9 +24,8 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 
-from bench_common import load, log
+from bench_common import log, x1_bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- bench-models:begin -->", "<!-- bench-models:end -->"
@@ -75,30 +74,11 @@ def main():
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--messages", type=int, default=1200)
     a = ap.parse_args()
-    shared = os.path.join(ROOT, "..", "shared", "corpora", "enron", "enron-5users.tar.gz")
-    if not os.path.exists(shared):
+    x1 = x1_bench(a.scratch)
+    if x1 is None:
         print("SKIPPED: ../shared/corpora/enron/enron-5users.tar.gz is absent")
         return
-    bench = load("bench_audit", "bench-audit.py")
-    mb = bench.mail_bench()
-    os.makedirs(a.scratch, exist_ok=True)
-    maildir = os.path.join(a.scratch, "maildir")
-    if not os.path.isdir(maildir):
-        os.makedirs(maildir)
-        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
-    root = maildir
-    while os.listdir(root) == ["maildir"]:
-        root = os.path.join(root, "maildir")
-    files = mb.enron_files(root)
-    archives = mb.generate(a.scratch, files, root)
-    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
-    exe = bench.release_exe("amem")
-    base = os.path.join(a.scratch, "home-indexed")
-    if not os.path.exists(os.path.join(base, "ledger.sqlite")):
-        shutil.rmtree(base, ignore_errors=True)
-        bench.make_wiki(base, files)
-    bench.timed([exe, "index", "--home", base])
-    mbox = archives[1]["gmail"]
+    exe, base, mbox, bench = x1
     if a.messages:
         mbox = first_mails(mbox, a.messages, os.path.join(a.scratch, "enron-x1-first%d.mbox" % a.messages))
     messages = int(re.search(r"(\d+) messages", bench.timed([exe, "import", "gmail", mbox])[2]).group(1))

@@ -6,6 +6,7 @@ hyphens, so `import` cannot name them). The scripts run as
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -80,3 +81,33 @@ def finish(block, failures, check, begin, end, readme=os.path.join(ROOT, "docs",
     if begin not in text:
         raise SystemExit("docs/benchmarks.md has no %s ... %s block: add it to the reliability section first" % (begin, end))
     open(readme, "w").write(re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: block, text, flags=re.S))
+
+
+def x1_bench(scratch):
+    """The x1 archive of scripts/bench-audit.py (the Enron sample's mails as one mbox) and its
+    10,000-note wiki, made under `scratch` once and indexed, with the release amem built now:
+    (amem, the indexed home, the mbox, bench-audit's module). None when the Enron sample is
+    absent (the caller says SKIPPED)."""
+    shared = os.path.join(SHARED, "corpora", "enron", "enron-5users.tar.gz")
+    if not os.path.exists(shared):
+        return None
+    bench = load("bench_audit", "bench-audit.py")
+    mb = bench.mail_bench()
+    os.makedirs(scratch, exist_ok=True)
+    maildir = os.path.join(scratch, "maildir")
+    if not os.path.isdir(maildir):
+        os.makedirs(maildir)
+        subprocess.run(["tar", "-xzf", shared, "-C", maildir], check=True)
+    root = maildir
+    while os.listdir(root) == ["maildir"]:
+        root = os.path.join(root, "maildir")
+    files = mb.enron_files(root)
+    archives = mb.generate(scratch, files, root)
+    subprocess.run(["cargo", "build", "--release", "-q", "--bin", "amem"], cwd=ROOT, check=True)
+    exe = bench.release_exe("amem")
+    base = os.path.join(scratch, "home-indexed")
+    if not os.path.exists(os.path.join(base, "ledger.sqlite")):
+        shutil.rmtree(base, ignore_errors=True)
+        bench.make_wiki(base, files)
+    bench.timed([exe, "index", "--home", base])
+    return exe, base, archives[1]["gmail"], bench

@@ -119,3 +119,16 @@ AGREEMENT_SENTENCES = [
     "",
     "Ok",
 ]
+
+
+def seed_everything(seed, threads):
+    """The same random draws on every run: Python's, numpy's and torch's, on `threads` threads."""
+    import random
+
+    import numpy as np
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)

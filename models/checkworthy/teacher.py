@@ -15,7 +15,6 @@ sentence). Seeded; checkpoints each epoch and resumes.
 import argparse
 import json
 import os
-import random
 import sys
 import time
 
@@ -68,10 +67,7 @@ def main():
     ap.add_argument("--epochs", type=int, default=3)
     args = ap.parse_args()
 
-    random.seed(SEED)
-    np.random.seed(SEED)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    common.seed_everything(SEED, 2)
     os.makedirs(args.work, exist_ok=True)
     tok = AutoTokenizer.from_pretrained(common.base_dir())
     rows = common.load_claimbuster(args.claimbuster)

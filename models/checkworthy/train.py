@@ -24,7 +24,6 @@ import argparse
 import hashlib
 import json
 import os
-import random
 import sys
 
 import numpy as np
@@ -194,10 +193,7 @@ def main():
     ap.add_argument("--mail-weight", type=float, default=0.3, help="a mail sentence's weight in the loss (a dev sentence's is 1)")
     args = ap.parse_args()
 
-    random.seed(SEED)
-    np.random.seed(SEED)
-    torch.manual_seed(SEED)
-    torch.set_num_threads(1)
+    common.seed_everything(SEED, 1)
     os.makedirs(args.work, exist_ok=True)
 
     tokenizer = common.tokenizer()

@@ -257,13 +257,8 @@ pub fn halves_markdown(sets: &[(&str, &[Label])]) -> String {
             let c = score_shuffled(&ls);
             let always = always_audit_f1(s.labelled_audited, s.n);
             out.push_str(&format!(
-                "| {name}, {part} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
-                s.n,
-                ratio(s.labelled_audited, s.n),
-                ratio(s.true_positives + s.false_positives, s.n),
-                s.precision,
-                s.recall,
-                s.f1,
+                "| {name}, {part} | {} | {:.3} | {:.3} | {:+.3} |\n",
+                s.measure_cells(),
                 c.f1,
                 always,
                 s.f1 - c.f1.max(always)
@@ -345,15 +340,10 @@ pub fn model_parts_markdown(name: &str, labels: &[Label], model: &CheckWorthines
             let s = score_with_model(&ls, m);
             let c = score_shuffled_with(&ls, m);
             out.push_str(&format!(
-                "| `{}` | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} |\n",
+                "| `{}` | {} | {} | {:.3} | {:+.3} |\n",
                 s.extractor,
                 part.as_str(),
-                s.n,
-                ratio(s.labelled_audited, s.n),
-                ratio(s.true_positives + s.false_positives, s.n),
-                s.precision,
-                s.recall,
-                s.f1,
+                s.measure_cells(),
                 c.f1,
                 s.f1 - c.f1
             ));
@@ -410,6 +400,20 @@ fn score_with(labels: &[Label], extractor: &str, mut classify: impl FnMut(&str) 
 }
 
 impl ClaimsScore {
+    /// The measure's cells of a table row: sentences, base rate, share audited, precision,
+    /// recall, F1 (the halves and the model tables print them alike).
+    fn measure_cells(&self) -> String {
+        format!(
+            "{} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3}",
+            self.n,
+            ratio(self.labelled_audited, self.n),
+            ratio(self.true_positives + self.false_positives, self.n),
+            self.precision,
+            self.recall,
+            self.f1
+        )
+    }
+
     /// The figures as docs/benchmarks.md prints them (a markdown table); docs/benchmarks.md
     /// test compares its `extract` figures block with this text.
     pub fn figures_markdown(&self, labels_name: &str) -> String {

@@ -67,13 +67,19 @@ fn readme_first_run_figures_match_the_recorded_predictions() {
 /// The audited-claim measure on both label sets, each whole and in its
 /// tuning and checking halves, with the shuffled control. Needs the
 /// ClaimBuster dev half in ../shared; prints SKIPPED without it.
+/// The ClaimBuster dev half, read in place; `None` (after saying SKIPPED) when ../shared lacks it.
+fn claimbuster_dev() -> Option<Vec<amem_eval::claims::Label>> {
+    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
+    let labels = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)).ok();
+    if labels.is_none() {
+        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
+    }
+    labels
+}
+
 #[test]
 fn readme_halves_block_matches_both_label_sets() {
-    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
-    let Ok(cb) = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)) else {
-        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
-        return;
-    };
+    let Some(cb) = claimbuster_dev() else { return };
     let own = parse_labels(BUNDLED_LABELS, BUNDLED_LABELS_NAME).expect("labels parse");
     let table = amem_eval::claims::halves_markdown(&[("own labels", &own), ("ClaimBuster dev", &cb)]);
     check("halves", &table);
@@ -85,11 +91,7 @@ fn readme_halves_block_matches_both_label_sets() {
 /// are recomputed. Needs ../shared; prints SKIPPED without it.
 #[test]
 fn readme_model_block_matches_the_shipped_weights() {
-    let cb_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../").to_string() + amem_eval::claims::CLAIMBUSTER_DEV;
-    let Ok(cb) = amem_eval::claims::load_labels(std::path::Path::new(&cb_path)) else {
-        eprintln!("SKIPPED: {} not found", amem_eval::claims::CLAIMBUSTER_DEV);
-        return;
-    };
+    let Some(cb) = claimbuster_dev() else { return };
     let model = amem_models::CheckWorthiness::shipped().expect("the shipped check-worthiness model loads");
     check("model", &amem_eval::claims::model_parts_markdown("ClaimBuster dev", &cb, model));
 }
