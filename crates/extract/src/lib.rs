@@ -4,7 +4,10 @@
 //! messages whose `text` is the author's own text (quoted and forwarded parts
 //! already set apart); [`extract`] turns each into claims, which recall and
 //! verification then assess. It is a plain synchronous function over one
-//! record, deterministic, with no model; the pipeline lifts it onto the
+//! record, deterministic; the rules alone, or with the check-worthiness model
+//! beside them ([`extract_digested_with`], [`classify_with_model`]), which
+//! decides only what the rules judged and never what a sentence's form
+//! settles; the pipeline lifts it onto the
 //! stream.
 //!
 //! Steps:
