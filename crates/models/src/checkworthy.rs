@@ -219,6 +219,13 @@ impl CheckWorthiness {
     /// # Errors
     /// The tokenizer failed.
     pub fn probability(&self, sentence: &str, rule_kind: &str) -> Result<f32, ModelError> {
+        // The model reads 64 wordpieces and counts up to 128: a few kilobytes hold them, and a
+        // megabyte "sentence" (a paste with no full stop) must not be tokenized whole.
+        let mut cut = sentence.len().min(SENTENCE_BYTES);
+        while !sentence.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let sentence = &sentence[..cut];
         let encoding = self.tokenizer.encode(sentence, false).map_err(|e| ModelError::Compute(format!("tokenizer: {e}")))?;
         let all = encoding.get_ids();
         let ids = &all[..all.len().min(CHECKWORTHY_TOKENS)];
@@ -300,6 +307,9 @@ impl CheckWorthiness {
     }
 }
 
+/// Bytes of a sentence the model tokenizes at most ([`CheckWorthiness::probability`]).
+const SENTENCE_BYTES: usize = 4096;
+
 /// Taps of the convolution (word trigrams).
 const TAPS: usize = 3;
 
@@ -334,6 +344,21 @@ fn bigram_bucket(a: u32, b: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_sentence_is_read_by_its_first_kilobytes() {
+        let model = CheckWorthiness::shipped().expect("the shipped model loads");
+        // 10 MB with no sentence break, its only digits past the first kilobytes: read whole, the
+        // digit would count; read by its first kilobytes, as the training script never saw more
+        // of a sentence, it does not.
+        let huge = format!("{}in 2001", "the pipeline was full and the market was calm ".repeat(220_000));
+        let cut = &huge[..SENTENCE_BYTES];
+        assert!(!cut.bytes().any(|b| b.is_ascii_digit()));
+        assert_eq!(model.probability(&huge, "fact").unwrap(), model.probability(cut, "fact").unwrap());
+        // (and the digit would have counted: the same first wordpieces with a digit read otherwise)
+        let short = &cut[..3000];
+        assert_ne!(model.probability(short, "fact").unwrap(), model.probability(&format!("{short} 2001"), "fact").unwrap());
+    }
 
     #[test]
     fn bigram_buckets_are_the_training_scripts() {
