@@ -244,22 +244,19 @@ impl CheckWorthiness {
                 if id < self.vocab { &self.words[id * wd..(id + 1) * wd] } else { &ZEROS[..wd] }
             })
             .collect();
-        let mut words = 0usize;
-        for &v in &vectors {
-            if words == 0 {
-                max.copy_from_slice(v);
-            } else {
-                for (m, &a) in max.iter_mut().zip(v) {
+        if let Some((first, rest)) = vectors.split_first() {
+            max.copy_from_slice(first);
+            for v in rest {
+                for (m, &a) in max.iter_mut().zip(*v) {
                     *m = m.max(a);
                 }
             }
-            for (s, &a) in mean.iter_mut().zip(v) {
-                *s += a;
+            for v in &vectors {
+                for (s, &a) in mean.iter_mut().zip(*v) {
+                    *s += a;
+                }
             }
-            words += 1;
-        }
-        if words > 0 {
-            let n = words as f32;
+            let n = vectors.len() as f32;
             mean.iter_mut().for_each(|s| *s /= n);
         }
         let pairs = ids.len().saturating_sub(1);
