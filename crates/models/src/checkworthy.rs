@@ -12,9 +12,9 @@
 
 use crate::ModelError;
 use crate::sums::{check_files, recorded_sha256};
-use candle_core::{DType, Device, Tensor};
+use crate::vector::{dot, prefix, tensor};
+use candle_core::Device;
 use serde::Deserialize;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 use tokenizers::Tokenizer;
 
@@ -29,6 +29,9 @@ pub const RULE_KINDS: [&str; 11] =
     ["fact", "quantity", "date", "attribution", "comparison", "causal", "prediction", "opinion", "question", "logistics", "greeting"];
 
 const BIGRAM_BUCKETS: u64 = 1 << 16;
+
+/// The weights file, as errors name it.
+const FILE: &str = "checkworthy.safetensors";
 
 #[derive(Deserialize)]
 struct Calibration {
@@ -85,18 +88,6 @@ impl std::fmt::Debug for CheckWorthiness {
     }
 }
 
-/// A tensor of the weights as f32 values, with its shape.
-fn tensor(map: &HashMap<String, Tensor>, name: &str) -> Result<(Vec<f32>, Vec<usize>), ModelError> {
-    let t = map.get(name).ok_or_else(|| ModelError::Load(format!("checkworthy.safetensors: no tensor {name}")))?;
-    let shape = t.dims().to_vec();
-    let values = t
-        .to_dtype(DType::F32)
-        .and_then(|t| t.flatten_all())
-        .and_then(|t| t.to_vec1::<f32>())
-        .map_err(|e| ModelError::Load(format!("checkworthy.safetensors ({name}): {e}")))?;
-    Ok((values, shape))
-}
-
 impl CheckWorthiness {
     /// The model shipped in the binary, loaded once per process and checked against its
     /// recorded checksums.
@@ -138,14 +129,14 @@ impl CheckWorthiness {
             serde_json::from_slice(files.calibration).map_err(|e| ModelError::Load(format!("checkworthy.json: {e}")))?;
         let map = candle_core::safetensors::load_buffer(files.weights, &Device::Cpu)
             .map_err(|e| ModelError::Load(format!("checkworthy.safetensors: {e}")))?;
-        let (words, ws) = tensor(&map, "words")?;
-        let (bigrams, bs) = tensor(&map, "bigrams")?;
-        let (conv_torch, cs) = tensor(&map, "conv.weight")?;
-        let (conv_b, _) = tensor(&map, "conv.bias")?;
-        let (hidden_w, hs) = tensor(&map, "hidden.weight")?;
-        let (hidden_b, _) = tensor(&map, "hidden.bias")?;
-        let (out_w, os) = tensor(&map, "out.weight")?;
-        let (out_b, _) = tensor(&map, "out.bias")?;
+        let (words, ws) = tensor(&map, FILE, "words")?;
+        let (bigrams, bs) = tensor(&map, FILE, "bigrams")?;
+        let (conv_torch, cs) = tensor(&map, FILE, "conv.weight")?;
+        let (conv_b, _) = tensor(&map, FILE, "conv.bias")?;
+        let (hidden_w, hs) = tensor(&map, FILE, "hidden.weight")?;
+        let (hidden_b, _) = tensor(&map, FILE, "hidden.bias")?;
+        let (out_w, os) = tensor(&map, FILE, "out.weight")?;
+        let (out_b, _) = tensor(&map, FILE, "out.bias")?;
         let bad = |what: &str| ModelError::Load(format!("checkworthy.safetensors: {what}"));
         let [vocab, word_dim] = ws[..] else { return Err(bad("words is not a matrix")) };
         let [buckets, bigram_dim] = bs[..] else { return Err(bad("bigrams is not a matrix")) };
@@ -221,11 +212,7 @@ impl CheckWorthiness {
     pub fn probability(&self, sentence: &str, rule_kind: &str) -> Result<f32, ModelError> {
         // The model reads 64 wordpieces and counts up to 128: a few kilobytes hold them, and a
         // megabyte "sentence" (a paste with no full stop) must not be tokenized whole.
-        let mut cut = sentence.len().min(SENTENCE_BYTES);
-        while !sentence.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let sentence = &sentence[..cut];
+        let sentence = prefix(sentence, SENTENCE_BYTES);
         let encoding = self.tokenizer.encode(sentence, false).map_err(|e| ModelError::Compute(format!("tokenizer: {e}")))?;
         let all = encoding.get_ids();
         let ids = &all[..all.len().min(CHECKWORTHY_TOKENS)];
@@ -312,20 +299,6 @@ const TAPS: usize = 3;
 
 /// Zeros as wide as any word vector the shipped model has, for an id past its table.
 static ZEROS: [f32; 512] = [0.0; 512];
-
-/// The dot product of two equal-length slices, in eight lanes so the compiler vectorises it
-/// (a plain sum over `zip` must keep the order of additions and so stays scalar).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            lanes[i] += x[i] * y[i];
-        }
-    }
-    lanes.iter().sum::<f32>() + tail
-}
 
 /// The bucket of a wordpiece bigram: 64-bit FNV-1a over the two ids as little-endian u32s,
 /// masked (the training script's `common.bigram_bucket`).

@@ -1,5 +1,5 @@
 //! `amem-models`: amem's own learned models, run in-process on the CPU: the
-//! verifier and the check-worthiness model.
+//! verifier, the check-worthiness model and the static embedder recall reads meaning with.
 //!
 //! Where it sits (docs/architecture.md, "Deterministic first, models
 //! subordinate"): the verify stage's rules decide first; the verifier here
@@ -15,11 +15,15 @@
 #![deny(missing_docs)]
 
 mod checkworthy;
+mod embed;
 mod sums;
+mod vector;
 mod verifier;
 mod window;
 
 pub use checkworthy::{CHECKWORTHY_METHOD, CHECKWORTHY_TOKENS, CheckWorthiness, CheckWorthyFiles, RULE_KINDS};
+pub use embed::{EMBED_BYTES, EMBED_METHOD, EmbedFiles, StaticEmbedder};
+pub use vector::dot;
 pub use verifier::{BATCH, CLAIM_CHARS, Label, MAX_TOKENS, METHOD, Passage, Probs, Thresholds, Verifier, VerifierFiles};
 pub use window::{WINDOW_CHARS, WINDOW_SENTENCES, content_words, evidence_window, sentence_spans, sentences, window_spans};
 
