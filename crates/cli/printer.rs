@@ -31,6 +31,33 @@ pub(crate) struct GlobalArgs {
     /// ten claim-evidence pairs a second a core; the check-worthiness model thousands of sentences)
     #[arg(long, global = true, env = "AMEM_NO_VERIFIER_MODEL", value_parser = clap::builder::FalseyValueParser::new())]
     pub no_verifier_model: bool,
+    /// How recall ranks the wiki: bm25 (the words), dense (the static embedder's meaning)
+    /// or hybrid (both, fused by reciprocal rank). Dense and hybrid need the models
+    /// (with --no-models recall is bm25)
+    #[arg(long, global = true, env = "AMEM_RECALL_METHOD", value_enum, default_value_t = RecallMethodArg::Hybrid, value_name = "METHOD")]
+    pub recall_method: RecallMethodArg,
+}
+
+/// `--recall-method`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum RecallMethodArg {
+    /// bm25 over the full-text index
+    Bm25,
+    /// Cosine of the static embeddings
+    Dense,
+    /// Both, fused by reciprocal rank
+    #[default]
+    Hybrid,
+}
+
+impl From<RecallMethodArg> for amem_recall::RecallMethod {
+    fn from(m: RecallMethodArg) -> Self {
+        match m {
+            RecallMethodArg::Bm25 => amem_recall::RecallMethod::Bm25,
+            RecallMethodArg::Dense => amem_recall::RecallMethod::Dense,
+            RecallMethodArg::Hybrid => amem_recall::RecallMethod::Hybrid,
+        }
+    }
 }
 
 /// `--color`.
@@ -119,6 +146,8 @@ pub(crate) struct Ctx {
     no_models: bool,
     /// `--no-verifier-model`.
     no_verifier_model: bool,
+    /// `--recall-method`.
+    recall_method: amem_recall::RecallMethod,
 }
 
 impl Ctx {
@@ -146,7 +175,15 @@ impl Ctx {
         // Progress bars are for people: hidden when stderr is not a terminal,
         // with -q, and with -v (so they do not interleave with log lines).
         let progress = !g.no_progress && g.quiet == 0 && g.verbose == 0 && std::io::stderr().is_terminal();
-        Ok(Ctx { home, quiet: g.quiet, progress, color, no_models: g.no_models, no_verifier_model: g.no_verifier_model })
+        Ok(Ctx {
+            home,
+            quiet: g.quiet,
+            progress,
+            color,
+            no_models: g.no_models,
+            no_verifier_model: g.no_verifier_model,
+            recall_method: g.recall_method.into(),
+        })
     }
 
     /// A note on stderr (paths of written files, counts), unless `-q`.
@@ -189,6 +226,28 @@ impl Ctx {
             return Ok(None);
         }
         amem_models::CheckWorthiness::shipped().map(Some).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    /// Recall by meaning as `--recall-method` asks, with the shipped static embedder
+    /// (loaded once, checked against its recorded checksum); `None` with `--no-models`,
+    /// where recall is bm25 alone.
+    ///
+    /// # Errors
+    /// As [`Ctx::model`]: refused, never silently replaced by bm25 alone.
+    pub(crate) fn meaning(&self) -> anyhow::Result<Option<amem_recall::Meaning>> {
+        self.meaning_by(self.recall_method)
+    }
+
+    /// [`Ctx::meaning`] ranking by `method` (a command's own `--method`).
+    ///
+    /// # Errors
+    /// As [`Ctx::meaning`].
+    pub(crate) fn meaning_by(&self, method: amem_recall::RecallMethod) -> anyhow::Result<Option<amem_recall::Meaning>> {
+        if self.no_models {
+            return Ok(None);
+        }
+        let embedder = amem_models::StaticEmbedder::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Some(amem_recall::Meaning { embedder, method }))
     }
 
     /// True with `-q` (notes are not shown).

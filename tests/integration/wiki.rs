@@ -124,21 +124,54 @@ fn eval_recall_on_a_small_corpus() {
 {"id": "2", "claim": "Samalas volcano erupted in Indonesia", "evidence": [{"doc_id": "Volcano", "sentences": [0], "label": "SUPPORTED"}]}
 "#,
     );
-    let out = ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1", "--format", "json"]));
-    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    let out = json_lines(&ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1", "--format", "json"])));
+    let methods: Vec<&str> = out.iter().map(|v| v["method"].as_str().unwrap()).collect();
+    assert_eq!(methods, vec!["bm25", "dense", "hybrid"], "every method by default, on one index");
+    let v = &out[0];
     assert_eq!(v["pairs"], 2);
     assert_eq!(v["rows"][0]["verbatim"], serde_json::json!({"n": 2, "signal": 2, "shuffled": 0}));
     let md = ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1,2"]));
-    assert!(md.contains("| cf | 2 | 2 | 2 | 2 | 1 | 100.0% | 0.0% | **+100.0** |"), "{md}");
-    assert!(md.contains("| cf | 2 | 2 | 2 | 2 | 2 |"), "{md}");
+    assert!(md.contains("| cf | bm25 | 2 | 2 | 2 | 2 | 1 | 100.0% | 0.0% | **+100.0** |"), "{md}");
+    assert!(md.contains("| cf | hybrid | 2 | 2 | 2 | 2 | 2 |"), "{md}");
+    // One method; meaning needs the models.
+    let bm25 = json_lines(&ok(t.amem().args(["eval", "recall", "--corpus", "cf", "--k", "1", "--method", "bm25", "--format", "json"])));
+    assert_eq!(bm25.len(), 1);
+    let (_, err) = code(t.amem().args(["--no-models", "eval", "recall", "--corpus", "cf", "--method", "dense"]), 2);
+    assert!(err.contains("static embedder"), "{err}");
     // A folder of sets: every readable set in it.
     t.write("sets/pairs/pairs.jsonl", "{\"claim\": \"Samalas erupted in Indonesia\", \"evidence\": \"Samalas erupted in 1257 in Indonesia.\", \"label\": \"supported\"}\n");
     std::fs::rename(t.path().join("cf"), t.path().join("sets/cf")).unwrap();
-    let both = ok(t.amem().args(["eval", "recall", "--corpus", "sets", "--k", "1", "--format", "json"]));
+    let both = ok(t.amem().args(["eval", "recall", "--corpus", "sets", "--k", "1", "--method", "bm25", "--format", "json"]));
     let names: Vec<String> = json_lines(&both).iter().map(|v| v["corpus"].as_str().unwrap().to_string()).collect();
     assert_eq!(names, vec!["cf", "pairs"]);
     let (_, err) = code(t.amem().args(["eval", "recall", "--corpus", "nowhere"]), 1);
     assert!(err.contains("no evaluation set in nowhere"), "{err}");
+}
+
+#[test]
+fn recall_by_meaning_finds_other_words_and_each_method_is_asked_for_by_name() {
+    let t = TestDir::new();
+    t.write("home/wiki/glacier.md", "The frozen mass of the glacier got smaller every year since the survey began.\n");
+    t.write("home/wiki/budget.md", "The project budget for the launch is two million dollars, approved in March.\n");
+    ok(t.amem().arg("index"));
+    let claim = "The ice sheet shrank";
+    let paths = |out: &str| -> Vec<String> {
+        json_lines(out).iter().filter(|v| v["type"] == "hit").map(|v| v["data"]["path"].as_str().unwrap().to_string()).collect()
+    };
+    // The default is hybrid: meaning finds the note that shares no word with the claim.
+    assert_eq!(paths(&ok(t.amem().args(["recall", claim, "--json"]))), vec!["glacier.md"]);
+    assert_eq!(paths(&ok(t.amem().args(["recall", claim, "--method", "dense", "--json"]))), vec!["glacier.md"]);
+    let (out, err) = code(t.amem().args(["recall", claim, "--method", "bm25"]), 0);
+    assert!(out.is_empty() && err.contains("shares a content word"), "{out}{err}");
+    assert!(paths(&ok(t.amem().args(["--recall-method", "bm25", "recall", claim, "--json"]))).is_empty());
+    assert!(paths(&ok(t.amem().args(["--no-models", "recall", claim, "--json"]))).is_empty(), "--no-models: the words alone");
+    let (_, err) = code(t.amem().args(["--no-models", "recall", claim, "--method", "dense"]), 2);
+    assert!(err.contains("static embedder"), "{err}");
+    // An index built with --no-models has no vectors: recall by meaning says so and uses the words.
+    t.write("home/wiki/volcano.md", "Volcanoes are hot.\n");
+    ok(t.amem().args(["--no-models", "index"]));
+    let (_, err) = code(t.amem().args(["recall", "volcano lava"]), 0);
+    assert!(err.contains("have no vector of this embedder"), "{err}");
 }
 
 #[test]

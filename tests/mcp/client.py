@@ -115,9 +115,12 @@ async def common_checks(session, args, mode):
     # Recall, then open what it cites.
     hits = structured(await session.call_tool("amem_recall", {"query": "launch budget", "k": 3}), "recall")["hits"]
     assert hits and hits[0]["uri"].startswith("amem://") and len(hits) <= 3, hits
+    # The same path as `amem recall` (hybrid recall by default): the same chunks, in the same order.
+    lines = [json.loads(l) for l in cli(args, args.home, "recall", "launch budget", "-k", "3", "--format", "json").splitlines() if l.strip()]
+    assert [h["uri"] for h in hits] == [l["data"]["uri"] for l in lines if l["type"] == "hit"], (hits, lines)
     opened = structured(await session.call_tool("amem_open", {"uri": hits[0]["uri"]}), "open")
     assert hits[0]["quote"].split()[0] in opened["text"] and opened["path"].startswith("wiki/"), opened
-    passed(f"{mode}: recall and open")
+    passed(f"{mode}: recall (equal to amem recall) and open")
 
     # The gate: a hedge dropped.
     gated = structured(

@@ -169,7 +169,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         .transpose()
         .map_err(|_| UsageError("--now is not an RFC 3339 time".into()))?;
     let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
-    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding)?) };
+    let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding, ctx.meaning()?)?) };
     let params = AuditParams {
         home: home.clone(),
         sources,
@@ -189,6 +189,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         full_report: a.full,
         model: ctx.model()?,
         check_worthiness: ctx.check_worthiness()?,
+        meaning: ctx.meaning()?,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

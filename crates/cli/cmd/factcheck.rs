@@ -58,8 +58,12 @@ pub(crate) struct FactcheckArgs {
 
 /// The wiki of `home`, its index brought up to date (unchanged files are not
 /// re-read); `warn` hears how many files were skipped.
-pub(crate) fn open_store(home: &Path, warn: &mut dyn FnMut(String)) -> anyhow::Result<Arc<RecallStore>> {
-    let store = Arc::new(RecallStore::open(home).with_context(|| format!("cannot open the wiki of {}", home.display()))?);
+pub(crate) fn open_store(
+    home: &Path,
+    meaning: Option<amem_recall::Meaning>,
+    warn: &mut dyn FnMut(String),
+) -> anyhow::Result<Arc<RecallStore>> {
+    let store = Arc::new(RecallStore::open(home, meaning).with_context(|| format!("cannot open the wiki of {}", home.display()))?);
     let report = bring_up_to_date(&store).context("cannot update the wiki index")?;
     if !report.skipped.is_empty() {
         warn(format!("{} wiki file(s) skipped while indexing: run `amem index` to see which", report.skipped.len()));
@@ -80,7 +84,7 @@ pub(crate) fn grounder(home: &Path, cfg: &HomeConfig, store: Arc<RecallStore>, o
 
 pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let cfg = HomeConfig::load(&ctx.home).context("cannot load the configuration")?;
-    let store = open_store(&ctx.home, &mut |w| ctx.warn(w))?;
+    let store = open_store(&ctx.home, ctx.meaning()?, &mut |w| ctx.warn(w))?;
     let grounder = grounder(&ctx.home, &cfg, store.clone(), a.offline, a.refresh)?;
     // The trust list is asked on this thread's own runtime, only when it is configured.
     let runtime = match grounder.is_enabled() {

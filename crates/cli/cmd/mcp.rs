@@ -115,6 +115,7 @@ fn serve(a: ServeArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         home: ctx.home.clone(),
         offline: a.offline,
         model: ctx.model()?,
+        meaning: ctx.meaning()?,
         reindex_every: Duration::from_secs(a.reindex_every),
     };
     let rt = runtime()?;
@@ -170,6 +171,7 @@ fn call(a: CallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         home: ctx.home.clone(),
         offline: a.offline,
         model: ctx.model()?,
+        meaning: ctx.meaning()?,
         reindex_every: Duration::from_secs(a.reindex_every),
     };
     let engine = Engine::open(&opts)?;

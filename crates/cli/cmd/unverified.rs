@@ -155,7 +155,8 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             Ok(Exit::Success)
         }
         UnverifiedCommand::Capture { id, file, source } => {
-            let rec = amem_audit::unverified::capture_and_reassess(home, &id, &file, source.as_deref(), jiff::Timestamp::now())?;
+            let rec =
+                amem_audit::unverified::capture_and_reassess(home, &id, &file, source.as_deref(), jiff::Timestamp::now(), ctx.meaning()?)?;
             let mut out = ctx.stdout();
             writeln!(out, "{}  {}  {}", unverified::short_id(&rec), rec.assessment.status.as_str(), rec.claim.text)?;
             for e in &rec.evidence {

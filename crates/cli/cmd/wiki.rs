@@ -12,7 +12,7 @@
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
 use amem_model::AmemUri;
-use amem_recall::{Capture, IndexOptions, ItemKind, Recall, SkipReason, Wiki};
+use amem_recall::{Capture, IndexOptions, ItemKind, Recall, RecallMethod, SkipReason, Wiki};
 use anyhow::Context as _;
 use serde::Serialize;
 use std::io::Write;
@@ -36,6 +36,9 @@ pub(crate) struct RecallArgs {
     /// How many chunks to return
     #[arg(long, short = 'k', default_value_t = 5)]
     pub k: usize,
+    /// How to rank: bm25, dense or hybrid [default: --recall-method's]
+    #[arg(long, value_enum, value_name = "METHOD")]
+    pub method: Option<crate::printer::RecallMethodArg>,
     #[command(flatten)]
     pub out: crate::printer::OutputArgs,
 }
@@ -65,7 +68,7 @@ pub(crate) struct CaptureArgs {
 }
 
 fn open_wiki(ctx: &Ctx) -> anyhow::Result<Wiki> {
-    Wiki::open(&ctx.home).with_context(|| format!("cannot open the wiki of {}", ctx.home.display()))
+    Ok(Wiki::open(&ctx.home).with_context(|| format!("cannot open the wiki of {}", ctx.home.display()))?.with_meaning(ctx.meaning()?))
 }
 
 pub(crate) fn run_index(a: IndexArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -140,10 +143,25 @@ struct Summary {
 }
 
 pub(crate) fn run_recall(a: RecallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
-    let wiki = open_wiki(ctx)?;
+    let method = a.method.map_or(ctx.meaning()?.map_or(RecallMethod::Bm25, |m| m.method), RecallMethod::from);
+    if method != RecallMethod::Bm25 && ctx.meaning()?.is_none() {
+        return Err(
+            crate::UsageError(format!("--method {method} reads the static embedder: drop --no-models, or use --method bm25")).into()
+        );
+    }
+    let wiki = open_wiki(ctx)?.with_meaning(ctx.meaning_by(method)?);
     let stats = wiki.stats()?;
     if stats.items == 0 {
         ctx.warn(format!("the index is empty: add notes to {} and run `amem index`", wiki.dir().display()));
+    } else if method.reads_vectors() {
+        let embedded = wiki.embedded_chunks()?;
+        if embedded < stats.chunks {
+            ctx.warn(format!(
+                "{} of the index's {} chunks have no vector of this embedder (indexed with --no-models?): run `amem index` so recall by meaning sees them",
+                stats.chunks - embedded,
+                stats.chunks
+            ));
+        }
     }
     let hits = wiki.search(&a.claim, a.k).context("search failed")?;
     let mut out = ctx.stdout();
@@ -162,7 +180,10 @@ pub(crate) fn run_recall(a: RecallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             }
         }
         if hits.is_empty() && stats.items > 0 {
-            ctx.note("no chunk of the wiki shares a content word with that claim");
+            ctx.note(match method {
+                RecallMethod::Bm25 => "no chunk of the wiki shares a content word with that claim",
+                _ => "the claim has no content word to search by (nor any wordpiece the embedder knows)",
+            });
         }
     }
     out.flush()?;

@@ -72,6 +72,8 @@ pub(crate) struct ServeOptions {
     pub offline: bool,
     /// The learned verifier (`None`: `--no-models`).
     pub model: Option<&'static amem_models::Verifier>,
+    /// Recall by meaning (`None`: `--no-models`, bm25 alone), the same as `amem recall`'s.
+    pub meaning: Option<amem_recall::Meaning>,
     /// The wiki's index is brought up to date before a call at most this
     /// often (a walk of the wiki's file times; `0`: before every call).
     pub reindex_every: Duration,
@@ -205,7 +207,7 @@ impl Engine {
     pub(crate) fn open(opts: &ServeOptions) -> anyhow::Result<Engine> {
         use anyhow::Context as _;
         let config = HomeConfig::load(&opts.home).context("cannot load the configuration")?;
-        let store = open_store(&opts.home, &mut |w| tracing::warn!("{w}"))?;
+        let store = open_store(&opts.home, opts.meaning, &mut |w| tracing::warn!("{w}"))?;
         let grounder = grounder(&opts.home, &config, store.clone(), opts.offline, false)?;
         Ok(Engine {
             home: opts.home.clone(),
@@ -634,7 +636,8 @@ mod tests {
     fn engine(dir: &std::path::Path) -> Engine {
         std::fs::create_dir_all(dir.join("wiki")).unwrap();
         std::fs::write(dir.join("wiki/falcon.md"), "---\ntitle: Project Falcon\n---\nThe launch budget was $1.2 million.\n").unwrap();
-        Engine::open(&ServeOptions { home: dir.to_path_buf(), offline: true, model: None, reindex_every: Duration::ZERO }).unwrap()
+        Engine::open(&ServeOptions { home: dir.to_path_buf(), offline: true, model: None, meaning: None, reindex_every: Duration::ZERO })
+            .unwrap()
     }
 
     fn call(e: &Engine, tool: &str, args: Value) -> Result<Value, CallError> {

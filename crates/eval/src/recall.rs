@@ -18,14 +18,14 @@
 //! are the evidence sentences labelled `SUPPORTED` in `claims.jsonl`.
 
 use crate::value::{self, Value};
-use amem_recall::{Error, IndexOptions, Recall, Result, Wiki};
+use amem_recall::{Error, IndexOptions, Meaning, Recall, RecallMethod, Result, Wiki};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 
 /// The k values published in docs/benchmarks.md.
-pub const DEFAULT_KS: &[usize] = &[1, 3, 5];
+pub const DEFAULT_KS: &[usize] = &[1, 3, 5, 10];
 
 /// Counts for one measure at one k.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -73,6 +73,8 @@ pub struct PresenceRow {
 pub struct PresenceReport {
     /// Corpus folder name.
     pub corpus: String,
+    /// How recall ranked (`bm25`, `dense`, `hybrid`).
+    pub method: String,
     /// Claims searched.
     pub claims: usize,
     /// Gold (claim, supporting sentence) pairs.
@@ -226,18 +228,34 @@ pub fn corpora(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// Run the instrument on one corpus folder: Climate-FEVER shaped
 /// (`corpus.jsonl`, `claims.jsonl`) or verification pairs (`pairs.jsonl`),
-/// for each k in `ks`. `progress(done, total)` is called as claims are searched.
+/// for each k in `ks`, once per recall method in `methods` (the wiki is indexed
+/// once, with `embedder`'s vectors when given; a method that reads vectors needs
+/// it). `progress(done, total)` is called as claims are searched.
 ///
 /// # Errors
 /// A file is missing or a record malformed (with file and line); the
-/// temporary wiki cannot be written or indexed.
-pub fn run(dir: &Path, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> Result<PresenceReport> {
+/// temporary wiki cannot be written or indexed; a method reads vectors and no
+/// embedder is given.
+pub fn run(
+    dir: &Path,
+    ks: &[usize],
+    methods: &[RecallMethod],
+    embedder: Option<&'static amem_models::StaticEmbedder>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PresenceReport>> {
     let loaded = if dir.join("pairs.jsonl").is_file() { load_pairs(dir)? } else { load_climate_fever(dir)? };
     let corpus = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-    measure(corpus, &loaded, ks, progress)
+    measure(corpus, &loaded, ks, methods, embedder, progress)
 }
 
-fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnMut(usize, usize)) -> Result<PresenceReport> {
+fn measure(
+    corpus: String,
+    loaded: &Loaded,
+    ks: &[usize],
+    methods: &[RecallMethod],
+    embedder: Option<&'static amem_models::StaticEmbedder>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PresenceReport>> {
     let tmp = tempfile::tempdir().map_err(|source| Error::Io { what: "create a temporary home in", path: std::env::temp_dir(), source })?;
     let wiki_dir = tmp.path().join("wiki");
     std::fs::create_dir_all(&wiki_dir).map_err(|source| Error::Io { what: "create folder", path: wiki_dir.clone(), source })?;
@@ -252,10 +270,30 @@ fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnM
         };
         std::fs::write(&file, body).map_err(|source| Error::Io { what: "write", path: file.clone(), source })?;
     }
-    let mut wiki = Wiki::open(tmp.path())?;
+    let meaning = |method| embedder.map(|embedder| Meaning { embedder, method });
+    let mut wiki = Wiki::open(tmp.path())?.with_meaning(meaning(RecallMethod::Bm25));
     let opts = IndexOptions { rehash: false, now: Some(jiff::Timestamp::UNIX_EPOCH) };
     let report = wiki.index_wiki(opts, &mut |_| ControlFlow::Continue(()))?;
+    let mut out = Vec::with_capacity(methods.len());
+    for &method in methods {
+        if method.reads_vectors() && embedder.is_none() {
+            return Err(Error::Corrupt { path: tmp.path().to_path_buf(), reason: format!("recall method {method} needs the embedder") });
+        }
+        wiki = wiki.with_meaning(meaning(method));
+        out.push(measure_with(&wiki, corpus.clone(), method, loaded, ks, report.stats.chunks, progress)?);
+    }
+    Ok(out)
+}
 
+fn measure_with(
+    wiki: &Wiki,
+    corpus: String,
+    method: RecallMethod,
+    loaded: &Loaded,
+    ks: &[usize],
+    chunks: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<PresenceReport> {
     let claims = &loaded.claims;
     let kmax = ks.iter().copied().max().unwrap_or(0);
     // contexts[i][j]: claim i's context at ks[j], normalised, and its values.
@@ -315,12 +353,13 @@ fn measure(corpus: String, loaded: &Loaded, ks: &[usize], progress: &mut dyn FnM
     }
     Ok(PresenceReport {
         corpus,
+        method: method.as_str().to_string(),
         claims: n,
         pairs,
         value_pairs,
         missing_sentences: missing,
         documents: loaded.docs.len(),
-        chunks: report.stats.chunks,
+        chunks,
         rows,
     })
 }
@@ -335,15 +374,17 @@ pub fn markdown_table(reports: &[PresenceReport]) -> String {
          articles are the wiki, gold = evidence sentences labelled SUPPORTED; the pair sets: the distinct evidence texts \
          are the wiki, gold = the rationale or evidence sentences of `supported` pairs. Where neighbouring claims share \
          their evidence (covid_fact's generated counter-claims, fever_symmetric's variants) the shuffled control is high: \
-         the margin is the figure that counts.\n\n\
-         | set | docs | chunks | claims | gold pairs | k | verbatim | shuffled | margin | in value (pairs) | shuffled | margin |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         the margin is the figure that counts. *Recall*: `bm25` ranks by the words (the full-text index), `dense` by \
+         the static embedder's cosine (`model:embed@1`), `hybrid` fuses both lists by reciprocal rank.\n\n\
+         | set | recall | docs | chunks | claims | gold pairs | k | verbatim | shuffled | margin | in value (pairs) | shuffled | margin |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for r in reports {
         for row in &r.rows {
             s.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {:.1}% | {:.1}% | **{:+.1}** | {:.1}% ({}) | {:.1}% | **{:+.1}** |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {:.1}% | {:.1}% | **{:+.1}** | {:.1}% ({}) | {:.1}% | **{:+.1}** |\n",
                 r.corpus,
+                r.method,
                 r.documents,
                 r.chunks,
                 r.claims,
@@ -389,7 +430,7 @@ mod tests {
         )
         .unwrap();
         let mut calls = 0;
-        let r = run(d.path(), &[1], &mut |_, _| calls += 1).unwrap();
+        let r = run(d.path(), &[1], &[RecallMethod::Bm25], None, &mut |_, _| calls += 1).unwrap().remove(0);
         assert_eq!(calls, 3);
         assert_eq!((r.claims, r.pairs, r.value_pairs, r.missing_sentences, r.documents), (2, 3, 2, 1, 2));
         let row = r.rows[0];
@@ -398,7 +439,7 @@ mod tests {
         let name = r.corpus.clone();
         let md = markdown_table(&[r]);
         assert!(
-            md.contains(&format!("| {name} | 2 | 2 | 2 | 3 | 1 | 66.7% | 0.0% | **+66.7** | 100.0% (2) | 0.0% | **+100.0** |")),
+            md.contains(&format!("| {name} | bm25 | 2 | 2 | 2 | 3 | 1 | 66.7% | 0.0% | **+66.7** | 100.0% (2) | 0.0% | **+100.0** |")),
             "{md}"
         );
         assert!(md.contains("1 gold sentences were not in their corpus"));
@@ -416,9 +457,29 @@ mod tests {
 "#,
         )
         .unwrap();
-        let r = run(d.path(), &[1], &mut |_, _| {}).unwrap();
+        let r = run(d.path(), &[1], &[RecallMethod::Bm25], None, &mut |_, _| {}).unwrap().remove(0);
         assert_eq!((r.documents, r.claims, r.pairs, r.missing_sentences), (4, 3, 3, 0));
         assert_eq!(r.rows[0].verbatim, Measure { n: 3, signal: 3, shuffled: 0 });
+    }
+
+    #[test]
+    fn every_method_is_measured_on_one_index_and_dense_needs_the_embedder() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(
+            d.path().join("pairs.jsonl"),
+            r#"{"claim": "The ice sheet shrank", "evidence": "The frozen mass of the glacier got smaller every year.", "label": "supported"}
+{"claim": "Volcanoes are hot", "evidence": "Volcanoes are hot.", "label": "supported"}
+"#,
+        )
+        .unwrap();
+        let all = [RecallMethod::Bm25, RecallMethod::Dense, RecallMethod::Hybrid];
+        let e = amem_models::StaticEmbedder::shipped().unwrap();
+        let r = run(d.path(), &[1], &all, Some(e), &mut |_, _| {}).unwrap();
+        assert_eq!(r.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(), vec!["bm25", "dense", "hybrid"]);
+        // The first claim shares no word with its evidence: bm25 misses it, meaning finds it.
+        assert_eq!(r[0].rows[0].verbatim.signal, 1);
+        assert_eq!(r[1].rows[0].verbatim.signal, 2);
+        assert!(run(d.path(), &[1], &[RecallMethod::Dense], None, &mut |_, _| {}).is_err());
     }
 
     #[test]
@@ -430,8 +491,8 @@ mod tests {
         )
         .unwrap();
         std::fs::write(d.path().join("claims.jsonl"), "").unwrap();
-        let e = run(d.path(), &[1], &mut |_, _| {}).unwrap_err();
+        let e = run(d.path(), &[1], &[RecallMethod::Bm25], None, &mut |_, _| {}).unwrap_err();
         assert!(e.to_string().contains("corpus.jsonl:2:"), "{e}");
-        assert!(matches!(run(&d.path().join("nope"), &[1], &mut |_, _| {}), Err(Error::Io { .. })));
+        assert!(matches!(run(&d.path().join("nope"), &[1], &[RecallMethod::Bm25], None, &mut |_, _| {}), Err(Error::Io { .. })));
     }
 }

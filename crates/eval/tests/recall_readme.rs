@@ -5,6 +5,7 @@
 //! rewrites the block instead (then commit the benchmarks page).
 
 use amem_eval::recall::{self as presence, PresenceReport};
+use amem_recall::RecallMethod;
 use std::path::PathBuf;
 
 const BEGIN: &str = "<!-- recall:presence:begin -->\n";
@@ -32,8 +33,12 @@ fn readme_block() -> (String, usize, usize) {
     (readme, start, end)
 }
 
-fn measure(dir: &std::path::Path) -> PresenceReport {
-    presence::run(dir, presence::DEFAULT_KS, &mut |_, _| {}).expect("presence run")
+/// Every recall method, on the shipped static embedder.
+const METHODS: [RecallMethod; 3] = [RecallMethod::Bm25, RecallMethod::Dense, RecallMethod::Hybrid];
+
+fn measure(dir: &std::path::Path) -> Vec<PresenceReport> {
+    let embedder = amem_models::StaticEmbedder::shipped().expect("the shipped embedder loads");
+    presence::run(dir, presence::DEFAULT_KS, &METHODS, Some(embedder), &mut |_, _| {}).expect("presence run")
 }
 
 fn rows_of<'a>(block: &'a str, corpus: &str) -> Vec<&'a str> {
@@ -52,7 +57,7 @@ fn check_set(test: &str, corpus: &str) {
         eprintln!("SKIPPED {test}: ../shared/eval/{corpus} is absent");
         return;
     }
-    let fresh = presence::markdown_table(&[measure(&dir)]);
+    let fresh = presence::markdown_table(&measure(&dir));
     let (readme, start, end) = readme_block();
     assert_eq!(
         rows_of(&readme[start..end], corpus),
@@ -68,7 +73,7 @@ fn block_frame_and_sets() {
     assert!(sets.iter().any(|d| d.ends_with("climate_fever")), "climate_fever is among the measured sets");
     let (readme, start, end) = readme_block();
     if std::env::var_os("AMEM_UPDATE_README").is_some() {
-        let reports: Vec<PresenceReport> = sets.iter().map(|d| measure(d)).collect();
+        let reports: Vec<PresenceReport> = sets.iter().flat_map(|d| measure(d)).collect();
         let updated = format!("{}{}{}", &readme[..start], presence::markdown_table(&reports), &readme[end..]);
         std::fs::write(root().join("docs").join("benchmarks.md"), updated).expect("write docs/benchmarks.md");
         return;
@@ -80,7 +85,7 @@ fn block_frame_and_sets() {
     let mut listed: Vec<&str> = row_sets.clone();
     listed.dedup();
     assert_eq!(listed, names, "the benchmarks page block lists every readable set under ../shared/eval, in order");
-    assert_eq!(row_sets.len(), names.len() * presence::DEFAULT_KS.len(), "one row per set and k");
+    assert_eq!(row_sets.len(), names.len() * METHODS.len() * presence::DEFAULT_KS.len(), "one row per set, method and k");
     let frame: Vec<&str> = block.lines().filter(|l| !names.iter().any(|n| l.starts_with(&format!("| {n} |")))).collect();
     let empty = presence::markdown_table(&[]);
     assert_eq!(frame, empty.lines().collect::<Vec<_>>(), "the benchmarks page block's text around the rows is the instrument's own");

@@ -19,6 +19,9 @@
 //!   (external content read through the view [`V_CHUNK_DOCS`], kept in step
 //!   by triggers on [`T_CHUNKS`]), `porter` stemming over `unicode61`, ranked
 //!   by bm25 with [`TITLE_WEIGHT`].
+//! - [`T_VECTORS`]: each chunk's embedding (its item's title and text) by the
+//!   embedder [`EMBEDDER_KEY`] names, for recall by meaning (`crate::dense`);
+//!   filled in the index run's transaction, deleted with its chunk.
 //! - [`T_POSTINGS`]: the same postings as FTS5's, per stem in one blob, for
 //!   ranking without FTS5 (`Wiki::rank_by_postings`); kept in step by each
 //!   commit and trusted only at the generation it was written for.
@@ -35,8 +38,9 @@ pub(crate) use write::Writer;
 
 /// Version of the wiki tables' layout. Bump on any change; an older layout is
 /// rebuilt (it is derived data), a newer one is refused. 3: items carry when
-/// the note was written (`written_at`, `written_from`).
-pub const SCHEMA_VERSION: i64 = 3;
+/// the note was written (`written_at`, `written_from`). 4: chunk vectors
+/// ([`T_VECTORS`]).
+pub const SCHEMA_VERSION: i64 = 4;
 /// Key/value table: schema version, last run.
 pub const T_META: &str = "wiki_meta";
 /// Item revisions.
@@ -45,6 +49,12 @@ pub const T_ITEMS: &str = "wiki_items";
 pub const T_FILES: &str = "wiki_files";
 /// Chunk texts.
 pub const T_CHUNKS: &str = "wiki_chunks";
+/// Chunk vectors for recall by meaning (`crate::dense`): chunk row id and the
+/// stored vector, made by the embedder [`EMBEDDER_KEY`] names.
+pub const T_VECTORS: &str = "wiki_vectors";
+/// The `wiki_meta` key of the embedder that made every row of [`T_VECTORS`]
+/// (`amem_models::StaticEmbedder::id`).
+pub const EMBEDDER_KEY: &str = "embedder";
 /// The FTS5 index over chunk texts and their item's title.
 pub const T_FTS: &str = "wiki_fts";
 /// The view FTS5 reads its content from: chunk id, chunk text, item title.
@@ -419,8 +429,8 @@ impl FtsIndex {
             Some(v) if v < SCHEMA_VERSION => {
                 // Derived data: drop and rebuild from the wiki on the next `amem index`.
                 tx.execute_batch(&format!(
-                    "DROP TABLE IF EXISTS {T_FTS}; DROP VIEW IF EXISTS {V_CHUNK_DOCS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS}; DROP TABLE IF EXISTS {T_POSTINGS};
-                     DELETE FROM {T_META} WHERE key = '{POSTINGS_GENERATION_KEY}';"
+                    "DROP TABLE IF EXISTS {T_FTS}; DROP VIEW IF EXISTS {V_CHUNK_DOCS}; DROP TABLE IF EXISTS {T_CHUNKS}; DROP TABLE IF EXISTS {T_FILES}; DROP TABLE IF EXISTS {T_ITEMS}; DROP TABLE IF EXISTS {T_POSTINGS}; DROP TABLE IF EXISTS {T_VECTORS};
+                     DELETE FROM {T_META} WHERE key IN ('{POSTINGS_GENERATION_KEY}', '{EMBEDDER_KEY}');"
                 ))
                 .map_err(sql_err(&path, "drop old schema"))?;
             }
@@ -446,6 +456,9 @@ impl FtsIndex {
              CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ad AFTER DELETE ON {T_CHUNKS} BEGIN
                 INSERT INTO {T_FTS}({T_FTS}, rowid, text, title)
                 VALUES ('delete', old.id, old.text, coalesce((SELECT title FROM {T_ITEMS} WHERE item_id = old.item_id), '')); END;
+             CREATE TABLE IF NOT EXISTS {T_VECTORS} (chunk_id INTEGER PRIMARY KEY, vec BLOB NOT NULL);
+             CREATE TRIGGER IF NOT EXISTS {T_CHUNKS}_ad_vector AFTER DELETE ON {T_CHUNKS} BEGIN
+                DELETE FROM {T_VECTORS} WHERE chunk_id = old.id; END;
              INSERT OR REPLACE INTO {T_META}(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
         ))
         .map_err(sql_err(&path, "create schema"))?;
@@ -944,6 +957,44 @@ impl FtsIndex {
             }
         });
         Ok(found.into_iter().flatten().collect())
+    }
+
+    /// Every stored chunk vector, when the stored ones were made by the embedder `id`
+    /// (`None` otherwise: vectors of other weights are not comparable with its queries),
+    /// read once per index generation and shared by the handles on this file.
+    pub(crate) fn vectors(&self, id: &str, dim: usize) -> Result<Option<std::sync::Arc<crate::dense::Vectors>>> {
+        let generation = self.generation.get();
+        if let Some(v) = with_shared(&self.caches, generation, |c| c.vectors.clone()).flatten()
+            && v.0 == id
+        {
+            return Ok(Some(std::sync::Arc::clone(&v.1)));
+        }
+        let err = sql_err(&self.path, "read chunk vectors");
+        let stored: Option<String> = self
+            .conn
+            .query_row(&format!("SELECT value FROM {T_META} WHERE key = '{EMBEDDER_KEY}'"), [], |r| r.get(0))
+            .optional()
+            .map_err(&err)?;
+        if stored.as_deref() != Some(id) {
+            return Ok(None);
+        }
+        let mut vectors = crate::dense::Vectors::new(dim);
+        let mut st = self.conn.prepare_cached(&format!("SELECT chunk_id, vec FROM {T_VECTORS} ORDER BY chunk_id")).map_err(&err)?;
+        let mut rows = st.query([]).map_err(&err)?;
+        while let Some(r) = rows.next().map_err(&err)? {
+            let row: i64 = r.get(0).map_err(&err)?;
+            let blob =
+                r.get_ref(1).map_err(&err)?.as_blob().map_err(|e| Error::Corrupt { path: self.path.clone(), reason: e.to_string() })?;
+            if !vectors.push(row, blob) {
+                return Err(Error::Corrupt {
+                    path: self.path.clone(),
+                    reason: format!("chunk row {row}: a stored vector is not {dim} wide"),
+                });
+            }
+        }
+        let vectors = std::sync::Arc::new(vectors);
+        with_shared(&self.caches, generation, |c| c.vectors = Some((id.to_string(), std::sync::Arc::clone(&vectors))));
+        Ok(Some(vectors))
     }
 
     /// One item by id.

@@ -16,6 +16,10 @@
 //! - Index: SQLite FTS5 (bm25, porter over unicode61) in
 //!   `$AMEM_HOME/ledger.sqlite`, tables prefixed `wiki_` (see [`index`]),
 //!   updated by digest in one transaction ([`Wiki::index_wiki`]).
+//! - Meaning (with [`Wiki::with_meaning`]): each chunk's vector from
+//!   `amem_models::StaticEmbedder`, stored beside the index in the same
+//!   transaction, searched exactly, alone (`dense`) or fused with bm25 by
+//!   reciprocal rank (`hybrid`, [`RecallMethod`]).
 //! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
 //!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
 //! - Measure: `amem_eval::recall` scores whether gold evidence sentences reach
@@ -36,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod chunk;
+mod dense;
 mod error;
 mod hit;
 pub mod index;
@@ -47,6 +52,7 @@ pub mod query;
 mod walk;
 mod wiki;
 
+pub use dense::{FUSION_CANDIDATES, RRF_K, RecallMethod};
 pub use error::{Error, Result};
 pub use hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 pub use index::IndexStats;
@@ -54,8 +60,8 @@ pub use item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 pub use note::{NoteWarning, WRITTEN_KEYS, WrittenTime};
 pub use walk::MAX_NOTE_BYTES;
 pub use wiki::{
-    Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, ListedItem, Recall, SkippedFile, WarnedFile, Wiki, capture,
-    yaml_quoted,
+    Capture, DocumentFrequencies, IndexOptions, IndexProgress, IndexReport, ListedItem, Meaning, Recall, SkippedFile, WarnedFile, Wiki,
+    capture, yaml_quoted,
 };
 
 /// The visible text and title of an HTML page (what the wiki indexes for

@@ -344,6 +344,10 @@ pub(crate) struct Shared {
     /// word up in SQLite on its own (a savepoint, an insert into the
     /// tokenizing table, its vocabulary and one frequency per stem).
     pub(crate) terms: PostingsCache<Arc<crate::index::TermInfo>>,
+    /// Every chunk's vector, with the embedder that made them: read whole once per
+    /// generation (27 MB at 100,000 chunks, outside the byte budgets: a search
+    /// reads all of it).
+    pub(crate) vectors: Option<(String, Arc<crate::dense::Vectors>)>,
 }
 
 /// A handle's share of [`Shared`].
@@ -357,6 +361,7 @@ impl Shared {
             occurrences: PostingsCache::new(budgets.occurrences),
             chunks: PostingsCache::new(budgets.chunks),
             terms: PostingsCache::new(budgets.terms),
+            vectors: None,
         }
     }
 
@@ -368,6 +373,7 @@ impl Shared {
             self.occurrences.clear();
             self.chunks.clear();
             self.terms.clear();
+            self.vectors = None;
             self.generation = Some(generation);
         }
         self.generation == Some(generation)

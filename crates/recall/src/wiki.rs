@@ -2,6 +2,7 @@
 //! lookup by URI, and search (the [`Recall`] implementation).
 
 use crate::chunk;
+use crate::dense::{FUSION_CANDIDATES, RecallMethod};
 use crate::error::{Error, Result};
 use crate::hit::{Hit, OpenedChunk, WRITTEN_FROM_MTIME};
 use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
@@ -141,6 +142,9 @@ pub struct IndexReport {
     pub chunks_added: usize,
     /// Bytes read from files that had to be read.
     pub bytes_read: u64,
+    /// Chunks embedded for recall by meaning (new chunks, and any the index held without
+    /// a vector of this embedder); 0 when the wiki does not read meaning.
+    pub embedded: usize,
     /// Files reported and skipped (bad files, unsupported formats).
     pub skipped: Vec<SkippedFile>,
     /// Files indexed as plain text, with the line their front matter broke at.
@@ -181,6 +185,21 @@ pub struct Wiki {
     /// where touched), and the rows touched, so a search allocates nothing
     /// per matching chunk.
     scores: std::cell::RefCell<(Vec<f64>, Vec<u32>)>,
+    /// Recall by meaning, when set ([`Wiki::with_meaning`]).
+    meaning: Option<Meaning>,
+    /// The dense search's first-pass scores, reused across searches.
+    dense_scratch: std::cell::RefCell<Vec<(f32, u32)>>,
+}
+
+/// Recall by meaning: the embedder that makes the chunks' and the claims' vectors, and
+/// how its ranking is used.
+#[derive(Clone, Copy, Debug)]
+pub struct Meaning {
+    /// The embedder (one per process).
+    pub embedder: &'static amem_models::StaticEmbedder,
+    /// How searches rank: [`RecallMethod::Bm25`] keeps the vectors up to date and does not
+    /// read them.
+    pub method: RecallMethod,
 }
 
 impl Wiki {
@@ -195,7 +214,37 @@ impl Wiki {
         let captured = dir.join("captured");
         std::fs::create_dir_all(&captured).map_err(|source| Error::Io { what: "create folder", path: captured, source })?;
         let index = FtsIndex::open(&home.join("ledger.sqlite"))?;
-        Ok(Wiki { dir, index, scores: std::cell::RefCell::new((Vec::new(), Vec::new())) })
+        Ok(Wiki {
+            dir,
+            index,
+            scores: std::cell::RefCell::new((Vec::new(), Vec::new())),
+            meaning: None,
+            dense_scratch: std::cell::RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Read meaning too (`Some`): index runs and captures store each new chunk's vector
+    /// (and any chunk's that lacks one), and searches rank by `meaning.method`. With
+    /// `None` the wiki is searched by bm25 alone and no vector is written.
+    pub fn with_meaning(mut self, meaning: Option<Meaning>) -> Wiki {
+        self.meaning = meaning;
+        self
+    }
+
+    /// How many chunks have a vector of this wiki's embedder (0 without one).
+    ///
+    /// # Errors
+    /// The index cannot be read.
+    pub fn embedded_chunks(&self) -> Result<u64> {
+        let Some(m) = self.meaning else { return Ok(0) };
+        let _txn = self.index.read_txn()?;
+        self.index.refresh()?;
+        Ok(self.index.vectors(m.embedder.id(), m.embedder.dim())?.map_or(0, |v| v.len() as u64))
+    }
+
+    /// How searches rank.
+    pub fn method(&self) -> RecallMethod {
+        self.meaning.map_or(RecallMethod::Bm25, |m| m.method)
     }
 
     /// The wiki folder.
@@ -300,6 +349,9 @@ impl Wiki {
             w.refresh_item_paths()?;
         }
         w.set_meta("last_index_at", &now)?;
+        if let Some(m) = self.meaning {
+            report.embedded = w.fill_vectors(m.embedder)?;
+        }
         w.commit()?;
         report.stats = self.index.stats()?;
         Ok(report)
@@ -343,6 +395,9 @@ impl Wiki {
         let mut report = IndexReport::default();
         let w = self.index.writer()?;
         store(&w, &f, &parsed, &now, &mut report)?;
+        if let Some(m) = self.meaning {
+            w.fill_vectors(m.embedder)?;
+        }
         w.commit()?;
         Ok(parsed.id)
     }
@@ -463,7 +518,11 @@ impl Wiki {
         infos.truncate(query_terms);
         let dfs: Vec<i64> = infos.iter().map(|t| t.df).collect();
         let plan = q.plan(&dfs, documents);
-        let Some(expr) = plan.fts_expression() else { return Ok((Vec::new(), weighed)) };
+        // No term in the index: nothing for the words, meaning may still find the claim.
+        let expr = plan.fts_expression();
+        if !searched || (expr.is_none() && self.method() == RecallMethod::Bm25) {
+            return Ok((Vec::new(), weighed));
+        }
         // Each planned term's stems: one for a word, several for a phrase.
         let terms: Vec<Vec<&str>> = plan
             .terms
@@ -476,10 +535,28 @@ impl Wiki {
         // (a count past 65,535 in one chunk's column, see
         // `postings::postings_of`): that chunk's frequency could not be
         // carried exactly, and FTS5's own bm25 is the definition.
-        let ranked = if terms.len() == plan.terms.len() { self.rank_by_postings(&terms, k)? } else { None };
-        let rows = match ranked {
-            Some(rows) => rows,
-            None => self.index.search(&expr, k)?,
+        let method = self.method();
+        // Hybrid fuses longer lists than it returns.
+        let listed = if method == RecallMethod::Hybrid { k.max(FUSION_CANDIDATES) } else { k };
+        let by_words = || -> Result<Vec<crate::index::ChunkRow>> {
+            let Some(expr) = &expr else { return Ok(Vec::new()) };
+            let ranked = if terms.len() == plan.terms.len() { self.rank_by_postings(&terms, listed)? } else { None };
+            match ranked {
+                Some(rows) => Ok(rows),
+                None => self.index.search(expr, listed),
+            }
+        };
+        let rows = match (method, self.meaning) {
+            (RecallMethod::Bm25, _) | (_, None) => by_words()?,
+            (RecallMethod::Dense, Some(m)) => self.rank_by_meaning(claim, m, k)?.unwrap_or_default(),
+            (RecallMethod::Hybrid, Some(m)) => {
+                let words = by_words()?;
+                match self.rank_by_meaning(claim, m, listed)? {
+                    Some(meaning) => self.fuse(&words, &meaning, k)?,
+                    // No vectors by this embedder (the index was built without it): words alone.
+                    None => words.into_iter().take(k).collect(),
+                }
+            }
         };
         drop(txn);
         let mut hits = Vec::with_capacity(rows.len());
@@ -598,6 +675,56 @@ impl Wiki {
             }
         }
         Ok(Some(rows))
+    }
+
+    /// The `n` chunks whose vectors are nearest the claim's and at least
+    /// [`amem_models::StaticEmbedder::floor`] near, best first, with the cosine as score (carried in `bm25` negated, as every row's score is); `None` when the
+    /// index holds no vectors of this embedder.
+    fn rank_by_meaning(&self, claim: &str, m: Meaning, n: usize) -> Result<Option<Vec<crate::index::ChunkRow>>> {
+        let Some(vectors) = self.index.vectors(m.embedder.id(), m.embedder.dim())? else { return Ok(None) };
+        let query = m
+            .embedder
+            .embed(claim)
+            .map_err(|e| Error::Corrupt { path: self.index.path().to_path_buf(), reason: format!("embedding the query: {e}") })?;
+        if query.iter().all(|&x| x == 0.0) {
+            return Ok(Some(Vec::new()));
+        }
+        // A chunk no nearer than unrelated texts come by chance is not handed on: with
+        // bm25, a claim that shares no word with the wiki finds nothing, and meaning keeps
+        // that.
+        let mut nearest = vectors.nearest_with(&query, n, &mut self.dense_scratch.borrow_mut());
+        nearest.retain(|&(cos, _)| cos >= m.embedder.floor());
+        let ids: Vec<i64> = nearest.iter().map(|x| x.1).collect();
+        let mut rows = Vec::with_capacity(ids.len());
+        for ((_, mut r), (cos, _)) in self.index.chunks_by_rows(&ids)?.into_iter().zip(&nearest) {
+            r.bm25 = -f64::from(*cos);
+            rows.push(r);
+        }
+        Ok(Some(rows))
+    }
+
+    /// The `k` best of two ranked lists of chunks by reciprocal-rank fusion
+    /// ([`crate::dense::RRF_K`]), the fused score carried in `bm25` negated.
+    fn fuse(&self, words: &[crate::index::ChunkRow], meaning: &[crate::index::ChunkRow], k: usize) -> Result<Vec<crate::index::ChunkRow>> {
+        // Rows by position in `all`: the words' list, then the chunks only meaning found.
+        let all: Vec<&crate::index::ChunkRow> = words
+            .iter()
+            .chain(meaning.iter().filter(|m| !words.iter().any(|w| w.item.id == m.item.id && w.chunk_no == m.chunk_no)))
+            .collect();
+        let at = |r: &crate::index::ChunkRow| {
+            all.iter().position(|x| x.item.id == r.item.id && x.chunk_no == r.chunk_no).map_or(-1, |i| i as i64)
+        };
+        let a: Vec<i64> = words.iter().map(at).collect();
+        let b: Vec<i64> = meaning.iter().map(at).collect();
+        Ok(crate::dense::fuse(&[&a, &b])
+            .into_iter()
+            .take(k)
+            .map(|(score, i)| {
+                let mut r = all[i as usize].clone();
+                r.bm25 = -score;
+                r
+            })
+            .collect())
     }
 
     fn digest_of(&self, item: &ItemRow) -> Result<Digest> {

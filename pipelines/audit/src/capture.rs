@@ -20,12 +20,13 @@ impl RecallStore {
         RecallStore { wiki: Mutex::new(wiki) }
     }
 
-    /// Open the wiki of `home`.
+    /// Open the wiki of `home`, reading meaning when `meaning` is given (captures then
+    /// store their chunks' vectors, and searches rank by its method).
     ///
     /// # Errors
     /// `amem_factcheck::Error::Store` when the wiki or its index cannot be opened.
-    pub fn open(home: &Path) -> amem_factcheck::Result<Self> {
-        amem_recall::Wiki::open(home).map(Self::new).map_err(|e| Error::Store(e.to_string()))
+    pub fn open(home: &Path, meaning: Option<amem_recall::Meaning>) -> amem_factcheck::Result<Self> {
+        amem_recall::Wiki::open(home).map(|w| Self::new(w.with_meaning(meaning))).map_err(|e| Error::Store(e.to_string()))
     }
 
     /// Run `f` on the wiki (search, open) while holding its lock.

@@ -65,8 +65,8 @@ impl Grounding for TrustListGrounding {
 ///
 /// # Errors
 /// The wiki cannot be opened or the HTTP client cannot be built.
-pub fn from_config(home: &Path, grounding: &GroundingConfig) -> anyhow::Result<Arc<dyn Grounding>> {
-    let store = Arc::new(RecallStore::open(home)?);
+pub fn from_config(home: &Path, grounding: &GroundingConfig, meaning: Option<amem_recall::Meaning>) -> anyhow::Result<Arc<dyn Grounding>> {
+    let store = Arc::new(RecallStore::open(home, meaning)?);
     let g = Grounder::new(home, grounding, store, GrounderOptions::default())?;
     Ok(Arc::new(TrustListGrounding(g)))
 }

@@ -124,6 +124,9 @@ pub struct AuditParams {
     /// The check-worthiness model read beside the extractor's rules
     /// ([`amem_extract::classify_with_model`]); `None` with `--no-models`.
     pub check_worthiness: Option<&'static amem_models::CheckWorthiness>,
+    /// Recall by meaning beside the words ([`amem_recall::Meaning`]); `None` with
+    /// `--no-models`: bm25 alone.
+    pub meaning: Option<amem_recall::Meaning>,
 }
 
 /// What a finished run produced.
@@ -167,7 +170,11 @@ pub fn policy_version() -> String {
 
 /// [`policy_version`] with the learned models that are on: each model's version and the
 /// first bytes of its weights' checksum, so new weights reassess on the next run.
-pub fn policy_version_with(model: Option<&amem_models::Verifier>, check_worthiness: Option<&amem_models::CheckWorthiness>) -> String {
+pub fn policy_version_with(
+    model: Option<&amem_models::Verifier>,
+    check_worthiness: Option<&amem_models::CheckWorthiness>,
+    meaning: Option<amem_recall::Meaning>,
+) -> String {
     let mut version = policy_version();
     let short = |sha: &str| sha.get(..12).unwrap_or(sha).to_string();
     if let Some(m) = check_worthiness {
@@ -175,6 +182,10 @@ pub fn policy_version_with(model: Option<&amem_models::Verifier>, check_worthine
     }
     if let Some(m) = model {
         version = format!("{version}+{}#{}", amem_models::METHOD, short(m.weights_sha256()));
+    }
+    // Recall by meaning finds other evidence: its method and embedder are part of the verdicts.
+    if let Some(m) = meaning.filter(|m| m.method.reads_vectors()) {
+        version = format!("{version}+recall:{}#{}", m.method, m.embedder.id());
     }
     version
 }
@@ -230,12 +241,12 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     let wall = Timestamp::now();
     let now = params.now.unwrap_or(wall);
-    let policy = policy_version_with(params.model, params.check_worthiness);
+    let policy = policy_version_with(params.model, params.check_worthiness, params.meaning);
 
     // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
     let cpu = CpuParts::default();
     // Bring the index up to date with the wiki before anything is assessed.
-    let mut wiki = Wiki::open(&params.home).context("cannot open the wiki index")?;
+    let mut wiki = open_wiki(&params.home, params.meaning)?;
     let phase = Phase::start(&cpu);
     let report = wiki.index_wiki(IndexOptions { rehash: false, now: Some(now) }, &mut |_| ControlFlow::Continue(()))?;
     phase.end("index check", "wiki index brought up to date");
@@ -284,7 +295,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let c = Arc::clone(&counters);
                 scope.spawn(move || ground_stage(g, conc, miss_rx, back_tx, c));
                 let done = done_tx.clone();
-                let wiki = open_wiki(&params.home)?;
+                let wiki = open_wiki(&params.home, params.meaning)?;
                 let h = scope.spawn(move || {
                     regrade_stage(wiki, back_rx, done, params.model);
                     cpu.add("regrade", crate::cpu::thread_cpu());
@@ -306,7 +317,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             // Connections are opened here, one after the other, not in the
             // threads: concurrent schema checks on one SQLite file can fail
             // with SQLITE_BUSY at once, without waiting.
-            let wiki = open_wiki(&params.home)?;
+            let wiki = open_wiki(&params.home, params.meaning)?;
             // A read connection of its own: the recording thread owns the writer.
             let seen = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
             let c = Arc::clone(&counters);
@@ -400,8 +411,8 @@ fn capped_workers(asked: usize) -> usize {
     asked.clamp(1, cores)
 }
 
-fn open_wiki(home: &Path) -> anyhow::Result<Wiki> {
-    Wiki::open(home).context("cannot open the wiki index")
+fn open_wiki(home: &Path, meaning: Option<amem_recall::Meaning>) -> anyhow::Result<Wiki> {
+    Ok(Wiki::open(home).context("cannot open the wiki index")?.with_meaning(meaning))
 }
 
 /// Resume the latest run when it was interrupted and is the same command
@@ -1046,7 +1057,7 @@ mod tests {
     fn an_evicted_claim_text_is_answered_from_the_runs_ledger_rows() {
         let home = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(home.path().join("wiki")).unwrap();
-        let wiki = open_wiki(home.path()).unwrap();
+        let wiki = open_wiki(home.path(), None).unwrap();
         let path = home.path().join(amem_ledger::LEDGER_FILE);
         let mut writer = Ledger::open(&path).unwrap();
         let run = run_info("r1");

@@ -405,11 +405,12 @@ pub fn capture_and_reassess(
     file: &Path,
     source_url: Option<&str>,
     now: jiff::Timestamp,
+    meaning: Option<amem_recall::Meaning>,
 ) -> anyhow::Result<AuditRecord> {
     let (_, mut rec) = find(home, id)?;
     let text = amem_model::source_file::read_file_to_string(file, amem_model::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {} as UTF-8 text", file.display()))?;
-    let mut wiki = Wiki::open(home).context("cannot open the wiki index")?;
+    let mut wiki = Wiki::open(home).context("cannot open the wiki index")?.with_meaning(meaning);
     let title = file.file_stem().and_then(|s| s.to_str()).map(str::to_string);
     wiki.capture(&Capture { text: &text, title: title.as_deref(), source_url, retrieved_at: &now.to_string() })
         .with_context(|| format!("cannot capture {}", file.display()))?;

@@ -35,7 +35,7 @@ async fn recall_store_captures_are_found_by_the_next_local_search() {
     let h = home();
     let cfg = grounding(vec![source("arxiv", &server, AdapterKind::Arxiv, "100/s", 1)]);
     let claim = "The arXiv API allows one request every three seconds";
-    let store = Arc::new(RecallStore::open(&h.path).unwrap());
+    let store = Arc::new(RecallStore::open(&h.path, None).unwrap());
     assert!(store.with_wiki(|w| w.search(claim, 5)).unwrap().is_empty());
     let g = Grounder::new(&h.path, &cfg, store.clone(), fast_opts()).unwrap();
     let out = g.ground(claim).await;

@@ -44,6 +44,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         full_report: false,
         model: None,
         check_worthiness: None,
+        meaning: None,
     }
 }
 

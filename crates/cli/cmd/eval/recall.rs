@@ -9,7 +9,8 @@
 //! `--format json` one report object per set and line.
 
 use crate::Exit;
-use crate::printer::{Ctx, write_json_line};
+use crate::printer::{Ctx, RecallMethodArg, write_json_line};
+use amem_recall::RecallMethod;
 use anyhow::Context as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,8 +31,11 @@ pub(crate) struct RecallEvalArgs {
     #[arg(long, value_name = "DIR")]
     pub corpus: PathBuf,
     /// Context sizes (chunks) to score, comma-separated
-    #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 3, 5])]
+    #[arg(long, value_delimiter = ',', default_values_t = amem_eval::recall::DEFAULT_KS.to_vec())]
     pub k: Vec<usize>,
+    /// Recall methods to score, comma-separated (dense and hybrid need the models)
+    #[arg(long, value_delimiter = ',', value_enum, default_values_t = vec![RecallMethodArg::Bm25, RecallMethodArg::Dense, RecallMethodArg::Hybrid])]
+    pub method: Vec<RecallMethodArg>,
     /// Output format
     #[arg(long, value_enum, default_value_t = RecallFormat::Markdown)]
     pub format: RecallFormat,
@@ -48,15 +52,22 @@ pub(crate) fn run(a: RecallEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             a.corpus.display()
         );
     }
-    let mut reports = Vec::with_capacity(sets.len());
+    let methods: Vec<RecallMethod> = a.method.iter().map(|&m| m.into()).collect();
+    let embedder = ctx.meaning()?.map(|m| m.embedder);
+    if embedder.is_none() && methods.iter().any(|m| m.reads_vectors()) {
+        return Err(
+            crate::UsageError("--method dense and hybrid read the static embedder: drop --no-models, or use --method bm25".into()).into()
+        );
+    }
+    let mut reports = Vec::with_capacity(sets.len() * methods.len());
     for dir in &sets {
         let pb = ctx.progress_bar(None, &format!("recall {}", dir.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()));
-        let report = amem_eval::recall::run(dir, &a.k, &mut |done, total| {
+        let report = amem_eval::recall::run(dir, &a.k, &methods, embedder, &mut |done, total| {
             pb.set_length(total as u64);
             pb.set_position(done as u64);
         });
         pb.finish_and_clear();
-        reports.push(report.with_context(|| format!("cannot score {}", dir.display()))?);
+        reports.extend(report.with_context(|| format!("cannot score {}", dir.display()))?);
     }
     let mut out = ctx.stdout();
     match a.format {

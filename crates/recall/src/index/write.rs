@@ -35,6 +35,42 @@ impl<'a> Writer<'a> {
         st.query_row([id], |r| r.get(0)).optional().map_err(sql_err(self.path, "look up item"))
     }
 
+    /// Embed every chunk that has no vector by `embedder` (all of them when the stored
+    /// vectors were made by another embedder, which are dropped first), in this
+    /// transaction; how many were embedded. An index run calls it last, so a chunk that
+    /// is unchanged keeps its vector and is never embedded again.
+    pub(crate) fn fill_vectors(&self, embedder: &amem_models::StaticEmbedder) -> Result<usize> {
+        let err = sql_err(self.path, "store chunk vectors");
+        let stored: Option<String> = self
+            .tx
+            .query_row(&format!("SELECT value FROM {T_META} WHERE key = '{EMBEDDER_KEY}'"), [], |r| r.get(0))
+            .optional()
+            .map_err(&err)?;
+        if stored.as_deref() != Some(embedder.id()) {
+            self.tx.execute(&format!("DELETE FROM {T_VECTORS}"), []).map_err(&err)?;
+            self.set_meta(EMBEDDER_KEY, embedder.id())?;
+        }
+        let missing: Vec<(i64, String, String)> = {
+            let mut st = self
+                .tx
+                .prepare_cached(&format!(
+                    "SELECT c.id, c.text, coalesce(i.title, '') FROM {T_CHUNKS} c JOIN {T_ITEMS} i ON i.item_id = c.item_id
+                     WHERE NOT EXISTS (SELECT 1 FROM {T_VECTORS} v WHERE v.chunk_id = c.id) ORDER BY c.id"
+                ))
+                .map_err(&err)?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(&err)?;
+            rows.collect::<rusqlite::Result<_>>().map_err(&err)?
+        };
+        let mut insert = self.tx.prepare_cached(&format!("INSERT INTO {T_VECTORS}(chunk_id, vec) VALUES (?1, ?2)")).map_err(&err)?;
+        for (id, text, title) in &missing {
+            let v = embedder
+                .embed(&crate::dense::embedded_text(title, text))
+                .map_err(|e| Error::Corrupt { path: self.path.to_path_buf(), reason: format!("embedding chunk row {id}: {e}") })?;
+            insert.execute(params![id, crate::dense::encode(&v)]).map_err(&err)?;
+        }
+        Ok(missing.len())
+    }
+
     /// Insert an item revision and its chunks.
     pub(crate) fn insert_item(&self, item: &ItemRow, chunks: &[&str]) -> Result<()> {
         let err = sql_err(self.path, "insert item");
