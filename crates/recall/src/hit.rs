@@ -13,8 +13,9 @@ pub struct Hit {
     pub item: ItemId,
     /// The chunk number inside the item (from 0).
     pub chunk: u32,
-    /// Relevance: FTS5's bm25 negated, so higher is better. Comparable only
-    /// within one query.
+    /// Relevance, higher is better, comparable only within one query: FTS5's
+    /// bm25 negated (`bm25` recall), the cosine (`dense`), or the reciprocal-rank
+    /// fusion's sum (`hybrid`).
     pub score: f64,
     /// The whole chunk text.
     pub text: String,
