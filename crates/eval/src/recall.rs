@@ -277,7 +277,7 @@ fn measure(
     let mut out = Vec::with_capacity(methods.len());
     for &method in methods {
         if method.reads_vectors() && embedder.is_none() {
-            return Err(Error::Corrupt { path: tmp.path().to_path_buf(), reason: format!("recall method {method} needs the embedder") });
+            return Err(Error::NoEmbedder(method));
         }
         wiki = wiki.with_meaning(meaning(method));
         out.push(measure_with(&wiki, corpus.clone(), method, loaded, ks, report.stats.chunks, progress)?);

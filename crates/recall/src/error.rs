@@ -98,6 +98,12 @@ pub enum Error {
         /// What is wrong with the record.
         reason: String,
     },
+    /// The static embedder could not embed a text (recall by meaning).
+    #[error("the static embedder failed: {0}")]
+    Embedding(#[from] amem_models::ModelError),
+    /// A recall method that reads vectors was asked for without an embedder.
+    #[error("recall method {0} reads the static embedder, and none was given")]
+    NoEmbedder(crate::RecallMethod),
 }
 
 /// `Result` with [`Error`] as the default error.

@@ -682,10 +682,7 @@ impl Wiki {
     /// index holds no vectors of this embedder.
     fn rank_by_meaning(&self, claim: &str, m: Meaning, n: usize) -> Result<Option<Vec<crate::index::ChunkRow>>> {
         let Some(vectors) = self.index.vectors(m.embedder.id(), m.embedder.dim())? else { return Ok(None) };
-        let query = m
-            .embedder
-            .embed(claim)
-            .map_err(|e| Error::Corrupt { path: self.index.path().to_path_buf(), reason: format!("embedding the query: {e}") })?;
+        let query = m.embedder.embed(claim)?;
         if query.iter().all(|&x| x == 0.0) {
             return Ok(Some(Vec::new()));
         }

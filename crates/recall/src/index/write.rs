@@ -63,9 +63,7 @@ impl<'a> Writer<'a> {
         };
         let mut insert = self.tx.prepare_cached(&format!("INSERT INTO {T_VECTORS}(chunk_id, vec) VALUES (?1, ?2)")).map_err(&err)?;
         for (id, text, title) in &missing {
-            let v = embedder
-                .embed(&crate::dense::embedded_text(title, text))
-                .map_err(|e| Error::Corrupt { path: self.path.to_path_buf(), reason: format!("embedding chunk row {id}: {e}") })?;
+            let v = embedder.embed(&crate::dense::embedded_text(title, text))?;
             insert.execute(params![id, crate::dense::encode(&v)]).map_err(&err)?;
         }
         Ok(missing.len())
