@@ -60,6 +60,8 @@ enum Command {
     /// Serve recall, fact-check, capture, the gate and the grounding rule to agents over MCP
     #[command(subcommand)]
     Mcp(cmd::mcp::McpCommand),
+    /// Write one set of reports from the shards of a sharded audit (`--merge DIR...`)
+    Report(cmd::report::ReportArgs),
     /// Manage the trust list of sources
     #[command(subcommand)]
     Grounding(cmd::grounding::GroundingCommand),
@@ -186,6 +188,7 @@ fn main() -> ExitCode {
             | Command::Mcp(_)
             | Command::Grounding(_)
             | Command::Unverified(_)
+            | Command::Report(_)
     );
     if needs_home && let Err(e) = home::require(&ctx.home) {
         return report(&e, Exit::Usage, color);
@@ -204,6 +207,7 @@ fn main() -> ExitCode {
         Command::Factcheck(a) => cmd::factcheck::run(a, &ctx),
         Command::Verify(a) => cmd::verify::run(a, &ctx),
         Command::Mcp(c) => cmd::mcp::run(c, &ctx),
+        Command::Report(a) => cmd::report::run(a, &ctx),
         Command::Grounding(c) => cmd::grounding::run(c, &ctx),
         Command::Unverified(c) => cmd::unverified::run(c, &ctx),
         Command::Pool(c) => cmd::pool::run(c, &ctx),

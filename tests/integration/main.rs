@@ -13,6 +13,7 @@ mod importers_chat;
 mod importers_mail;
 mod mcp;
 mod pool;
+mod shard;
 mod util;
 mod verify;
 mod wiki;

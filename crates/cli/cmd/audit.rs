@@ -95,6 +95,16 @@ struct ChatHistoryArgs {
     /// List every unverified claim in audit.md, not only the most check-worthy
     #[arg(long)]
     full: bool,
+    /// Audit only shard I of N (0 <= I < N): the messages whose content hashes to I, every copy of
+    /// a mail in the same shard. Each shard keeps its own ledger, lock and unverified queue under
+    /// $AMEM_HOME/shards/I-of-N/ and runs offline; `amem grounding fetch --queue` fetches the
+    /// shards' misses in one process, then `--reassess` decides them
+    #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
+    shard: Option<amem_model::Shard>,
+    /// Assess again every message with a claim on the unverified queue (of this shard, with
+    /// --shard), against the wiki as it now is: after `amem grounding fetch --queue` captured sources
+    #[arg(long, conflicts_with = "rerun")]
+    reassess: bool,
 }
 
 /// `--format`: the report files, and whether stdout gets JSON Lines.
@@ -168,7 +178,12 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         .map(|n| n.parse::<jiff::Timestamp>())
         .transpose()
         .map_err(|_| UsageError("--now is not an RFC 3339 time".into()))?;
-    let offline = a.offline || !config.grounding.enabled || config.grounding.sources.is_empty();
+    // A shard asks no host: n shards, each under its own limiter, would send n times a source's
+    // published rate. Their misses are fetched in one process (`amem grounding fetch --queue`).
+    if a.shard.is_some() && !a.offline && config.grounding.enabled && !config.grounding.sources.is_empty() {
+        ctx.note("--shard: the trust list is not asked while sharded; `amem grounding fetch --queue` fetches every shard's misses in one process");
+    }
+    let offline = a.offline || a.shard.is_some() || !config.grounding.enabled || config.grounding.sources.is_empty();
     let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding, ctx.meaning()?)?) };
     let params = AuditParams {
         home: home.clone(),
@@ -190,6 +205,8 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         model: ctx.model()?,
         check_worthiness: ctx.check_worthiness()?,
         meaning: ctx.meaning()?,
+        shard: a.shard,
+        reassess: a.reassess,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

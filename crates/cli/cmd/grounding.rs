@@ -1,5 +1,7 @@
 //! `amem grounding init [--opinionated] [--force]` and `amem grounding list`:
 //! the trust list in `$AMEM_HOME/config.toml` (docs/reference.md, "Fact-check and verification").
+//! `amem grounding fetch [--queue DIR]...`: the trust list asked, in one process, for every claim
+//! a sharded audit's shards filed as unverified (docs/reference.md, "Sharding").
 //!
 //! stdout: `init` prints the path written; `list` prints one line per source
 //! (`priority name adapter rate url_pattern`), or with `--format json` one
@@ -30,6 +32,20 @@ pub(crate) enum GroundingCommand {
         #[command(flatten)]
         output: crate::printer::OutputArgs,
     },
+    /// Ground every claim on the unverified queues on the trust list, in this one process (each
+    /// host under its one limiter, whatever the number of shards), and capture what is found into
+    /// the wiki; then `amem audit chat-history --shard I/N --reassess` decides each shard's claims
+    Fetch {
+        /// A queue to read: a shard's folder ($AMEM_HOME/shards/I-of-N) or its unverified/ folder;
+        /// repeatable [default: the home's own queue and every shard's]
+        #[arg(long = "queue", value_name = "DIR", value_parser = crate::paths::path_arg)]
+        queues: Vec<std::path::PathBuf>,
+        /// Claims grounded at once (each host keeps its own limit)
+        #[arg(long, default_value_t = 4)]
+        concurrency: usize,
+        #[command(flatten)]
+        output: crate::printer::OutputArgs,
+    },
 }
 
 pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
@@ -46,6 +62,7 @@ pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             });
             Ok(Exit::Success)
         }
+        GroundingCommand::Fetch { queues, concurrency, output } => fetch(&queues, concurrency, output.is_json(), ctx),
         GroundingCommand::List { output } => {
             let cfg = HomeConfig::load(&ctx.home).context("cannot load the configuration")?;
             let g = &cfg.grounding;
@@ -87,4 +104,66 @@ pub(crate) fn run(c: GroundingCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             Ok(Exit::Success)
         }
     }
+}
+
+fn fetch(queues: &[std::path::PathBuf], concurrency: usize, json: bool, ctx: &Ctx) -> anyhow::Result<Exit> {
+    crate::home::require(&ctx.home)?;
+    let cfg = HomeConfig::load(&ctx.home).context("cannot load the configuration")?;
+    let g = &cfg.grounding;
+    if !g.enabled || g.sources.is_empty() {
+        anyhow::bail!(
+            "no trust list to ask: {} has {}; add [[grounding.sources]] (`amem grounding init --opinionated` writes a starter list)",
+            HomeConfig::path(&ctx.home).display(),
+            if g.enabled { "no [[grounding.sources]]" } else { "[grounding] enabled = false" }
+        );
+    }
+    let queues: Vec<std::path::PathBuf> = if queues.is_empty() {
+        amem_audit::fetch::queues_of(&ctx.home)?
+    } else {
+        queues.iter().map(|q| amem_audit::fetch::state_of_queue_arg(q)).collect()
+    };
+    if queues.is_empty() {
+        anyhow::bail!(
+            "no unverified queue under {}: run an audit first (a shard files its misses in shards/I-of-N/unverified)",
+            ctx.home.display()
+        );
+    }
+    // The captures go into the home's wiki: one writer at a time, as for an audit.
+    let _lock = amem_ledger::HomeLock::acquire(&ctx.home, "amem grounding fetch")?;
+    let grounding = amem_audit::ground::from_config(&ctx.home, g, ctx.meaning()?)?;
+    let pb = ctx.shows_progress().then(|| ctx.progress_bar(None, "fetch"));
+    let report = amem_audit::fetch::fetch_queued(&queues, grounding, concurrency, &|done, total| {
+        if let Some(pb) = &pb {
+            pb.set_length(total as u64);
+            pb.set_position(done as u64);
+        }
+    })?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    for s in &report.skipped {
+        ctx.warn(format!("skipped {s}"));
+    }
+    if json {
+        let mut out = ctx.stdout();
+        write_json_line(&mut out, &json!({"type": "grounding_fetch", "data": report}))?;
+        out.flush()?;
+    }
+    ctx.note(format!(
+        "{} claims on {} queue(s), {} distinct: {} captured, {} with no evidence, {} unavailable; {} requests",
+        report.queued,
+        report.queues,
+        report.claims,
+        report.captured,
+        report.no_evidence,
+        report.unavailable.len(),
+        report.requests
+    ));
+    for (claim, why) in report.unavailable.iter().take(5) {
+        ctx.warn(format!("unavailable for {claim:?}: {why}"));
+    }
+    if report.captured > 0 {
+        ctx.hint("run each shard again with --reassess to decide its claims on what was captured");
+    }
+    Ok(Exit::Success)
 }

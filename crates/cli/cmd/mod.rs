@@ -11,6 +11,7 @@ pub(crate) mod grounding;
 pub(crate) mod import;
 pub(crate) mod mcp;
 pub(crate) mod pool;
+pub(crate) mod report;
 pub(crate) mod unverified;
 pub(crate) mod verify;
 pub(crate) mod wiki;

@@ -87,6 +87,17 @@ impl Ledger {
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(self.err("listing runs"))
     }
 
+    /// Every run id, in the order the runs began in this ledger (a run given `--now` starts at
+    /// that clock, so runs of one clock are told apart only by this order).
+    ///
+    /// # Errors
+    /// SQLite fails.
+    pub fn runs_in_recorded_order(&self) -> Result<Vec<RunId>> {
+        let mut st = self.conn.prepare_cached("SELECT run_id FROM runs ORDER BY run_no").map_err(self.err("listing runs"))?;
+        let rows = st.query_map([], |r| Ok(RunId(r.get(0)?))).map_err(self.err("listing runs"))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(self.err("listing runs"))
+    }
+
     /// What a run recorded: messages assessed, their claims by kind, and
     /// assessments. Reads written data only (see [`Ledger::flush`]).
     ///
@@ -520,6 +531,13 @@ pub struct RowHead {
     pub(crate) sent_at: Timestamp,
     pub(crate) subject: Option<String>,
     pub(crate) forwarded_by: Option<String>,
+}
+
+impl RowHead {
+    /// The run that recorded the assessment this row shows.
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
 }
 
 /// The context of one message in [`Ledger::for_each_latest_head`], shared by its rows.

@@ -96,6 +96,8 @@ fn run_info(id: &str) -> RunInfo {
             who: amem_model::Who::All,
             include_bulk: false,
             include_forwarded: false,
+            shard: None,
+            reassess: false,
         },
     }
 }

@@ -24,6 +24,7 @@ mod message;
 mod report;
 #[cfg(feature = "sample")]
 pub mod sample;
+mod shard;
 pub mod source_file;
 mod span;
 mod time;
@@ -40,6 +41,7 @@ pub use report::{
     AuditRecord, CitedEvidence, EvidenceRole, EvidenceValue, NOT_CHECKED_CHANGE_TYPES, NoteRef, QuotedTally, REPORT_HEADING, ReportError,
     ReportSink, RunId, RunInfo, RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT, SkippedTally, cited_evidence, evidence_with_roles,
 };
+pub use shard::Shard;
 pub use span::Span;
 pub use time::{TimeError, TimeWindow, parse_instant};
 pub use uri::{AmemUri, UriError};

@@ -235,12 +235,6 @@ impl Message {
         let by_content = Digest::of_fields(fields.iter().map(Vec::as_slice));
         CopyKeys { by_id, by_content }
     }
-
-    /// A stable 64-bit shard key from the message id (the first 8 bytes of
-    /// its SHA-256), for splitting a run across machines.
-    pub fn shard_key(&self) -> u64 {
-        Digest::of(self.id.0.as_bytes()).prefix_u64()
-    }
 }
 
 #[cfg(test)]

@@ -94,6 +94,13 @@ pub struct RunParams {
     /// original authors' claims, passed on by the forwarder.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub include_forwarded: bool,
+    /// `--shard I/N`: the part of the archives this run audits ([`crate::Shard`]). Left out
+    /// when unsharded, so an unsharded run keeps the id it always had.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::Shard>,
+    /// `--reassess`: the messages with a claim on the unverified queue were assessed again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reassess: bool,
 }
 
 /// A run as reports and the ledger see it.
@@ -451,6 +458,10 @@ pub struct RunSummary {
     /// the original's rows list where they were ([`AuditRecord::also_filed_at`]).
     #[serde(default)]
     pub copies: u64,
+    /// Messages read that belong to other shards of a sharded run (`--shard I/N`): read, for
+    /// the copies and templates every shard must see, and left to the shard that owns them.
+    #[serde(default)]
+    pub other_shards: u64,
     /// Quoted and forwarded text in the messages this run assessed, kept
     /// apart from their authors' own words.
     #[serde(default)]
@@ -486,6 +497,7 @@ impl Default for RunSummary {
             messages_read: 0,
             messages_already_assessed: 0,
             copies: 0,
+            other_shards: 0,
             quoted: QuotedTally::default(),
             claims_by_kind: BTreeMap::new(),
             audited: 0,
@@ -525,6 +537,52 @@ impl RunSummary {
     /// Count one skipped record.
     pub fn count_skipped(&mut self, s: &Skipped) {
         self.skipped.add(s);
+    }
+
+    /// The counts that come from a run's report rows (assessed, by status and group, local
+    /// hits, uncheckable), set to none: a merge counts them again from the rows it writes.
+    pub fn without_row_counts(mut self) -> RunSummary {
+        self.assessed = 0;
+        self.by_status.clear();
+        self.by_group.clear();
+        self.local_hits = 0;
+        self.uncheckable.clear();
+        self
+    }
+
+    /// Add another shard's counts: the union of shards that split one archive between them
+    /// (each message read by every shard, audited by one) counts what one run over it would.
+    pub fn add_shard(&mut self, other: &RunSummary) {
+        fn add<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+            for (k, n) in from {
+                *into.entry(k.clone()).or_default() += n;
+            }
+        }
+        self.messages_read += other.messages_read;
+        self.messages_already_assessed += other.messages_already_assessed;
+        self.copies += other.copies;
+        self.other_shards += other.other_shards;
+        let (q, o) = (&mut self.quoted, &other.quoted);
+        q.reply_messages += o.reply_messages;
+        q.reply_chars += o.reply_chars;
+        q.forward_messages += o.forward_messages;
+        q.forward_chars += o.forward_chars;
+        q.forwarded_audited += o.forwarded_audited;
+        add(&mut self.claims_by_kind, &other.claims_by_kind);
+        self.audited += other.audited;
+        self.assessed += other.assessed;
+        add(&mut self.by_status, &other.by_status);
+        add(&mut self.by_group, &other.by_group);
+        self.local_hits += other.local_hits;
+        self.fetches += other.fetches;
+        self.skipped.merge(&other.skipped);
+        add(&mut self.uncheckable, &other.uncheckable);
+        for t in &other.not_checked {
+            if !self.not_checked.contains(t) {
+                self.not_checked.push(t.clone());
+            }
+        }
+        self.finished_at = self.finished_at.max(other.finished_at);
     }
 
     /// Rows in a group (0 when none).

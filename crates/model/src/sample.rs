@@ -36,6 +36,8 @@ pub fn run_info() -> RunInfo {
             who: crate::Who::All,
             include_bulk: false,
             include_forwarded: false,
+            shard: None,
+            reassess: false,
         },
     }
 }

@@ -416,7 +416,12 @@ impl FtsIndex {
         // in the process's resident set: +60 MB of peak RSS on the x1 Enron
         // audit (392 against 330 MB) and 434 MB at x10, too near the 500 MB
         // bound.
-        let tx = conn.transaction().map_err(sql_err(&path, "create schema"))?;
+        // Immediate: the write lock is taken (waiting up to the busy timeout) before the schema is
+        // read. A deferred transaction that read the schema and then wrote failed at once with
+        // SQLITE_BUSY, no waiting, when another process had committed in between (an audit
+        // opening the index while `amem mcp serve` captured a page: seen in the MCP test), and
+        // so would shards of one audit starting together.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(sql_err(&path, "create schema"))?;
         tx.execute_batch(&format!("CREATE TABLE IF NOT EXISTS {T_META} (key TEXT PRIMARY KEY, value TEXT NOT NULL);"))
             .map_err(sql_err(&path, "create schema"))?;
         let found: Option<String> = tx

@@ -125,6 +125,8 @@ fn main() -> anyhow::Result<()> {
         who: amem_model::Who::All,
         include_bulk: false,
         include_forwarded: false,
+        shard: None,
+        reassess: false,
     };
     let run = RunInfo { run_id: RunId::derive(now, b"stage_costs"), started_at: now, params };
     ledger.begin_run(&run)?;

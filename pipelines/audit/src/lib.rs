@@ -14,6 +14,7 @@ pub mod capture;
 pub mod check;
 pub mod copies;
 pub mod cpu;
+pub mod fetch;
 pub mod ground;
 pub mod progress;
 pub mod quotes;

@@ -33,6 +33,8 @@ pub struct Counters {
     /// Messages read that are copies of one read before (src/copies.rs):
     /// not audited again.
     pub copies: AtomicU64,
+    /// Messages read that belong to other shards (`--shard I/N`): not audited here.
+    pub other_shards: AtomicU64,
     /// Set by [`Counters::interrupt`] (the CLI's Ctrl-C handler).
     interrupted: AtomicBool,
 }
@@ -72,11 +74,11 @@ impl Counters {
         c.load(Ordering::Relaxed)
     }
 
-    /// Messages finished: assessed and recorded, or found already assessed.
+    /// Messages finished: assessed and recorded, found already assessed, or left to another shard.
     /// The ETA counts these, not the messages read, since reading runs
     /// ahead of the assessing.
     pub fn finished(&self) -> u64 {
-        Self::get(&self.recorded) + Self::get(&self.already_assessed) + Self::get(&self.copies)
+        Self::get(&self.recorded) + Self::get(&self.already_assessed) + Self::get(&self.copies) + Self::get(&self.other_shards)
     }
 
     /// The phase a run is in, for the progress display, given the number

@@ -24,6 +24,8 @@ pub struct ReportOptions<'a> {
     pub slack_names: &'a std::collections::BTreeSet<String>,
     /// `--full`: the markdown report lists every unverified claim.
     pub full: bool,
+    /// Where the unverified claims are filed: the home, or a shard's folder under it.
+    pub queue: &'a Path,
 }
 
 /// Batches (each one rebuilt chunk of [`ROWS_PER_REBUILD`] rows) waiting per sink.
@@ -90,30 +92,29 @@ impl<'w> NoteLookup<'w> {
     }
 }
 
-/// Render every chosen report of `run` into `dir` (quotes and the cited
-/// notes' paths read back from the wiki index of `home`) and file its
-/// unverified claims under `home`, in one pass over the run's rows. The
-/// run's summary is `totals` (the counts that do not depend on its rows,
-/// read on a ledger connection of its own while the rows are scanned) with
-/// each row given to `count`, complete before the sinks finish with it.
-/// Returns the paths written and the summary.
-///
-/// # Errors
-/// The ledger cannot be read, or a report cannot be written.
-#[allow(clippy::too_many_arguments)]
-pub fn write_reports(
-    ledger: &Ledger,
-    run: &RunInfo,
-    totals: &(dyn Fn(&Ledger) -> anyhow::Result<RunSummary> + Sync),
-    count: fn(&mut RunSummary, &AuditRecord),
-    dir: &Path,
+/// What a report row shows beyond the ledger's record: whether it is the user's own message
+/// (or forwarded by the user), the notes its evidence cites, and where else the message was filed.
+fn decorate(
+    rec: &mut AuditRecord,
     options: &ReportOptions<'_>,
-    home: &Path,
-    cpu: &crate::cpu::CpuParts,
-) -> anyhow::Result<(Vec<PathBuf>, RunSummary)> {
+    notes: &mut NoteLookup<'_>,
+    copies: &HashMap<amem_model::Digest, Vec<String>>,
+) {
+    rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
+        || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
+    rec.notes = notes.notes_for(rec);
+    rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
+    rec.forwarded_by_me = rec.forwarded_by.as_deref().is_some_and(|by| options.identity.is_mine_by(rec.source, by, None));
+}
+
+/// A report sink and the file it writes.
+type Sink = (PathBuf, Box<dyn ReportSink + Send>);
+
+/// The chosen sinks, writing into `dir`, begun with `run`.
+fn open_sinks(dir: &Path, options: &ReportOptions<'_>, run: &RunInfo) -> anyhow::Result<Vec<Sink>> {
     let formats = options.formats;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create the report folder {}", dir.display()))?;
-    let mut sinks: Vec<(PathBuf, Box<dyn ReportSink + Send>)> = Vec::new();
+    let mut sinks: Vec<Sink> = Vec::new();
     if formats.markdown {
         let s = MarkdownSink::new(dir).full(options.full);
         sinks.push((s.path(), Box::new(s)));
@@ -133,7 +134,32 @@ pub fn write_reports(
     for (p, s) in &mut sinks {
         s.begin(run).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
     }
-    let mut filer = crate::unverified::Filer::open(home, &run.run_id)?;
+    Ok(sinks)
+}
+
+/// Render every chosen report of `run` into `dir` (quotes and the cited
+/// notes' paths read back from the wiki index of `home`) and file its
+/// unverified claims in `options.queue`, in one pass over the run's rows. The
+/// run's summary is `totals` (the counts that do not depend on its rows,
+/// read on a ledger connection of its own while the rows are scanned) with
+/// each row given to `count`, complete before the sinks finish with it.
+/// Returns the paths written and the summary.
+///
+/// # Errors
+/// The ledger cannot be read, or a report cannot be written.
+#[allow(clippy::too_many_arguments)]
+pub fn write_reports(
+    ledger: &Ledger,
+    run: &RunInfo,
+    totals: &(dyn Fn(&Ledger) -> anyhow::Result<RunSummary> + Sync),
+    count: fn(&mut RunSummary, &AuditRecord),
+    dir: &Path,
+    options: &ReportOptions<'_>,
+    home: &Path,
+    cpu: &crate::cpu::CpuParts,
+) -> anyhow::Result<(Vec<PathBuf>, RunSummary)> {
+    let sinks = open_sinks(dir, options, run)?;
+    let mut filer = crate::unverified::Filer::open(options.queue, &run.run_id)?;
     // Connections for the threads that rebuild rows, opened here one after
     // the other (as the assessing workers' are: concurrent schema checks on
     // one file can fail with SQLITE_BUSY at once).
@@ -163,14 +189,14 @@ pub fn write_reports(
     // Where the run found copies of its messages, for the rows' `also_filed_at`.
     let copies = ledger.copies(&run.run_id).context("cannot read the copies of messages")?;
     let copies = &copies;
-    type Finished = (Vec<(PathBuf, Box<dyn ReportSink + Send>)>, RunSummary);
+    type Finished = (Vec<Sink>, RunSummary);
     let (finished, summary) = std::thread::scope(|scope| -> anyhow::Result<Finished> {
         let mut senders = Vec::new();
         let mut handles = Vec::new();
         for (p, mut s) in sinks {
             let (tx, rx): (_, Rows) = std::sync::mpsc::sync_channel(BATCHES_QUEUED);
             senders.push(tx);
-            handles.push(scope.spawn(move || -> anyhow::Result<(PathBuf, Box<dyn ReportSink + Send>)> {
+            handles.push(scope.spawn(move || -> anyhow::Result<Sink> {
                 for batch in rx {
                     for rec in batch.iter() {
                         s.write(rec).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
@@ -211,12 +237,7 @@ pub fn write_reports(
                     let Ok((i, heads)) = next else { break };
                     let rows = own.rebuild_rows(heads, &quotes).map_err(anyhow::Error::from).map(|mut rows| {
                         for rec in &mut rows {
-                            rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
-                                || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
-                            rec.notes = notes.notes_for(rec);
-                            rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
-                            rec.forwarded_by_me =
-                                rec.forwarded_by.as_deref().is_some_and(|by| options.identity.is_mine_by(rec.source, by, None));
+                            decorate(rec, options, &mut notes, copies);
                         }
                         (i, rows)
                     });
@@ -301,5 +322,155 @@ pub fn write_reports(
             .collect();
         handles.into_iter().map(|h| h.join().map_err(|_| anyhow::anyhow!("a report writer panicked"))?).collect()
     })?;
+    Ok((files, summary))
+}
+
+/// One shard's part of a merged report: the shard's latest audit and the reassessments after it.
+#[derive(Debug)]
+pub struct ShardPart {
+    /// The shard's state folder (its ledger is there).
+    pub state: PathBuf,
+    /// Its latest finished audit run (not a `--reassess` run, not a capture).
+    pub run: RunInfo,
+    /// That run's counts.
+    pub summary: RunSummary,
+    /// The runs after it (reassessments): their verdicts replace the audit's.
+    pub later: Vec<amem_model::RunId>,
+}
+
+/// The part of a merged report the shard whose state folder is `state` gives.
+///
+/// # Errors
+/// No ledger there, or it holds no finished audit.
+pub fn shard_part(state: &Path) -> anyhow::Result<ShardPart> {
+    let path = state.join(amem_ledger::LEDGER_FILE);
+    if !path.is_file() {
+        anyhow::bail!(
+            "{} holds no ledger ({}): name a shard's folder, e.g. $AMEM_HOME/shards/0-of-4",
+            state.display(),
+            amem_ledger::LEDGER_FILE
+        );
+    }
+    let ledger = Ledger::open(&path)?;
+    let mut base: Option<(RunInfo, RunSummary)> = None;
+    let mut later = Vec::new();
+    for id in ledger.runs_in_recorded_order()? {
+        let Some((info, Some(summary))) = ledger.run(&id)? else { continue };
+        if info.params.reassess || info.params.sources.is_empty() {
+            later.push(id);
+        } else {
+            base = Some((info, summary));
+            later.clear();
+        }
+    }
+    let (run, summary) = base.ok_or_else(|| anyhow::anyhow!("{} holds no finished audit run", path.display()))?;
+    Ok(ShardPart { state: state.to_path_buf(), run, summary, later })
+}
+
+/// The run a merged report stands for: the shards' audit as one run over the whole archive,
+/// its id derived from the shards' run ids.
+///
+/// # Errors
+/// No shard, or shards of different audits (other archives, window, whose messages or policy).
+pub fn merged_run(parts: &[ShardPart]) -> anyhow::Result<RunInfo> {
+    let Some(first) = parts.first() else { anyhow::bail!("no shard to merge") };
+    let same_audit = |p: &amem_model::RunParams| {
+        let q = &first.run.params;
+        (&p.sources, p.since, p.until, &p.policy_version, p.who, p.include_bulk, p.include_forwarded)
+            == (&q.sources, q.since, q.until, &q.policy_version, q.who, q.include_bulk, q.include_forwarded)
+    };
+    if let Some(other) = parts.iter().find(|p| !same_audit(&p.run.params)) {
+        anyhow::bail!(
+            "{} and {} hold different audits (archives, window, whose messages or policy differ): merge the shards of one audit",
+            first.state.display(),
+            other.state.display()
+        );
+    }
+    let mut shards: Vec<amem_model::Shard> = parts.iter().filter_map(|p| p.run.params.shard).collect();
+    shards.sort_by_key(|s| (s.count, s.index));
+    shards.dedup();
+    if shards.len() != parts.len() {
+        tracing::warn!("{} shard folders given, {} distinct shards among them", parts.len(), shards.len());
+    }
+    if let Some(count) = shards.first().map(|s| s.count)
+        && (shards.iter().any(|s| s.count != count) || shards.len() != count as usize)
+    {
+        let have: Vec<String> = shards.iter().map(ToString::to_string).collect();
+        tracing::warn!("the shards merged ({}) are not every shard of one split: the report covers part of the archives", have.join(", "));
+    }
+    let started_at = parts.iter().map(|p| p.run.started_at).min().unwrap_or(first.run.started_at);
+    let ids: Vec<&str> = parts.iter().map(|p| p.run.run_id.0.as_str()).collect();
+    let mut params = first.run.params.clone();
+    params.shard = None;
+    params.reassess = false;
+    Ok(RunInfo { run_id: amem_model::RunId::derive(started_at, format!("merge {}", ids.join(" ")).as_bytes()), started_at, params })
+}
+
+/// Render one set of reports of `merged` ([`merged_run`]) from the shards' `parts`, as one run
+/// over the whole archive would: each shard's latest audit with its reassessments, quotes read
+/// back from the wiki of `home`. Rows go to the sinks shard after shard (the markdown report
+/// orders them itself); the counts are the shards' added up, the row counts counted again from
+/// the rows written. Rows of the user's Slack messages matched by user id alone (not by a name
+/// in `[me]`) are not marked as the user's: the names they were recorded under are learned while
+/// importing. Returns the files and the counts.
+///
+/// # Errors
+/// A shard's ledger cannot be read, or a report cannot be written.
+pub fn merge_reports(
+    home: &Path,
+    parts: &[ShardPart],
+    merged: &RunInfo,
+    dir: &Path,
+    options: &ReportOptions<'_>,
+    count: fn(&mut RunSummary, &AuditRecord),
+) -> anyhow::Result<(Vec<PathBuf>, RunSummary)> {
+    let mut sinks = open_sinks(dir, options, merged)?;
+    let wiki = amem_recall::Wiki::open(home).context("cannot open the wiki index")?;
+    let chunks = crate::quotes::ChunkMemory::default();
+    let quotes = crate::quotes::WikiQuotes::sharing(&wiki, &chunks);
+    let mut notes = NoteLookup::new(&wiki);
+    let mut total: Option<RunSummary> = None;
+    for part in parts {
+        let ledger = Ledger::open(&part.state.join(amem_ledger::LEDGER_FILE))?;
+        let mut runs: std::collections::HashSet<&str> = part.later.iter().map(|r| r.0.as_str()).collect();
+        runs.insert(&part.run.run_id.0);
+        let copies = ledger.copies(&part.run.run_id).context("cannot read the copies of messages")?;
+        let mut tally = part.summary.clone().without_row_counts();
+        let mut write = |heads: Vec<RowHead>, tally: &mut RunSummary| -> anyhow::Result<()> {
+            for mut rec in ledger.rebuild_rows(heads, &quotes)? {
+                decorate(&mut rec, options, &mut notes, &copies);
+                count(tally, &rec);
+                for (p, s) in &mut sinks {
+                    s.write(&rec).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                }
+            }
+            Ok(())
+        };
+        // Every claim's latest verdict in this ledger, kept when the shard's audit or a
+        // reassessment after it gave it.
+        let mut chunk = Vec::with_capacity(ROWS_PER_REBUILD);
+        ledger.for_each_latest_head(Scope::All, |head| -> anyhow::Result<()> {
+            if runs.contains(head.run_id()) {
+                chunk.push(head);
+            }
+            if chunk.len() == ROWS_PER_REBUILD {
+                write(std::mem::replace(&mut chunk, Vec::with_capacity(ROWS_PER_REBUILD)), &mut tally)?;
+            }
+            Ok(())
+        })?;
+        write(chunk, &mut tally)?;
+        match &mut total {
+            Some(t) => t.add_shard(&tally),
+            None => total = Some(tally),
+        }
+    }
+    let mut summary = total.unwrap_or_default();
+    // Together the shards read the whole archive: none of it was another shard's.
+    summary.other_shards = 0;
+    let mut files = Vec::new();
+    for (p, mut s) in sinks {
+        s.finish(&summary).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+        files.push(p);
+    }
     Ok((files, summary))
 }

@@ -28,8 +28,8 @@ use crate::progress::Counters;
 use crate::sources::open_source;
 use amem_ledger::{HomeLock, Ledger};
 use amem_model::{
-    Assessment, AuditRecord, Claim, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary, Skipped,
-    SourceKind, TimeWindow, Who,
+    Assessment, AuditRecord, Claim, Digest, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary,
+    Shard, Skipped, SourceKind, TimeWindow, Who,
 };
 use amem_recall::{IndexOptions, Wiki};
 use anyhow::Context;
@@ -127,6 +127,29 @@ pub struct AuditParams {
     /// Recall by meaning beside the words ([`amem_recall::Meaning`]); `None` with
     /// `--no-models`: bm25 alone.
     pub meaning: Option<amem_recall::Meaning>,
+    /// `--shard I/N`: audit only this shard's messages ([`Shard`]); the ledger, lock and
+    /// unverified queue are the shard's own, under [`state_dir`]; the wiki is the home's.
+    pub shard: Option<Shard>,
+    /// `--reassess`: assess again every message with a claim on the unverified queue (after
+    /// `amem grounding fetch --queue` captured sources for them); what else was recorded stays.
+    pub reassess: bool,
+}
+
+impl AuditParams {
+    /// Where this run keeps its ledger, lock and unverified queue.
+    pub fn state_dir(&self) -> PathBuf {
+        state_dir(&self.home, self.shard)
+    }
+}
+
+/// Where a run keeps its ledger, lock and unverified queue: the home, or for shard `I` of `N`
+/// the home's `shards/<I>-of-<N>/`, so the shards of one home run at once, each resuming on
+/// its own, over the one wiki.
+pub fn state_dir(home: &Path, shard: Option<Shard>) -> PathBuf {
+    match shard {
+        Some(s) => home.join("shards").join(s.dir_name()),
+        None => home.to_path_buf(),
+    }
 }
 
 /// What a finished run produced.
@@ -236,7 +259,16 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         anyhow::bail!("no sources to audit: pass --source KIND:PATH or add [[imports]] to config.toml");
     }
     std::fs::create_dir_all(&params.home).with_context(|| format!("cannot create the home {}", params.home.display()))?;
-    let _lock = HomeLock::acquire(&params.home, "amem audit chat-history")?;
+    let state = params.state_dir();
+    std::fs::create_dir_all(&state).with_context(|| format!("cannot create the shard's folder {}", state.display()))?;
+    let _lock = HomeLock::acquire(&state, "amem audit chat-history")?;
+    let ledger_path = state.join(amem_ledger::LEDGER_FILE);
+    // The messages whose claims are on the queue, to assess again (`--reassess`).
+    let reassess: Arc<std::collections::HashSet<Digest>> = Arc::new(if params.reassess {
+        crate::unverified::list(&state)?.items.iter().map(|(_, rec)| rec.claim.message_digest).collect()
+    } else {
+        Default::default()
+    });
     let workers = capped_workers(params.workers);
 
     let wall = Timestamp::now();
@@ -250,7 +282,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let phase = Phase::start(&cpu);
     let report = wiki.index_wiki(IndexOptions { rehash: false, now: Some(now) }, &mut |_| ControlFlow::Continue(()))?;
     phase.end("index check", "wiki index brought up to date");
-    let mut ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
+    let mut ledger = Ledger::open(&ledger_path)?;
 
     let sources: Vec<RunSource> = params.sources.iter().map(|(k, p)| RunSource { kind: *k, path: p.display().to_string() }).collect();
     let (run, resumed) = resolve_run(&ledger, params, sources, now, wall, &policy)?;
@@ -269,7 +301,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     let (msg_tx, msg_rx) = sync_channel::<Vec<Incoming>>(256 / BATCH);
     // The importer thread's own read connection, to find copies of messages
     // recorded before (src/copies.rs).
-    let copies_ledger = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
+    let copies_ledger = Ledger::open(&ledger_path)?;
     let (done_tx, done_rx) = sync_channel::<Vec<Item>>(1024 / BATCH);
     let phase = Phase::start(&cpu);
 
@@ -280,8 +312,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         let forwarded = params.include_forwarded;
         let c = Arc::clone(&counters);
         let cpu = &cpu;
+        let shard = params.shard;
         scope.spawn(move || {
-            import_all(&srcs, &opts, msg_tx, &c, Reading { forwarded, copies: CopyFinder::new(Some(&copies_ledger)) });
+            import_all(&srcs, &opts, msg_tx, &c, Reading { forwarded, copies: CopyFinder::new(Some(&copies_ledger)), shard });
             cpu.add("import", crate::cpu::thread_cpu());
         });
 
@@ -319,10 +352,11 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
             // with SQLITE_BUSY at once, without waiting.
             let wiki = open_wiki(&params.home, params.meaning)?;
             // A read connection of its own: the recording thread owns the writer.
-            let seen = Ledger::open(&params.home.join(amem_ledger::LEDGER_FILE))?;
+            let seen = Ledger::open(&ledger_path)?;
             let c = Arc::clone(&counters);
             let policy = policy.clone();
             let rerun = params.rerun;
+            let reassess = Arc::clone(&reassess);
             let done = done_tx.clone();
             let misses = miss_tx.clone();
             let rx = Arc::clone(&shared_rx);
@@ -337,6 +371,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     run_id: &run_id,
                     policy: &policy,
                     rerun,
+                    reassess: &reassess,
                     select: &select,
                     rx: &rx,
                     done,
@@ -378,6 +413,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         identity: &params.identity,
         slack_names: &my_slack_names,
         full: params.full_report,
+        queue: &state,
     };
     let fixed_clock = params.now.is_some();
     let totals = |own: &Ledger| summary_totals(own, &run, &counters, fixed_clock);
@@ -443,6 +479,8 @@ fn resolve_run(
             && p.until == w.until
             && same_clock
             && p.home == params.home.display().to_string()
+            && p.shard == params.shard
+            && p.reassess == params.reassess
         {
             return Ok((info, true));
         }
@@ -459,6 +497,8 @@ fn resolve_run(
         who: params.who,
         include_bulk: params.include_bulk,
         include_forwarded: params.include_forwarded,
+        shard: params.shard,
+        reassess: params.reassess,
     };
     // With --now the run is reproducible: its start time is that clock too.
     let started_at = if params.now.is_some() { now } else { wall };
@@ -505,10 +545,13 @@ struct Reading<'l> {
     forwarded: bool,
     /// Copies of messages read before are passed on as copies.
     copies: CopyFinder<'l>,
+    /// `--shard I/N`: only this shard's messages are passed on; the others are read all the
+    /// same, since a sender's templates are decided over every message in archive order.
+    shard: Option<Shard>,
 }
 
 fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncSender<Vec<Incoming>>, c: &Counters, reading: Reading<'_>) {
-    let Reading { forwarded, mut copies } = reading;
+    let Reading { forwarded, mut copies, shard } = reading;
     let mut templates = crate::templates::Templates::default();
     let mut ledger_failed = false;
     let mut pass_on = |m: Message, recurring: bool| -> Incoming {
@@ -547,6 +590,16 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
                 _ => Vec::new(),
             };
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
+            // A forwarded part goes with the message that carries it.
+            let ours = match (&item, shard) {
+                (_, None) => true,
+                (Ok(m), Some(s)) => s.owns(&m.copy_keys().by_content),
+                (Err(e), Some(s)) => s.owns_locator(&format!("{}: {}", e.path.display(), e.position)),
+            };
+            if !ours {
+                Counters::add(&c.other_shards, 1);
+                continue;
+            }
             let first = match item {
                 Ok(m) => pass_on(m, recurring),
                 Err(e) => Incoming::Failed(e),
@@ -623,6 +676,8 @@ struct AssessStage<'a> {
     policy: &'a str,
     /// Assess messages the ledger already holds under this policy.
     rerun: bool,
+    /// Assess these messages again (`--reassess`), whatever the ledger holds.
+    reassess: &'a std::collections::HashSet<Digest>,
     /// The imported messages, shared by the workers.
     rx: &'a std::sync::Mutex<Receiver<Vec<Incoming>>>,
     /// Whose messages, and whether bulk mail, are audited.
@@ -640,7 +695,8 @@ struct AssessStage<'a> {
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
-    let AssessStage { wiki, seen, run_id, policy, rerun, select, rx, done, misses, counters: c, cache, model, check_worthiness } = stage;
+    let AssessStage { wiki, seen, run_id, policy, rerun, reassess, select, rx, done, misses, counters: c, cache, model, check_worthiness } =
+        stage;
     // What came before a failure is recorded, then the failure.
     let fatal = |done: &SyncSender<Vec<Item>>, mut out: Vec<Item>, e: String| {
         out.push(Item::Fatal(e));
@@ -686,7 +742,7 @@ fn assess_stage(stage: AssessStage<'_>) {
                 out.push(Item::Skipped(Skipped { stage: "select".into(), locator: message.locator.clone(), reason }));
                 continue;
             }
-            if !rerun {
+            if !rerun && !reassess.contains(&digest) {
                 match seen.is_assessed(&digest, policy) {
                     Ok(true) => {
                         Counters::add(&c.already_assessed, 1);
@@ -910,7 +966,8 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Vec<Item>>, c: &Counters, at: &s
 /// ledger so that a resumed run and an uninterrupted one give the same
 /// figures; [`count_row`] adds each row's.
 fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: bool) -> anyhow::Result<RunSummary> {
-    let mut s = RunSummary { messages_read: Counters::get(&c.messages), ..RunSummary::default() };
+    let mut s =
+        RunSummary { messages_read: Counters::get(&c.messages), other_shards: Counters::get(&c.other_shards), ..RunSummary::default() };
     let totals = ledger.run_totals(&run.run_id)?;
     // Messages recorded under this run id (by this process or by the
     // interrupted one it resumes) were assessed here; the rest of what was
@@ -933,7 +990,7 @@ fn summary_totals(ledger: &Ledger, run: &RunInfo, c: &Counters, fixed_clock: boo
 }
 
 /// Count one report row (the latest assessment of one claim in the run).
-fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
+pub fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     s.count_record(rec);
     if rec.assessment.reasons.iter().any(|r| r.rule == UNAVAILABLE_RULE) {
         *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
@@ -996,6 +1053,8 @@ mod tests {
             who: amem_model::Who::All,
             include_bulk: false,
             include_forwarded: false,
+            shard: None,
+            reassess: false,
         };
         RunInfo { run_id: RunId(id.into()), started_at: t, params }
     }
@@ -1026,7 +1085,13 @@ mod tests {
         let c = Counters::default();
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                import_all(&sources, &ImportOptions::default(), tx, &c, Reading { forwarded: false, copies: CopyFinder::new(None) })
+                import_all(
+                    &sources,
+                    &ImportOptions::default(),
+                    tx,
+                    &c,
+                    Reading { forwarded: false, copies: CopyFinder::new(None), shard: None },
+                )
             });
             let batches: Vec<Vec<Incoming>> = rx.iter().collect();
             let sizes: Vec<usize> = batches.iter().map(Vec::len).collect();

@@ -433,6 +433,8 @@ pub fn capture_and_reassess(
         who: amem_model::Who::All,
         include_bulk: false,
         include_forwarded: false,
+        shard: None,
+        reassess: false,
     };
     let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
     let run = RunInfo { run_id: RunId::derive(now, tag.as_bytes()), started_at: now, params };

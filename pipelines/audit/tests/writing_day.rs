@@ -45,6 +45,8 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         model: None,
         check_worthiness: None,
         meaning: None,
+        shard: None,
+        reassess: false,
     }
 }
 

@@ -27,6 +27,8 @@ fn run() -> RunInfo {
             who: amem_model::Who::All,
             include_bulk: false,
             include_forwarded: false,
+            shard: None,
+            reassess: false,
         },
     }
 }

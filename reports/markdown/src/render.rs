@@ -141,6 +141,9 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
             )?;
         }
     }
+    if s.other_shards > 0 {
+        writeln!(out, "| messages of other shards (read, left to the shard that owns them) | {} |", s.other_shards)?;
+    }
     if s.copies > 0 {
         writeln!(out, "| copies of a message already read (same Message-ID or same sender, time and text), audited once | {} |", s.copies)?;
     }

@@ -1,0 +1,290 @@
+//! Sharded audits (`--shard I/N`): the union of the shards is the single run, whatever N; the
+//! trust list is asked in one process for every shard's misses; the shards' reports read as one
+//! table and merge into one report; a crashed shard is rerun alone.
+
+use crate::util::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// An archive with what sharding must keep whole: copies of one mail under other Message-IDs
+/// (as Enron files them) and a sender's daily template (bulk only once seen on three days).
+fn extra_mbox(path: &Path, n: usize) {
+    let mut s = String::new();
+    let mail = |s: &mut String, id: &str, day: usize, from: &str, subject: &str, body: &str| {
+        s.push_str(&format!(
+            "From x@xxx Mon May {day:02} 10:00:00 +0000 2025\nMessage-ID: <{id}>\nDate: Mon, {day} May 2025 10:00:00 +0000\nFrom: {from}\nTo: team@example.org\nSubject: {subject}\n\n{body}\n\n"
+        ));
+    };
+    for i in 0..n {
+        let body = format!(
+            "The plant in Site {i} produced {} tonnes in April. The Falcon team has {} engineers.\nThanks!",
+            100 + i * 7,
+            10 + i % 9
+        );
+        mail(
+            &mut s,
+            &format!("gen-{i}@example.org"),
+            1 + i % 27,
+            &format!("Person {} <p{}@example.org>", i % 5, i % 5),
+            &format!("plant {i}"),
+            &body,
+        );
+        // Every fifth mail filed again under another Message-ID: a copy found by its content.
+        if i % 5 == 0 {
+            mail(
+                &mut s,
+                &format!("copy-{i}@example.org"),
+                1 + i % 27,
+                &format!("Person {} <p{}@example.org>", i % 5, i % 5),
+                &format!("plant {i}"),
+                &body,
+            );
+        }
+    }
+    for day in 1..=6 {
+        let body = format!("Gas closed at ${}.{} on the day. Power prices rose {} percent.", 2 + day % 3, 10 + day, day + 1);
+        mail(&mut s, &format!("daily-{day}@example.org"), day, "Gas Daily <daily@gas.example>", &format!("Gas Daily No. {day}"), &body);
+    }
+    std::fs::write(path, s).unwrap();
+}
+
+/// The example home with the extra archive among its imports.
+fn corpus(t: &TestDir) -> PathBuf {
+    let home = t.path().join("home-sharded");
+    copy_example_home(&home);
+    extra_mbox(&home.join("exports/extra.mbox"), 40);
+    let mut config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    config.push_str("\n[[imports]]\nkind = \"gmail\"\npath = \"exports/extra.mbox\"\n");
+    std::fs::write(home.join("config.toml"), config).unwrap();
+    home
+}
+
+/// One audit of `home` (its [[imports]]), reproducible, reports in `out`; its summary line.
+fn audit(t: &TestDir, home: &Path, out: &Path, extra: &[&str]) -> Value {
+    let mut c = t.amem();
+    c.args(["--no-models", "audit", "chat-history", "--since", "2001-01-01", "--now", "2026-01-01T00:00:00Z", "--json"])
+        .args(["--format", "md,jsonl,parquet", "--home"])
+        .arg(home)
+        .arg("--out")
+        .arg(out)
+        .args(extra);
+    let stdout = ok(&mut c);
+    stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["type"] == "run_summary").expect("a run_summary line")
+}
+
+/// What must be equal between a single run and the union of its shards: each row's claim,
+/// verdict, evidence and copies.
+fn rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("audit.jsonl")).unwrap();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "assessment")
+        .map(|v| {
+            let v = &v["data"];
+            let uris: Vec<&str> =
+                v["evidence"].as_array().map(|e| e.iter().filter_map(|x| x["uri"].as_str()).collect()).unwrap_or_default();
+            format!(
+                "{} {} {} {} {:?} {}",
+                v["claim"]["id"], v["claim"]["text"], v["assessment"]["status"], v["assessment"]["method"], uris, v["also_filed_at"]
+            )
+        })
+        .collect()
+}
+
+/// Counts every shard adds up to the single run's.
+const ADDED: [&str; 6] = ["messages_read", "copies", "assessed", "audited", "local_hits", "messages_already_assessed"];
+
+/// The union of N shards' rows is the single run's rows, for N = 1, 2, 4 and 7; their counts
+/// add up to its counts; copies of a mail land in one shard; a sender's template is bulk in
+/// every shard as in the single run; `amem report --merge` writes the single run's audit.md.
+#[test]
+fn the_union_of_the_shards_is_the_single_run() {
+    let t = TestDir::new();
+    let home = corpus(&t);
+    let single = audit(&t, &home, &t.path().join("single"), &[]);
+    let want: BTreeSet<String> = rows(&t.path().join("single")).into_iter().collect();
+    let s = &single["data"]["summary"];
+    assert!(want.len() > 40, "{} rows", want.len());
+    assert!(s["copies"].as_u64().unwrap() >= 8, "copies found: {s}");
+    assert!(s["skipped"]["by_stage"]["select"].to_string().contains("same template"), "the template is bulk: {s}");
+    for n in [1u32, 2, 4, 7] {
+        let mut got = Vec::new();
+        let mut sums = [0u64; ADDED.len()];
+        let (mut skipped, mut other) = (0u64, 0u64);
+        for i in 0..n {
+            let sum = audit(&t, &home, &t.path().join(format!("n{n}/{i}")), &["--shard", &format!("{i}/{n}")]);
+            let ss = &sum["data"]["summary"];
+            for (k, name) in ADDED.iter().enumerate() {
+                sums[k] += ss[name].as_u64().unwrap();
+            }
+            skipped += ss["skipped"]["total"].as_u64().unwrap();
+            other += ss["other_shards"].as_u64().unwrap();
+            got.extend(rows(&t.path().join(format!("n{n}/{i}"))));
+        }
+        let got_set: BTreeSet<String> = got.iter().cloned().collect();
+        assert_eq!(got.len(), got_set.len(), "N = {n}: a row in two shards");
+        assert_eq!(got_set, want, "N = {n}: the shards' rows are not the single run's");
+        for (k, name) in ADDED.iter().enumerate() {
+            assert_eq!(sums[k], s[name].as_u64().unwrap(), "N = {n}: {name}");
+        }
+        assert_eq!(skipped, s["skipped"]["total"].as_u64().unwrap(), "N = {n}: skipped");
+        let read = s["messages_read"].as_u64().unwrap();
+        assert_eq!(other, read * u64::from(n - 1), "N = {n}: each shard reads every message, audits its own");
+    }
+    // The shards of N = 4 merged: the single run's report, but for the run id.
+    let mut c = t.amem();
+    c.args(["report", "--merge"]);
+    for i in 0..4 {
+        c.arg(home.join(format!("shards/{i}-of-4")));
+    }
+    c.args(["--reports", "md,parquet", "--out"]).arg(t.path().join("merged")).arg("--home").arg(&home);
+    ok(&mut c);
+    let body = |p: PathBuf| std::fs::read_to_string(p).unwrap().lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(t.path().join("merged/audit.md")), body(t.path().join("single/audit.md")), "the merged report is the single run's");
+    // Without --merge: every shard under the home; those of 1, 2, 4 and 7 shards are different splits.
+    let mut c = t.amem();
+    c.args(["report", "--out"]).arg(t.path().join("all")).arg("--home").arg(&home);
+    ok(&mut c);
+
+    // The shards' Parquet files read as one table (DuckDB, DataFusion): the single run's counts.
+    let check = repo_root().join("tests/shard/read_as_one_table.py");
+    for engine in ["duckdb", "datafusion"] {
+        let probe = Command::new("python3").args(["-c", &format!("import {engine}")]).output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            eprintln!("SKIPPED the_union_of_the_shards_is_the_single_run ({engine} part): python3 cannot import {engine}");
+            continue;
+        }
+        let mut c = Command::new("python3");
+        c.arg(&check).arg(engine).arg(t.path().join("n4")).arg(t.path().join("single/audit.parquet"));
+        let out = ok(&mut c);
+        assert!(out.contains("equal"), "{out}");
+    }
+}
+
+/// A shard asks no host; `amem grounding fetch` asks the trust list once per distinct claim of
+/// every shard's queue, one request per period of the source's rate however many shards filed
+/// them; `--reassess` then decides each shard's claims on what was captured, and the merged
+/// report shows them supported.
+#[test]
+fn one_fetch_stage_serves_every_shard_under_the_source_rate() {
+    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
+    let t = TestDir::new();
+    let home = t.path().join("net-home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"arxiv-test\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"10/s\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
+    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
+    let mut msgs = vec![r#"{"type":"message","user":"U1","text":"The arXiv API allows one request every three seconds per client.","ts":"1747735200.000100"}"#.to_string()];
+    for i in 0..11 {
+        msgs.push(format!(
+            r#"{{"type":"message","user":"U1","text":"The Orion reactor produced {} megawatts in {}.","ts":"17477352{:02}.000100"}}"#,
+            300 + i * 11,
+            1990 + i,
+            10 + i
+        ));
+    }
+    t.write("slack/general/2025-05-20.json", format!("[{}]", msgs.join(",")));
+    let source = format!("slack:{}", t.path().join("slack").display());
+    let shard = |i: u32, extra: &[&str]| {
+        let mut c = t.amem();
+        c.args(["--no-models", "audit", "chat-history", "--since", "2025-01-01", "--now", "2025-06-01T00:00:00Z", "--json", "--home"])
+            .arg(&home)
+            .args(["--source", &source, "--shard", &format!("{i}/4")])
+            .args(extra);
+        let stdout = ok(&mut c);
+        stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["type"] == "run_summary").unwrap()
+    };
+    let mut unverified = 0;
+    for i in 0..4 {
+        unverified += shard(i, &[])["data"]["summary"]["by_group"]["unverified"].as_u64().unwrap_or(0);
+    }
+    assert_eq!(server.count(), 0, "a shard asks no host");
+    assert_eq!(unverified, 12, "every claim is a local miss, filed on its shard's queue");
+
+    let mut c = t.amem();
+    c.args(["grounding", "fetch", "--format", "json", "--concurrency", "8", "--home"]).arg(&home);
+    let out = ok(&mut c);
+    let report: Value = out.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["type"] == "grounding_fetch").unwrap();
+    assert_eq!(report["data"]["queues"], 4, "{out}");
+    assert_eq!(report["data"]["claims"], 12, "{out}");
+    let seen = server.requests();
+    assert_eq!(seen.len(), 12, "one request per distinct claim");
+    // 10/s is one request every 100 ms, whatever the number of shards (a little slack for the
+    // server's own clock: it stamps a request when its head is read).
+    let gaps: Vec<u128> = seen.windows(2).map(|w| w[1].at.duration_since(w[0].at).as_millis()).collect();
+    assert!(gaps.iter().all(|&g| g >= 90), "requests closer than the source's rate allows: {gaps:?} ms");
+
+    // Each shard decides its queued claims on what was captured, asking nobody.
+    let mut supported = 0;
+    for i in 0..4 {
+        let s = shard(i, &["--reassess"]);
+        supported += s["data"]["summary"]["by_group"]["supported"].as_u64().unwrap_or(0);
+    }
+    assert_eq!(server.count(), 12, "--reassess asks nobody");
+    assert_eq!(supported, 1, "the captured arXiv entry supports the claim about its API");
+    let mut c = t.amem();
+    c.args(["report", "--format", "json", "--out"]).arg(t.path().join("merged")).arg("--home").arg(&home);
+    let out = ok(&mut c);
+    let merged: Value = out.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["type"] == "report_merge").unwrap();
+    assert_eq!(merged["data"]["summary"]["by_group"]["supported"], 1, "{out}");
+    assert_eq!(merged["data"]["summary"]["by_group"]["unverified"], 11, "{out}");
+    let md = std::fs::read_to_string(t.path().join("merged/audit.md")).unwrap();
+    assert!(md.contains("one request every three seconds"), "{md}");
+}
+
+/// A shard killed part way is run again alone: it resumes its own run, and the shards' union
+/// is still the single run.
+#[test]
+fn a_crashed_shard_is_rerun_alone() {
+    let t = TestDir::new();
+    let home = corpus(&t);
+    // A larger archive, so the kill lands part way.
+    extra_mbox(&home.join("exports/extra.mbox"), 1500);
+    let single = rows(&{
+        audit(&t, &home, &t.path().join("single"), &[]);
+        t.path().join("single")
+    });
+    audit(&t, &home, &t.path().join("s0"), &["--shard", "0/2"]);
+    let ledger = home.join("shards/1-of-2/ledger.sqlite");
+    let recorded = || -> i64 {
+        rusqlite::Connection::open_with_flags(&ledger, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT count(*) FROM message_assessed", [], |r| r.get(0)))
+            .unwrap_or(0)
+    };
+    let mut c = t.amem();
+    c.args(["--no-models", "audit", "chat-history", "--since", "2001-01-01", "--now", "2026-01-01T00:00:00Z"])
+        .args(["--format", "md,jsonl,parquet", "--shard", "1/2", "--home"])
+        .arg(&home)
+        .arg("--out")
+        .arg(t.path().join("s1"));
+    let mut child = c.spawn().unwrap();
+    let start = std::time::Instant::now();
+    while recorded() == 0 && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = Command::new("kill").arg("-9").arg(child.id().to_string()).status();
+    let _ = child.wait();
+    assert!(recorded() > 0, "the shard recorded something before the kill");
+    assert!(!t.path().join("s1/audit.jsonl").exists(), "killed before its report");
+    // Shard 0 is done and untouched; shard 1 alone runs again and resumes its run.
+    let resumed = audit(&t, &home, &t.path().join("s1"), &["--shard", "1/2"]);
+    assert_eq!(resumed["data"]["resumed"], true, "{resumed}");
+    let mut union = rows(&t.path().join("s0"));
+    union.extend(rows(&t.path().join("s1")));
+    union.sort();
+    let mut single = single;
+    single.sort();
+    assert_eq!(union, single);
+}
