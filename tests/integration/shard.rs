@@ -143,10 +143,12 @@ fn the_union_of_the_shards_is_the_single_run() {
     ok(&mut c);
     let body = |p: PathBuf| std::fs::read_to_string(p).unwrap().lines().skip(1).collect::<Vec<_>>().join("\n");
     assert_eq!(body(t.path().join("merged/audit.md")), body(t.path().join("single/audit.md")), "the merged report is the single run's");
-    // Without --merge: every shard under the home; those of 1, 2, 4 and 7 shards are different splits.
+    // Without --merge: every shard under the home, refused here: the splits of 1, 2, 4 and 7
+    // shards each cover the whole archive.
     let mut c = t.amem();
     c.args(["report", "--out"]).arg(t.path().join("all")).arg("--home").arg(&home);
-    ok(&mut c);
+    let (_, err) = code(&mut c, 2);
+    assert!(err.contains("shards of 4 splits (of 1, 2, 4, 7 shards)"), "{err}");
 
     // The shards' Parquet files read as one table (DuckDB, DataFusion): the single run's counts.
     let check = repo_root().join("tests/shard/read_as_one_table.py");
@@ -287,4 +289,92 @@ fn a_crashed_shard_is_rerun_alone() {
     let mut single = single;
     single.sort();
     assert_eq!(union, single);
+}
+
+/// The Dask runner (examples/scale-out/dask_audit.py) on a local Dask cluster: four shards, one
+/// of them killed part way the first time (Dask retries it, and it resumes its own run), then one
+/// merged report equal to the single run's.
+#[test]
+fn the_dask_runner_fans_out_the_shards_and_retries_a_crash() {
+    let probe = Command::new("python3").args(["-c", "import dask.distributed"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED the_dask_runner_fans_out_the_shards_and_retries_a_crash: python3 cannot import dask.distributed");
+        return;
+    }
+    let t = TestDir::new();
+    let home = corpus(&t);
+    extra_mbox(&home.join("exports/extra.mbox"), 1500);
+    audit(&t, &home, &t.path().join("single"), &[]);
+    // The binary as the runner calls it, except that shard 2's first run is killed (SIGKILL)
+    // once it has recorded messages: a crashed worker.
+    let flaky = t.write(
+        "amem-flaky.py",
+        format!(
+            r#"import os, sqlite3, subprocess, sys, time
+args = sys.argv[1:]
+first = not os.path.exists({mark:?})
+if "2/4" in args and "--reassess" not in args and first:
+    open({mark:?}, "w").close()
+    child = subprocess.Popen([{bin:?}, *args], stdout=subprocess.DEVNULL)
+    ledger = {ledger:?}
+    while child.poll() is None:
+        try:
+            n = sqlite3.connect(f"file:{{ledger}}?mode=ro", uri=True).execute("SELECT count(*) FROM message_assessed").fetchone()[0]
+        except sqlite3.Error:
+            n = 0
+        if n > 0:
+            child.kill()
+            break
+        time.sleep(0.01)
+    child.wait()
+    sys.exit(137)
+os.execv({bin:?}, [{bin:?}, *args])
+"#,
+            mark = t.path().join("killed-once").display().to_string(),
+            bin = env!("CARGO_BIN_EXE_amem"),
+            ledger = home.join("shards/2-of-4/ledger.sqlite").display().to_string(),
+        ),
+    );
+    let wrapper = t.write("amem-flaky", format!("#!/bin/sh\nexec python3 {} \"$@\"\n", flaky.display()));
+    std::fs::set_permissions(&wrapper, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut c = Command::new("python3");
+    c.arg(repo_root().join("examples/scale-out/dask_audit.py"))
+        .arg("--amem")
+        .arg(&wrapper)
+        .arg("--home")
+        .arg(&home)
+        .args(["--shards", "4", "--workers", "2", "--out"])
+        .arg(t.path().join("dask"))
+        .args(["--", "--no-models", "--since", "2001-01-01", "--now", "2026-01-01T00:00:00Z", "--format", "md,parquet"]);
+    let out = ok(&mut c);
+    assert!(t.path().join("killed-once").exists(), "shard 2 was killed once");
+    let result: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let shards = result["shards"].as_array().unwrap();
+    assert_eq!(shards.len(), 4);
+    assert_eq!(shards[2]["resumed"], true, "the retried shard resumed its run: {}", shards[2]);
+    assert!(result["fetched"].is_null(), "the example home has no trust list: nothing fetched");
+    let body = |p: PathBuf| std::fs::read_to_string(p).unwrap().lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(t.path().join("dask/merged/audit.md")), body(t.path().join("single/audit.md")));
+}
+
+/// The Kubernetes manifest (one Indexed Job per sharded stage) validates against the Job schema,
+/// and each Indexed Job's completions are the N of its `--shard`.
+#[test]
+fn the_kubernetes_manifest_validates() {
+    let manifest = repo_root().join("examples/scale-out/kubernetes/audit-job.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    for job in text.split("\n---\n").filter(|d| d.contains("completionMode: Indexed")) {
+        let completions = job.lines().find_map(|l| l.trim().strip_prefix("completions: ")).unwrap();
+        assert!(job.contains(&format!("--shard \"${{JOB_COMPLETION_INDEX}}/{completions}\"")), "{job}");
+        assert!(job.contains(&format!("parallelism: {completions}")), "{job}");
+    }
+    let probe = Command::new("kubernetes-validate").arg("--version").output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED the_kubernetes_manifest_validates (schema part): kubernetes-validate is not installed");
+        return;
+    }
+    let mut c = Command::new("kubernetes-validate");
+    c.args(["--strict", "--kubernetes-version", "1.33.0"]).arg(&manifest);
+    let out = ok(&mut c);
+    assert_eq!(out.matches("passed").count(), 4, "{out}");
 }
