@@ -48,10 +48,8 @@ pub(crate) fn run(a: ReportArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         dirs.sort();
         // Shards of two splits (2 and 4, say) each cover the whole archive: merged, every claim
         // would count twice. Which split is meant is for the user to say.
-        let splits: std::collections::BTreeSet<u32> = dirs
-            .iter()
-            .filter_map(|d| d.file_name()?.to_str()?.split_once("-of-").and_then(|(_, n)| n.parse().ok()))
-            .collect();
+        let splits: std::collections::BTreeSet<u32> =
+            dirs.iter().filter_map(|d| d.file_name()?.to_str()?.split_once("-of-").and_then(|(_, n)| n.parse().ok())).collect();
         if splits.len() > 1 {
             return Err(crate::UsageError(format!(
                 "{} holds shards of {} splits (of {} shards): name one split's folders with --merge",

@@ -17,6 +17,9 @@ pub(crate) enum UnverifiedCommand {
         output: crate::printer::OutputArgs,
         #[command(flatten)]
         filter: ListFilter,
+        /// The queue of shard I of N (`amem audit chat-history --shard I/N`) [default: the home's own]
+        #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
+        shard: Option<amem_model::Shard>,
     },
     /// Take a claim off the queue, recording why
     Reject {
@@ -25,6 +28,9 @@ pub(crate) enum UnverifiedCommand {
         /// Why it is rejected (kept in unverified/rejected.jsonl)
         #[arg(long)]
         why: String,
+        /// On the queue of shard I of N [default: the home's own]
+        #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
+        shard: Option<amem_model::Shard>,
     },
     /// Capture a source file into the wiki and assess the claim again
     Capture {
@@ -117,7 +123,8 @@ impl ListFilter {
 pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     let home = &ctx.home;
     match c {
-        UnverifiedCommand::List { output, filter } => {
+        UnverifiedCommand::List { output, filter, shard } => {
+            let home = &amem_audit::run::state_dir(home, shard);
             let listed = unverified::list(home)?;
             for why in &listed.skipped {
                 ctx.warn(format!("skipped {why}"));
@@ -149,8 +156,8 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             ctx.note(format!("{} unverified claim(s){shown} in {}{skipped}", items.len(), unverified::dir(home).display()));
             Ok(Exit::Success)
         }
-        UnverifiedCommand::Reject { id, why } => {
-            let r = unverified::reject(home, &id, &why, jiff::Timestamp::now())?;
+        UnverifiedCommand::Reject { id, why, shard } => {
+            let r = unverified::reject(&amem_audit::run::state_dir(home, shard), &id, &why, jiff::Timestamp::now())?;
             ctx.note(format!("rejected {}: {}", r.id, r.why));
             Ok(Exit::Success)
         }

@@ -391,6 +391,12 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         let recording = crate::cpu::thread_cpu();
         let recorded = record_all(&mut ledger, done_rx, &counters, &assessed_at, &policy);
         cpu.add("record", crate::cpu::thread_cpu().saturating_sub(recording));
+        // What sharding gives up: a claim text met again in another message is reused only
+        // within one process (scripts/bench-shards.py).
+        tracing::info!(
+            "claim outcomes reused from an earlier message of this run: {}",
+            cache.reused.load(std::sync::atomic::Ordering::Relaxed)
+        );
         recorded
     })?;
     ledger.flush()?;
