@@ -433,27 +433,8 @@ fn unverified_queue_list_reject_capture() {
 /// and `--offline` asks nobody.
 #[test]
 fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
-    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
-    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
-    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
     let t = TestDir::new();
-    let home = t.path().join("net-home");
-    std::fs::create_dir_all(home.join("wiki")).unwrap();
-    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
-    std::fs::write(
-        home.join("config.toml"),
-        format!(
-            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"arxiv-test\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"20/s\"\n",
-            server.url()
-        ),
-    )
-    .unwrap();
-    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
-    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
-    t.write(
-        "slack/general/2025-05-20.json",
-        r#"[{"type":"message","user":"U1","text":"The arXiv API allows one request every three seconds per client.","ts":"1747735200.000100"}]"#,
-    );
+    let (server, home, source) = arxiv_home(&t, "20/s", &["The arXiv API allows one request every three seconds per client.".to_string()]);
     let run = |extra: &[&str]| {
         let mut c = t.amem();
         c.args([
@@ -469,8 +450,7 @@ fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
             "--home",
         ])
         .arg(&home)
-        .arg("--source")
-        .arg(format!("slack:{}", t.path().join("slack").display()))
+        .args(["--source", &source])
         .args(extra);
         summary_line(&ok(&mut c))
     };
@@ -489,10 +469,7 @@ fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
     assert_eq!(second["data"]["summary"]["local_hits"], 1);
     // Offline asks nobody, whatever the trust list says.
     let mut c = t.amem();
-    c.args(["audit", "chat-history", "--since", "2025-01-01", "--offline", "--rerun", "--home"])
-        .arg(&home)
-        .arg("--source")
-        .arg(format!("slack:{}", t.path().join("slack").display()));
+    c.args(["audit", "chat-history", "--since", "2025-01-01", "--offline", "--rerun", "--home"]).arg(&home).args(["--source", &source]);
     ok(&mut c);
     assert_eq!(server.count(), 1);
 }

@@ -171,34 +171,10 @@ fn the_union_of_the_shards_is_the_single_run() {
 /// report shows them supported.
 #[test]
 fn one_fetch_stage_serves_every_shard_under_the_source_rate() {
-    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
-    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
-    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
     let t = TestDir::new();
-    let home = t.path().join("net-home");
-    std::fs::create_dir_all(home.join("wiki")).unwrap();
-    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
-    std::fs::write(
-        home.join("config.toml"),
-        format!(
-            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"arxiv-test\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"10/s\"\n",
-            server.url()
-        ),
-    )
-    .unwrap();
-    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
-    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
-    let mut msgs = vec![r#"{"type":"message","user":"U1","text":"The arXiv API allows one request every three seconds per client.","ts":"1747735200.000100"}"#.to_string()];
-    for i in 0..11 {
-        msgs.push(format!(
-            r#"{{"type":"message","user":"U1","text":"The Orion reactor produced {} megawatts in {}.","ts":"17477352{:02}.000100"}}"#,
-            300 + i * 11,
-            1990 + i,
-            10 + i
-        ));
-    }
-    t.write("slack/general/2025-05-20.json", format!("[{}]", msgs.join(",")));
-    let source = format!("slack:{}", t.path().join("slack").display());
+    let mut texts = vec!["The arXiv API allows one request every three seconds per client.".to_string()];
+    texts.extend((0..11).map(|i| format!("The Orion reactor produced {} megawatts in {}.", 300 + i * 11, 1990 + i)));
+    let (server, home, source) = arxiv_home(&t, "10/s", &texts);
     let shard = |i: u32, extra: &[&str]| {
         let mut c = t.amem();
         c.args(["--no-models", "audit", "chat-history", "--since", "2025-01-01", "--now", "2025-06-01T00:00:00Z", "--json", "--home"])

@@ -131,3 +131,36 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
 pub(crate) fn copy_example_home(to: &Path) {
     copy_dir(&repo_root().join("examples").join("home"), to);
 }
+
+/// A home whose trust list is one arXiv source at `rate`, served on 127.0.0.1 by a server that
+/// answers every query with the handmade one-entry feed (an entry on the arXiv API's rate
+/// limit), with a wiki of one unrelated note, and a Slack export of `texts` (Ada's, in #general,
+/// on 2025-05-20, a second apart): the server, the home and the export's `slack:` source.
+pub(crate) fn arxiv_home(t: &TestDir, rate: &str, texts: &[String]) -> (amem_factcheck::testing::LoopbackServer, PathBuf, String) {
+    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
+    let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
+    let home = t.path().join("net-home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::write(home.join("wiki/unrelated.md"), "Notes about gardening. Tomatoes need sun.\n").unwrap();
+    std::fs::write(
+        home.join("config.toml"),
+        format!(
+            "[grounding]\nenabled = true\n\n[[grounding.sources]]\nname = \"arxiv-test\"\nurl_pattern = \"{}*\"\npriority = 1\nadapter = \"arxiv\"\nrate = \"{rate}\"\n",
+            server.url()
+        ),
+    )
+    .unwrap();
+    t.write("slack/channels.json", r#"[{"id":"C1","name":"general"}]"#);
+    t.write("slack/users.json", r#"[{"id":"U1","name":"ada","real_name":"Ada"}]"#);
+    let messages: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            serde_json::json!({"type": "message", "user": "U1", "text": text, "ts": format!("{}.000100", 1_747_735_200 + i)}).to_string()
+        })
+        .collect();
+    t.write("slack/general/2025-05-20.json", format!("[{}]", messages.join(",")));
+    let source = format!("slack:{}", t.path().join("slack").display());
+    (server, home, source)
+}
