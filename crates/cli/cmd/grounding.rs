@@ -1,7 +1,7 @@
 //! `amem grounding init [--opinionated] [--force]` and `amem grounding list`:
 //! the trust list in `$AMEM_HOME/config.toml` (docs/reference.md, "Fact-check and verification").
 //! `amem grounding fetch [--queue DIR]...`: the trust list asked, in one process, for every claim
-//! a sharded audit's shards filed as unverified (docs/reference.md, "Sharding").
+//! a sharded audit's shards filed as unverified (docs/reference.md, "Scale-out").
 //!
 //! stdout: `init` prints the path written; `list` prints one line per source
 //! (`priority name adapter rate url_pattern`), or with `--format json` one

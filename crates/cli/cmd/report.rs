@@ -1,5 +1,5 @@
 //! `amem report --merge DIR...`: one set of reports from the shards of a sharded audit
-//! (docs/reference.md, "Sharding").
+//! (docs/reference.md, "Scale-out").
 //!
 //! Each shard (`amem audit chat-history --shard I/N`) keeps its ledger in `$AMEM_HOME/shards/I-of-N/`;
 //! this reads each one's latest audit, with the reassessments after it (`--reassess`), and writes
