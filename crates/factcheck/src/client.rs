@@ -91,6 +91,17 @@ impl Default for ClientOptions {
     }
 }
 
+/// What one host of a client may be asked, and how politely.
+#[derive(Clone, Debug)]
+pub struct HostPolicy {
+    /// The URLs that may be requested (its host is the limiter's key).
+    pub pattern: crate::trust::UrlPattern,
+    /// The request rate.
+    pub rate: Rate,
+    /// Requests in flight at once.
+    pub connections: usize,
+}
+
 /// A request that did not produce an answer. Messages name the host, never
 /// the query (which carries the claim's terms).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -356,16 +367,31 @@ impl HttpClient {
     /// # Errors
     /// [`Error::Client`] when reqwest refuses the settings.
     pub fn build(sources: &[SourceConfig], opts: ClientOptions, log: Option<OutboundLog>) -> Result<HttpClient> {
+        let hosts: Vec<HostPolicy> = sources
+            .iter()
+            .map(|s| HostPolicy { pattern: s.url_pattern.clone(), rate: s.effective_rate(), connections: connections_for(s.adapter) })
+            .collect();
+        Self::build_for(&hosts, opts, log)
+    }
+
+    /// [`Self::build`] for any set of hosts: what may be requested, at what
+    /// rate, over how many connections at once. The model endpoints of
+    /// `[[models]]` (crate `amem-endpoint`) go through here, so a model call
+    /// meets the same trust check, limiter, retries, circuit and log as a
+    /// trust-list fetch.
+    ///
+    /// # Errors
+    /// [`Error::Client`] when reqwest refuses the settings.
+    pub fn build_for(policies: &[HostPolicy], opts: ClientOptions, log: Option<OutboundLog>) -> Result<HttpClient> {
         // Err means a provider is already installed (an earlier client, or
         // another crate): that is fine, the call is idempotent in effect.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let trust = Arc::new(TrustList::new(sources.iter().map(|s| s.url_pattern.clone())));
+        let trust = Arc::new(TrustList::new(policies.iter().map(|p| p.pattern.clone())));
         let mut hosts: BTreeMap<String, (Rate, usize)> = BTreeMap::new();
-        for s in sources {
-            let rate = s.effective_rate();
-            let conns = connections_for(s.adapter);
+        for p in policies {
+            let (rate, conns) = (p.rate, p.connections);
             hosts
-                .entry(s.url_pattern.authority())
+                .entry(p.pattern.authority())
                 .and_modify(|(r, c)| {
                     // Two sources on one host share its limiter at the stricter setting.
                     if rate.period() > r.period() {
@@ -427,16 +453,22 @@ impl HttpClient {
     }
 
     fn log(&self, call: &Call<'_>, status: &str, bytes: u64, started: Instant, attempt: u32) {
+        self.log_tokens(call, status, bytes, started, attempt, None);
+    }
+
+    fn log_tokens(&self, call: &Call<'_>, status: &str, bytes: u64, started: Instant, attempt: u32, tokens: Option<u64>) {
         let Some(log) = &self.log else { return };
         let line = LogLine {
             time: jiff::Timestamp::now().round(jiff::Unit::Millisecond).map(|t| t.to_string()).unwrap_or_default(),
             host: call.host.to_string(),
-            adapter: call.adapter.as_str().to_string(),
+            adapter: call.adapter.to_string(),
             claim_sha256: call.claim_sha256.to_string(),
             status: status.to_string(),
             bytes,
             duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
             attempt,
+            model: call.model.map(str::to_string),
+            tokens,
         };
         if let Err(e) = log.append(&line) {
             tracing::warn!(path = %log.path().display(), error = %e, "cannot append to the outbound log");
@@ -497,7 +529,7 @@ impl HttpClient {
         let mut from: Option<String> = None;
         for _hop in 0..=MAX_REDIRECTS {
             let host = url_authority(&url);
-            let call = Call { host: &host, adapter, claim_sha256 };
+            let call = Call { host: &host, adapter: adapter.as_str(), claim_sha256, model: None, send: Send::Get };
             let gate = match self.hosts.get(&host) {
                 Some(g) if self.trust.allows(&url) => g,
                 _ => {
@@ -508,7 +540,13 @@ impl HttpClient {
                         }
                         Some(from) => {
                             // Logged under the host that pointed there: nothing went to the target.
-                            self.log(&Call { host: &from, adapter, claim_sha256 }, "refused_redirect", 0, Instant::now(), 0);
+                            self.log(
+                                &Call { host: &from, adapter: adapter.as_str(), claim_sha256, model: None, send: Send::Get },
+                                "refused_redirect",
+                                0,
+                                Instant::now(),
+                                0,
+                            );
                             FetchError::RefusedRedirect { from, to: redacted(&url) }
                         }
                     });
@@ -523,6 +561,41 @@ impl HttpClient {
             }
         }
         Err(FetchError::TooManyRedirects { host: url_authority(&url), hops: MAX_REDIRECTS })
+    }
+
+    /// POST the JSON `post.body` to `url` (a model endpoint), on behalf of the claim whose
+    /// SHA-256 is `claim_sha256`, through the same gates as [`Self::get`]: the trust check,
+    /// the host's circuit, connection semaphore and limiter, retries on 429 (honouring
+    /// `Retry-After`), 5xx and time-outs, and one log line per try, naming the model and,
+    /// for an answer, the tokens `post.tokens_of` reads from its body. A redirect is not
+    /// followed: a request body that carries a claim and its evidence is never sent again
+    /// anywhere but where the user pointed.
+    ///
+    /// # Errors
+    /// A [`FetchError`] when no usable answer came back.
+    pub async fn post_json(&self, url: Url, post: &JsonPost<'_>, claim_sha256: &str) -> std::result::Result<Fetched, FetchError> {
+        let host = url_authority(&url);
+        let call = Call {
+            host: &host,
+            adapter: post.label,
+            claim_sha256,
+            model: Some(post.model),
+            send: Send::PostJson { body: post.body, bearer: post.bearer, tokens_of: post.tokens_of },
+        };
+        let gate = match self.hosts.get(&host) {
+            Some(g) if self.trust.allows(&url) => g,
+            _ => {
+                self.log(&call, "refused_off_list", 0, Instant::now(), 0);
+                return Err(FetchError::OffList { url: redacted(&url) });
+            }
+        };
+        match self.get_one(&url, gate, &call).await? {
+            Hop::Answer(f) => Ok(f),
+            Hop::Redirect(next) => {
+                self.log(&call, "refused_redirect", 0, Instant::now(), 0);
+                Err(FetchError::RefusedRedirect { from: host, to: redacted(&next) })
+            }
+        }
     }
 
     /// One request (one hop) to a listed host.
@@ -548,7 +621,17 @@ impl HttpClient {
             self.wait_for_slot(gate).await;
             let started = Instant::now();
             self.sent.fetch_add(1, Ordering::Relaxed);
-            let sent = self.client.get(url.clone()).send().await;
+            let request = match call.send {
+                Send::Get => self.client.get(url.clone()),
+                Send::PostJson { body, bearer, .. } => {
+                    let r = self.client.post(url.clone()).header(reqwest::header::CONTENT_TYPE, "application/json").body(body.to_vec());
+                    match bearer {
+                        Some(key) => r.bearer_auth(key),
+                        None => r,
+                    }
+                }
+            };
+            let sent = request.send().await;
             let sent = match sent {
                 Ok(resp) => {
                     let r = self.read_response(resp).await;
@@ -575,7 +658,11 @@ impl HttpClient {
                 Ok(Answer { status, retry_after, api_error, location, content_type, final_url, body }) => {
                     gate.answered();
                     let bytes = body.as_ref().map(|b| b.len() as u64).unwrap_or(0);
-                    self.log(call, &status.to_string(), bytes, started, attempt);
+                    let tokens = match call.send {
+                        Send::PostJson { tokens_of, .. } if (200..300).contains(&status) => body.as_ref().ok().and_then(|b| tokens_of(b)),
+                        _ => None,
+                    };
+                    self.log_tokens(call, &status.to_string(), bytes, started, attempt, tokens);
                     if let Some(next) = redirect_target(status, location.as_deref(), &final_url) {
                         return Ok(Hop::Redirect(next));
                     }
@@ -658,11 +745,37 @@ fn redirect_target(status: u16, location: Option<&str>, base: &Url) -> Option<Ur
     base.join(location?.trim()).ok()
 }
 
-/// Who a request is for, as the log records it.
+/// Who a request is for, as the log records it, and what it sends.
 struct Call<'a> {
     host: &'a str,
-    adapter: AdapterKind,
+    /// The adapter's name, or a model endpoint's label.
+    adapter: &'a str,
     claim_sha256: &'a str,
+    /// The model asked, for a model endpoint.
+    model: Option<&'a str>,
+    send: Send<'a>,
+}
+
+/// The request of a [`Call`].
+#[derive(Clone, Copy)]
+enum Send<'a> {
+    Get,
+    PostJson { body: &'a [u8], bearer: Option<&'a str>, tokens_of: fn(&[u8]) -> Option<u64> },
+}
+
+/// A JSON POST to a model endpoint ([`HttpClient::post_json`]).
+#[derive(Clone, Copy, Debug)]
+pub struct JsonPost<'a> {
+    /// What the log calls the caller (`model:<name>`).
+    pub label: &'a str,
+    /// The model asked, for the log.
+    pub model: &'a str,
+    /// The request body.
+    pub body: &'a [u8],
+    /// An API key sent as a bearer token (never logged).
+    pub bearer: Option<&'a str>,
+    /// The tokens an answer's body reports using, for the log.
+    pub tokens_of: fn(&[u8]) -> Option<u64>,
 }
 
 /// A response read whole.

@@ -53,7 +53,7 @@ pub mod testing;
 pub mod trust;
 
 pub use adapters::Document;
-pub use client::{ClientOptions, FetchError, HttpClient};
+pub use client::{ClientOptions, FetchError, HostPolicy, HttpClient, JsonPost};
 pub use config::{AdapterKind, DefaultAction, GroundingConfig, GroundingTable, SourceConfig};
 pub use error::{Error, Result};
 pub use grounder::{CapturedItem, GroundOutcome, Grounder, GrounderOptions, SourceFailure, StaleRevision, UrlCaptureError};

@@ -6,7 +6,7 @@
 //! `status` (the HTTP status, or `timeout`, `connect_error`,
 //! `refused_off_list`, `refused_redirect`, `circuit_open`, `error`), `bytes`
 //! (body length), `duration_ms`, `attempt` (0 for the first try of a
-//! request). Each redirect hop is a line of its own, under the host it went
+//! request), and for a model endpoint `model` and, on an answer, `tokens`. Each redirect hop is a line of its own, under the host it went
 //! to; `refused_*` and `circuit_open` lines record a request *not* sent.
 //!
 //! Each line is built in memory and written with one `write` on a file
@@ -36,6 +36,12 @@ pub struct LogLine {
     pub duration_ms: u64,
     /// Retry number (0 = first try).
     pub attempt: u32,
+    /// For a model endpoint (`adapter` is then `model:<name>`): the model asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// For a model endpoint's answer: the tokens it reported using.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
 }
 
 /// The append-only outbound log.
@@ -118,6 +124,8 @@ mod tests {
                             bytes: i,
                             duration_ms: 1,
                             attempt: 0,
+                            model: None,
+                            tokens: None,
                         };
                         log.append(&line).unwrap();
                     }

@@ -70,6 +70,8 @@ pub struct Seen {
     pub target: String,
     /// Headers, names lowercase.
     pub headers: Vec<(String, String)>,
+    /// The body (of `Content-Length` bytes; empty without one).
+    pub body: Vec<u8>,
 }
 
 impl Seen {
@@ -183,8 +185,21 @@ fn serve(mut conn: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, in_fli
     let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
     let mut lines = head.split("\r\n");
     let target = lines.next().and_then(|l| l.split(' ').nth(1)).unwrap_or("/").to_string();
-    let headers = lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
-    let req = Seen { at: Instant::now(), target, headers };
+    let headers: Vec<(String, String)> =
+        lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
+    let at = Instant::now();
+    // A POST's body: read it whole before answering, so that the client is never cut off
+    // while still sending (tests read the prompt a model endpoint was sent).
+    let length = headers.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse::<usize>().ok()).unwrap_or(0).min(16 << 20);
+    let mut body = buf[head_end + 4..].to_vec();
+    while body.len() < length {
+        match conn.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+        }
+    }
+    body.truncate(length);
+    let req = Seen { at, target, headers, body };
     let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     max.fetch_max(now, Ordering::SeqCst);
     if let Ok(mut v) = seen.lock() {
