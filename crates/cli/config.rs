@@ -69,6 +69,8 @@ pub(crate) struct HomeConfig {
     pub me: Identity,
     /// `[mcp]`: what the MCP server's HTTP transport lets in.
     pub mcp: McpConfig,
+    /// `[[models]]`: model endpoints the user chose (crate `amem-endpoint`); none by default.
+    pub models: Vec<amem_endpoint::ModelConfig>,
 }
 
 /// The `[mcp]` table.
@@ -115,6 +117,8 @@ struct RawHome {
     me: Identity,
     #[serde(default)]
     mcp: McpConfig,
+    #[serde(default)]
+    models: Option<amem_endpoint::ModelsTable>,
 }
 
 impl HomeConfig {
@@ -141,7 +145,8 @@ impl HomeConfig {
             located_error(text, path, offset, e.message().to_string())
         })?;
         let grounding = GroundingConfig::from_table(raw.grounding, text, path)?;
-        Ok(HomeConfig { grounding, imports: raw.imports, me: raw.me, mcp: raw.mcp })
+        let models = amem_endpoint::config::from_table(raw.models, text, path)?;
+        Ok(HomeConfig { grounding, imports: raw.imports, me: raw.me, mcp: raw.mcp, models })
     }
 }
 

@@ -136,6 +136,33 @@ pub(crate) enum Format {
 }
 
 /// What every command gets: the home and the printer.
+/// The verifier role of the first `[[models]]` entry that plays it (crate `amem-endpoint`),
+/// logging its calls to the home's `grounding.log` and remembering its answers in the SQLite
+/// file `answers` (the ledger); `None` when no entry does, or when `offline` and the endpoint
+/// is not on this machine (said to `note`).
+///
+/// # Errors
+/// The endpoint cannot be set up (its key's variable is unset) or its answers table opened:
+/// refused, never silently left out.
+pub(crate) fn open_endpoint(
+    home: &std::path::Path,
+    models: &[amem_endpoint::ModelConfig],
+    offline: bool,
+    answers: Option<&std::path::Path>,
+    note: &mut dyn FnMut(String),
+) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>> {
+    let Some(config) = models.iter().find(|m| m.roles.contains(&amem_endpoint::Role::Verifier)) else { return Ok(None) };
+    if offline && !config.is_loopback() {
+        note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
+        return Ok(None);
+    }
+    let log = amem_factcheck::OutboundLog::in_home(home);
+    let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let verifier =
+        amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
+    Ok(Some(std::sync::Arc::new(verifier)))
+}
+
 pub(crate) struct Ctx {
     /// `$AMEM_HOME`.
     pub home: PathBuf,
@@ -248,6 +275,27 @@ impl Ctx {
         }
         let embedder = amem_models::StaticEmbedder::shipped().map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(Some(amem_recall::Meaning { embedder, method }))
+    }
+
+    /// [`open_endpoint`], unless `--no-models`.
+    ///
+    /// # Errors
+    /// As [`open_endpoint`].
+    pub(crate) fn endpoint(
+        &self,
+        models: &[amem_endpoint::ModelConfig],
+        offline: bool,
+        answers: Option<&std::path::Path>,
+    ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>> {
+        if self.no_models {
+            return Ok(None);
+        }
+        open_endpoint(&self.home, models, offline, answers, &mut |n| self.note(n))
+    }
+
+    /// False with `--no-models`: no model is asked, in-process or behind an endpoint.
+    pub(crate) fn models_on(&self) -> bool {
+        !self.no_models
     }
 
     /// True with `-q` (notes are not shown).

@@ -5,6 +5,7 @@
 mod audit;
 mod cli;
 mod conventions;
+mod endpoint;
 mod extract;
 mod factcheck;
 mod gate;

@@ -207,6 +207,13 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         meaning: ctx.meaning()?,
         shard: a.shard,
         reassess: a.reassess,
+        // A sharded run asks only loopback endpoints, as it asks no trust-list host: n shards
+        // would each spend a hosted key's rate.
+        endpoint: ctx.endpoint(
+            &config.models,
+            a.offline || a.shard.is_some(),
+            Some(&amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE)),
+        )?,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

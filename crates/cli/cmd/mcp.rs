@@ -116,6 +116,7 @@ fn serve(a: ServeArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         offline: a.offline,
         model: ctx.model()?,
         meaning: ctx.meaning()?,
+        endpoints: ctx.models_on(),
         reindex_every: Duration::from_secs(a.reindex_every),
     };
     let rt = runtime()?;
@@ -172,6 +173,7 @@ fn call(a: CallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         offline: a.offline,
         model: ctx.model()?,
         meaning: ctx.meaning()?,
+        endpoints: ctx.models_on(),
         reindex_every: Duration::from_secs(a.reindex_every),
     };
     let engine = Engine::open(&opts)?;

@@ -74,6 +74,8 @@ pub(crate) struct ServeOptions {
     pub model: Option<&'static amem_models::Verifier>,
     /// Recall by meaning (`None`: `--no-models`, bm25 alone), the same as `amem recall`'s.
     pub meaning: Option<amem_recall::Meaning>,
+    /// Ask a configured model endpoint (`[[models]]`; false with `--no-models`).
+    pub endpoints: bool,
     /// The wiki's index is brought up to date before a call at most this
     /// often (a walk of the wiki's file times; `0`: before every call).
     pub reindex_every: Duration,
@@ -86,6 +88,8 @@ pub(crate) struct Engine {
     store: Arc<RecallStore>,
     grounder: Grounder,
     model: Option<&'static amem_models::Verifier>,
+    /// The verifier role of a model endpoint, when configured.
+    endpoint: Option<Arc<amem_endpoint::EndpointVerifier>>,
     offline: bool,
     reindex_every: Duration,
     last_index: Mutex<Option<Instant>>,
@@ -209,11 +213,22 @@ impl Engine {
         let config = HomeConfig::load(&opts.home).context("cannot load the configuration")?;
         let store = open_store(&opts.home, opts.meaning, &mut |w| tracing::warn!("{w}"))?;
         let grounder = grounder(&opts.home, &config, store.clone(), opts.offline, false)?;
+        let endpoint = match opts.endpoints {
+            true => crate::printer::open_endpoint(
+                &opts.home,
+                &config.models,
+                opts.offline,
+                Some(&opts.home.join(amem_ledger::LEDGER_FILE)),
+                &mut |n| tracing::info!("{n}"),
+            )?,
+            false => None,
+        };
         Ok(Engine {
             home: opts.home.clone(),
             store,
             grounder,
             model: opts.model,
+            endpoint,
             offline: opts.offline,
             reindex_every: opts.reindex_every,
             last_index: Mutex::new(Some(Instant::now())),
@@ -310,7 +325,7 @@ impl Engine {
         let grounder = &self.grounder;
         let mut ask = |claim: &str| -> GroundOutcome { runtime.block_on(grounder.ground(claim)) };
         let ground: Option<&mut dyn FnMut(&str) -> GroundOutcome> = if grounder.is_enabled() { Some(&mut ask) } else { None };
-        let mut assessor = Assessor::with_model(self.model);
+        let mut assessor = Assessor::with_model(self.model).with_endpoint(self.endpoint.clone());
         let opts = CheckOptions { refresh: a.refresh.unwrap_or(false), offline: self.offline, ..CheckOptions::default() };
         let checked = check_claim(&self.store, ground, &mut assessor, &a.claim, opts, progress)
             .map_err(|e| CallError::Failed(format!("cannot search the wiki: {e}")))?;
@@ -636,8 +651,15 @@ mod tests {
     fn engine(dir: &std::path::Path) -> Engine {
         std::fs::create_dir_all(dir.join("wiki")).unwrap();
         std::fs::write(dir.join("wiki/falcon.md"), "---\ntitle: Project Falcon\n---\nThe launch budget was $1.2 million.\n").unwrap();
-        Engine::open(&ServeOptions { home: dir.to_path_buf(), offline: true, model: None, meaning: None, reindex_every: Duration::ZERO })
-            .unwrap()
+        Engine::open(&ServeOptions {
+            home: dir.to_path_buf(),
+            offline: true,
+            model: None,
+            meaning: None,
+            endpoints: false,
+            reindex_every: Duration::ZERO,
+        })
+        .unwrap()
     }
 
     fn call(e: &Engine, tool: &str, args: Value) -> Result<Value, CallError> {

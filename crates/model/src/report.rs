@@ -444,6 +444,10 @@ pub struct QuotedTally {
     pub forwarded_audited: u64,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// End-of-run counts. Every report shows them, including what could not
 /// be checked (docs/architecture.md, "Uncheckable is never a pass").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -480,6 +484,13 @@ pub struct RunSummary {
     pub local_hits: u64,
     /// Fetches made from trust-list sources.
     pub fetches: u64,
+    /// Rows whose verdict a model behind an endpoint gave (method `llm:...`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub model_answered: u64,
+    /// Rows where a model endpoint was asked and gave no usable answer (unreachable, an error,
+    /// malformed, truncated or unquoted output): the rules' verdict stands on each.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub model_unavailable: u64,
     /// What was skipped, by stage and reason, with sample locators.
     pub skipped: SkippedTally,
     /// What could not be checked, by reason (`gate_unaligned`,
@@ -506,6 +517,8 @@ impl Default for RunSummary {
             by_group: BTreeMap::new(),
             local_hits: 0,
             fetches: 0,
+            model_answered: 0,
+            model_unavailable: 0,
             skipped: SkippedTally::default(),
             uncheckable: BTreeMap::new(),
             not_checked: NOT_CHECKED_CHANGE_TYPES.iter().map(|s| s.to_string()).collect(),
@@ -546,6 +559,8 @@ impl RunSummary {
         self.by_status.clear();
         self.by_group.clear();
         self.local_hits = 0;
+        self.model_answered = 0;
+        self.model_unavailable = 0;
         self.uncheckable.clear();
         self
     }
@@ -575,6 +590,8 @@ impl RunSummary {
         add(&mut self.by_group, &other.by_group);
         self.local_hits += other.local_hits;
         self.fetches += other.fetches;
+        self.model_answered += other.model_answered;
+        self.model_unavailable += other.model_unavailable;
         self.skipped.merge(&other.skipped);
         add(&mut self.uncheckable, &other.uncheckable);
         for t in &other.not_checked {

@@ -129,6 +129,61 @@ pub fn row(rules: Status, readings: &[Probs], t: &Thresholds) -> Row {
     }
 }
 
+/// What a model behind an endpoint (crate `amem-endpoint`, `[[models]]` in config.toml)
+/// answered about a claim, once every quote of its answer was found verbatim in the passage it
+/// named. The endpoint is a second verifier under this same table, not a second policy: its
+/// answer is read as a reading with all its weight on one label ([`endpoint_row`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndpointAnswer {
+    /// The passages state the claim.
+    Supported,
+    /// A quoted passage states what cannot hold together with the claim.
+    Contradicted,
+    /// Neither.
+    NotEnoughInfo,
+}
+
+/// True when the rules found a value, date, unit or polarity in the evidence that cannot hold
+/// together with the claim's: an endpoint's "supported" never settles such a claim.
+pub fn rules_state_conflict(reasons: &[Reason]) -> bool {
+    reasons.iter().any(|r| {
+        let rule = r.rule.as_str();
+        rule.ends_with(".value_mismatch")
+            || rule.ends_with(".unit_mismatch")
+            || matches!(rule, "polarity.antonym" | "polarity.claim_negates" | "polarity.differs" | "polarity.evidence_negates")
+    })
+}
+
+/// The table's row for an endpoint's answer on a claim the rules gave `rules` with `reasons`.
+/// The endpoint is asked only about what the rules left undecided on topic
+/// (`partially_supported`, `not_addressed`): any other status is [`Row::NotConsulted`]. Its
+/// answer goes through [`row`] as a certain reading, so it decides exactly as the in-process
+/// model would at full confidence, except that a conflict the rules found
+/// ([`rules_state_conflict`]) keeps a "supported" answer from settling the claim
+/// ([`Row::UndecidedStays`]).
+pub fn endpoint_row(rules: Status, reasons: &[Reason], answer: EndpointAnswer) -> Row {
+    if !matches!(rules, Status::PartiallySupported | Status::NotAddressed) {
+        return Row::NotConsulted;
+    }
+    let reading = match answer {
+        EndpointAnswer::Supported => Probs { supported: 1.0, contradicted: 0.0, not_enough_info: 0.0 },
+        EndpointAnswer::Contradicted => Probs { supported: 0.0, contradicted: 1.0, not_enough_info: 0.0 },
+        EndpointAnswer::NotEnoughInfo => Probs { supported: 0.0, contradicted: 0.0, not_enough_info: 1.0 },
+    };
+    let certain = Thresholds { supported: 1.0, contradicted: 1.0, unrelated: 1.0 };
+    match row(rules, &[reading], &certain) {
+        Row::UndecidedSupported if rules_state_conflict(reasons) => Row::UndecidedStays,
+        r => r,
+    }
+}
+
+impl Row {
+    /// The reason's rule name for an endpoint's answer under this row, `llm.verifier.<row>`.
+    pub fn endpoint_rule(self) -> String {
+        format!("llm.verifier.{}", self.rule().trim_start_matches("model.verifier."))
+    }
+}
+
 /// The rules' verdict after the model: status, reasons (the rules' ones, then the model's),
 /// and the method.
 #[derive(Clone, Debug, PartialEq)]
@@ -482,6 +537,42 @@ mod tests {
             assert_eq!(Row::NotConsulted.status(rules), rules);
         }
         assert_eq!(row(Status::PartiallySupported, &[], &T), Row::NotConsulted);
+    }
+
+    #[test]
+    fn an_endpoint_settles_only_what_the_rules_left_undecided() {
+        for rules in [Status::PartiallySupported, Status::NotAddressed] {
+            assert_eq!(endpoint_row(rules, &[], EndpointAnswer::Supported), Row::UndecidedSupported);
+            assert_eq!(endpoint_row(rules, &[], EndpointAnswer::Contradicted), Row::UndecidedContradicted);
+            assert_eq!(endpoint_row(rules, &[], EndpointAnswer::NotEnoughInfo), Row::UndecidedStays);
+        }
+        for rules in [Status::Supported, Status::Contradicted, Status::NoEvidence, Status::Ambiguous, Status::Stale] {
+            for answer in [EndpointAnswer::Supported, EndpointAnswer::Contradicted, EndpointAnswer::NotEnoughInfo] {
+                assert_eq!(endpoint_row(rules, &[], answer), Row::NotConsulted);
+            }
+        }
+        assert_eq!(Row::UndecidedSupported.endpoint_rule(), "llm.verifier.supported");
+    }
+
+    #[test]
+    fn a_conflict_the_rules_found_is_never_supported_by_an_endpoint() {
+        for rule in
+            ["number.value_mismatch", "date.value_mismatch", "number.unit_mismatch", "polarity.evidence_negates", "polarity.antonym"]
+        {
+            let r = Reason { facet: "x".into(), detail: String::new(), claim_span: None, evidence: Vec::new(), rule: rule.into() };
+            let reasons = std::slice::from_ref(&r);
+            assert!(rules_state_conflict(reasons), "{rule}");
+            assert_eq!(endpoint_row(Status::PartiallySupported, reasons, EndpointAnswer::Supported), Row::UndecidedStays, "{rule}");
+            assert_eq!(endpoint_row(Status::PartiallySupported, reasons, EndpointAnswer::Contradicted), Row::UndecidedContradicted);
+        }
+        let topic = Reason {
+            facet: "topic".into(),
+            detail: String::new(),
+            claim_span: None,
+            evidence: Vec::new(),
+            rule: "number.not_found".into(),
+        };
+        assert!(!rules_state_conflict(&[topic]));
     }
 
     #[test]

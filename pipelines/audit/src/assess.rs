@@ -36,6 +36,25 @@ pub struct Outcome {
     pub method: String,
     /// True when the local wiki held evidence the verdict rests on.
     pub local_hit: bool,
+    /// When a model behind an endpoint answered (`[[models]]`, crate `amem-endpoint`): the
+    /// verdict the rules (and the in-process model) gave before it. This outcome is then the
+    /// endpoint's (method `llm:<model>@<prompt>`), and the ledger records the rules' verdict
+    /// as an assessment of its own just before it ([`Outcome::into_assessments`]): never
+    /// overwritten, and the latest (the reported one) is the table's.
+    pub rules: Option<Box<RulesVerdict>>,
+}
+
+/// The rules' verdict on a claim an endpoint then answered about ([`Outcome::rules`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesVerdict {
+    /// The status.
+    pub status: Status,
+    /// Reasons, citing evidence spans.
+    pub reasons: Vec<Reason>,
+    /// The gate on the claim against the evidence the verdict rests on.
+    pub gate: Option<GateSummary>,
+    /// The method (`deterministic@N`, with `+model:verifier@M` when the in-process model read it).
+    pub method: String,
 }
 
 impl Outcome {
@@ -63,6 +82,26 @@ impl Outcome {
             assessed_at: at.to_string(),
             policy_version: policy.to_string(),
         }
+    }
+
+    /// Every assessment this outcome gives `claim`, in the order the ledger records them: the
+    /// rules' verdict when an endpoint answered after it ([`Outcome::rules`]), then the reported one.
+    pub fn into_assessments(mut self, claim: &Claim, at: &str, policy: &str) -> Vec<Assessment> {
+        let mut out = Vec::with_capacity(2);
+        if let Some(r) = self.rules.take() {
+            let r = *r;
+            out.push(Assessment {
+                claim: claim.id,
+                status: r.status,
+                method: r.method,
+                reasons: r.reasons,
+                gate: r.gate,
+                assessed_at: at.to_string(),
+                policy_version: policy.to_string(),
+            });
+        }
+        out.push(self.into_assessment(claim, at, policy));
+        out
     }
 
     /// True when fetching from the trust list could change the verdict.
@@ -96,6 +135,9 @@ pub struct Assessor {
     /// The learned verifier, combined with the rules by [`crate::combine`]; `None`: the
     /// rules alone (`--no-models`).
     model: Option<&'static amem_models::Verifier>,
+    /// The verifier role of a model behind an endpoint (`[[models]]`), asked after the rules
+    /// about what they left undecided on topic; `None`: none configured.
+    endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
     /// The verifier was given a rarity table (it keeps the last one given).
     weighted: bool,
     /// The last verdict could depend on the claim's writing day.
@@ -111,6 +153,12 @@ impl Assessor {
     /// A fresh assessor combining the rules with `model` when given ([`crate::combine`]).
     pub fn with_model(model: Option<&'static amem_models::Verifier>) -> Assessor {
         Assessor { model, ..Assessor::default() }
+    }
+
+    /// This assessor, asking `endpoint` about what the rules leave undecided on topic.
+    pub fn with_endpoint(mut self, endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>) -> Assessor {
+        self.endpoint = endpoint;
+        self
     }
 
     /// True when the last outcome could depend on the day its claim was
@@ -226,27 +274,51 @@ impl Assessor {
                 row: amem_verify::combine::Row::NotConsulted,
             },
         };
-        let cited: Vec<&Evidence> = v.reasons.iter().flat_map(|r| r.evidence.iter()).collect();
-        // The gate reads the claim as a memory of the evidence it rests on: a
-        // claim flatter than its source (hedge, attribution, condition dropped)
-        // is flagged even when the values match.
-        let gate = if cited.is_empty() {
-            None
-        } else {
-            let mut source = String::new();
-            for e in &cited {
-                if !source.contains(e.quote.as_str()) {
-                    if !source.is_empty() {
-                        source.push(' ');
-                    }
-                    source.push_str(&e.quote);
-                }
-            }
-            Some(amem_gate::check(&source, text).summary())
-        };
+        let gate = gate_on(text, &v.reasons);
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
         self.read_day = amem_verify::reads_writing_day(text, evidence);
-        Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit }
+        let outcome = Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit, rules: None };
+        match &self.endpoint {
+            Some(endpoint) => consult_endpoint(endpoint, text, evidence, outcome),
+            None => outcome,
+        }
+    }
+}
+
+/// The gate on `text` read as a memory of the evidence `reasons` cite: a claim flatter than
+/// its source (hedge, attribution, condition dropped) is flagged even when the values match.
+fn gate_on(text: &str, reasons: &[Reason]) -> Option<GateSummary> {
+    let mut source = String::new();
+    for e in reasons.iter().flat_map(|r| r.evidence.iter()) {
+        if !source.contains(e.quote.as_str()) {
+            if !source.is_empty() {
+                source.push(' ');
+            }
+            source.push_str(&e.quote);
+        }
+    }
+    (!source.is_empty()).then(|| amem_gate::check(&source, text).summary())
+}
+
+/// Ask the endpoint about `text` when the rules left it undecided on topic: a checked answer
+/// becomes the reported outcome by the combination table, the rules' verdict kept beside it
+/// ([`Outcome::rules`]); no usable answer leaves the rules' verdict with a reason saying so.
+fn consult_endpoint(endpoint: &amem_endpoint::EndpointVerifier, text: &str, evidence: &[Evidence], mut rules: Outcome) -> Outcome {
+    match endpoint.judge(text, rules.status, &rules.reasons, evidence) {
+        None => rules,
+        Some(amem_endpoint::Judgement::Failed { reason }) => {
+            rules.reasons.push(reason);
+            rules
+        }
+        Some(amem_endpoint::Judgement::Answered { row, reason, .. }) => {
+            let status = row.status(rules.status);
+            let mut reasons = rules.reasons.clone();
+            reasons.push(reason);
+            let gate = gate_on(text, &reasons);
+            let local_hit = matches!(status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+            let before = RulesVerdict { status: rules.status, reasons: rules.reasons, gate: rules.gate, method: rules.method };
+            Outcome { status, reasons, gate, method: endpoint.method().to_string(), local_hit, rules: Some(Box::new(before)) }
+        }
     }
 }
 
@@ -385,7 +457,7 @@ impl Outcome {
     pub fn from_assessment(a: Assessment) -> Outcome {
         let local_hit = !a.method.ends_with(TRUST_LIST_SUFFIX)
             && matches!(a.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
-        Outcome { status: a.status, reasons: a.reasons, gate: a.gate, method: a.method, local_hit }
+        Outcome { status: a.status, reasons: a.reasons, gate: a.gate, method: a.method, local_hit, rules: None }
     }
 }
 
@@ -418,17 +490,21 @@ fn outcome_bytes(o: &Outcome) -> usize {
             + e.source_url.as_ref().map_or(0, String::len)
             + e.title.as_ref().map_or(0, String::len)
     };
-    let reasons: usize =
-        o.reasons.iter().map(|r| 96 + r.facet.len() + r.detail.len() + r.rule.len() + r.evidence.iter().map(evidence).sum::<usize>()).sum();
-    let gate = o.gate.as_ref().map_or(0, |g| {
-        64 + g
-            .flags
-            .iter()
-            .map(|f| 96 + f.check.len() + f.source_sentence.len() + f.cue.len() + f.memory_sentence.len() + f.rule.len())
-            .sum::<usize>()
-    });
+    let reasons = |rs: &[Reason]| -> usize {
+        rs.iter().map(|r| 96 + r.facet.len() + r.detail.len() + r.rule.len() + r.evidence.iter().map(evidence).sum::<usize>()).sum()
+    };
+    let gate = |g: &Option<GateSummary>| {
+        g.as_ref().map_or(0, |g| {
+            64 + g
+                .flags
+                .iter()
+                .map(|f| 96 + f.check.len() + f.source_sentence.len() + f.cue.len() + f.memory_sentence.len() + f.rule.len())
+                .sum::<usize>()
+        })
+    };
+    let rules = o.rules.as_ref().map_or(0, |r| 64 + r.method.len() + reasons(&r.reasons) + gate(&r.gate));
     // The entry itself, its key and the map's slot.
-    160 + o.method.len() + reasons + gate
+    160 + o.method.len() + reasons(&o.reasons) + gate(&o.gate) + rules
 }
 
 impl OutcomeCache {
@@ -543,6 +619,7 @@ mod tests {
             gate: None,
             method: "m".into(),
             local_hit: false,
+            rules: None,
         }
     }
 

@@ -133,6 +133,9 @@ pub struct AuditParams {
     /// `--reassess`: assess again every message with a claim on the unverified queue (after
     /// `amem grounding fetch --queue` captured sources for them); what else was recorded stays.
     pub reassess: bool,
+    /// The verifier role of a model behind an endpoint (`[[models]]` in config.toml), asked
+    /// about what the rules leave undecided on topic; `None`: none configured.
+    pub endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
 }
 
 impl AuditParams {
@@ -273,7 +276,11 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
 
     let wall = Timestamp::now();
     let now = params.now.unwrap_or(wall);
-    let policy = policy_version_with(params.model, params.check_worthiness, params.meaning);
+    let mut policy = policy_version_with(params.model, params.check_worthiness, params.meaning);
+    // An endpoint's answers are verdicts: adding, changing or removing one assesses again.
+    if let Some(e) = &params.endpoint {
+        policy = format!("{policy}+{}", e.method());
+    }
 
     // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
     let cpu = CpuParts::default();
@@ -330,7 +337,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let done = done_tx.clone();
                 let wiki = open_wiki(&params.home, params.meaning)?;
                 let h = scope.spawn(move || {
-                    regrade_stage(wiki, back_rx, done, params.model);
+                    regrade_stage(wiki, back_rx, done, params.model, params.endpoint.clone());
                     cpu.add("regrade", crate::cpu::thread_cpu());
                 });
                 (Some(miss_tx), Some(h))
@@ -380,6 +387,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     cache: &cache,
                     model: params.model,
                     check_worthiness: params.check_worthiness,
+                    endpoint: params.endpoint.clone(),
                 });
                 cpu.add("assess", crate::cpu::thread_cpu());
             });
@@ -698,17 +706,34 @@ struct AssessStage<'a> {
     model: Option<&'static amem_models::Verifier>,
     /// The check-worthiness model, when on.
     check_worthiness: Option<&'static amem_models::CheckWorthiness>,
+    /// A model behind an endpoint, when configured.
+    endpoint: Option<Arc<amem_endpoint::EndpointVerifier>>,
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
-    let AssessStage { wiki, seen, run_id, policy, rerun, reassess, select, rx, done, misses, counters: c, cache, model, check_worthiness } =
-        stage;
+    let AssessStage {
+        wiki,
+        seen,
+        run_id,
+        policy,
+        rerun,
+        reassess,
+        select,
+        rx,
+        done,
+        misses,
+        counters: c,
+        cache,
+        model,
+        check_worthiness,
+        endpoint,
+    } = stage;
     // What came before a failure is recorded, then the failure.
     let fatal = |done: &SyncSender<Vec<Item>>, mut out: Vec<Item>, e: String| {
         out.push(Item::Fatal(e));
         let _ = done.send(out);
     };
-    let mut assessor = Assessor::with_model(model);
+    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint);
     loop {
         // Hold the lock only to take one batch.
         let next = match rx.lock() {
@@ -915,8 +940,9 @@ fn regrade_stage(
     mut rx: tokio::sync::mpsc::Receiver<Box<Work>>,
     done: SyncSender<Vec<Item>>,
     model: Option<&'static amem_models::Verifier>,
+    endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
 ) {
-    let mut assessor = Assessor::with_model(model);
+    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint);
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.
@@ -952,8 +978,13 @@ fn record_all(ledger: &mut Ledger, rx: Receiver<Vec<Item>>, c: &Counters, at: &s
             Item::Message(w) => {
                 let Work { message, digest, claims, outcomes, skipped, stale, .. } = *w;
                 // Each outcome is this message's own: moved into its assessment, not copied.
-                let assessments: Vec<Assessment> =
-                    claims.iter().zip(outcomes).filter_map(|(claim, o)| o.map(|o| o.into_assessment(claim, at, policy))).collect();
+                // An outcome an endpoint answered gives two: the rules' verdict, then the reported one.
+                let assessments: Vec<Assessment> = claims
+                    .iter()
+                    .zip(outcomes)
+                    .filter_map(|(claim, o)| o.map(|o| o.into_assessments(claim, at, policy)))
+                    .flatten()
+                    .collect();
                 Counters::add(&c.skipped, skipped.len() as u64);
                 ledger.record_owned(Box::new(message), digest, claims, assessments, skipped)?;
                 for d in &stale {
@@ -1003,6 +1034,12 @@ pub fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     }
     if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
         s.local_hits += 1;
+    }
+    if rec.assessment.method.starts_with("llm:") {
+        s.model_answered += 1;
+    }
+    if rec.assessment.reasons.iter().any(amem_endpoint::is_failure) {
+        s.model_unavailable += 1;
     }
 }
 
@@ -1149,6 +1186,7 @@ mod tests {
             gate: None,
             method: "deterministic@2".into(),
             local_hit: true,
+            rules: None,
         };
         let a1 = recorded.to_assessment(&c1, "2030-01-01T00:00:00Z", "p@1");
         writer.record(&MessageOutcome { message: &first, claims: std::slice::from_ref(&c1), assessments: &[a1], skipped: &[] }).unwrap();

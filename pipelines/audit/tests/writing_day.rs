@@ -47,6 +47,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         meaning: None,
         shard: None,
         reassess: false,
+        endpoint: None,
     }
 }
 

@@ -171,6 +171,13 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
     }
     writeln!(out, "| local wiki hits | {} |", s.local_hits)?;
     writeln!(out, "| fetches | {} |", s.fetches)?;
+    // Only where a model endpoint was configured and asked: a run without one reads as before.
+    if s.model_answered > 0 {
+        writeln!(out, "| model answers | {} |", s.model_answered)?;
+    }
+    if s.model_unavailable > 0 {
+        writeln!(out, "| model unavailable | {} claims (the rules' verdict stands) |", s.model_unavailable)?;
+    }
     writeln!(out, "| skipped | {} |", s.skipped.total)?;
     writeln!(out, "| uncheckable | {} |", s.uncheckable.values().sum::<u64>())?;
     writeln!(out)?;
