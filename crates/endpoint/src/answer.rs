@@ -198,12 +198,10 @@ fn unfenced(content: &str) -> &str {
     rest.strip_suffix("```").unwrap_or(rest).trim()
 }
 
-/// Lowercased words of three letters or more, and numbers: what a quote must share with the claim.
-fn content_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() >= 3 || w.chars().any(|c| c.is_ascii_digit()))
-        .map(str::to_lowercase)
-        .collect()
+/// The stem keys of the content words of `text` (the one word reader, `amem_text::words`):
+/// what a quote must share with the claim.
+fn content_words(text: &str) -> Vec<u64> {
+    amem_text::words::words(text).into_iter().filter(|w| !w.stop).map(|w| w.key).collect()
 }
 
 /// Where `quote` occurs in `text`, runs of whitespace on either side counting as one space:

@@ -108,7 +108,7 @@ fn a_checked_answer_settles_an_undecided_claim_and_is_remembered() {
     assert_eq!(server.count(), 1);
     // Another revision of the evidence is another question.
     let changed = vec![amem_verify::text_evidence("Project Falcon is the new invoicing system. The team has 14 engineers.", 0)];
-    assert!(matches!(again.v_judge(&changed), Some(Judgement::Answered { cached: false, .. })));
+    assert!(matches!(again.judge(CLAIM, Status::PartiallySupported, &[], &changed), Some(Judgement::Answered { cached: false, .. })));
     assert_eq!(server.count(), 2);
     // The log: the model and tokens, the claim's hash, never its text.
     let log = std::fs::read_to_string(home.path().join("grounding.log")).unwrap();
@@ -116,16 +116,6 @@ fn a_checked_answer_settles_an_undecided_claim_and_is_remembered() {
     assert!(log.contains("\"tokens\":"), "{log}");
     assert!(log.contains("\"adapter\":\"model:recorded\""), "{log}");
     assert!(!log.contains("Falcon"), "{log}");
-}
-
-trait JudgeOn {
-    fn v_judge(&self, evidence: &[Evidence]) -> Option<Judgement>;
-}
-
-impl JudgeOn for EndpointVerifier {
-    fn v_judge(&self, evidence: &[Evidence]) -> Option<Judgement> {
-        self.judge(CLAIM, Status::PartiallySupported, &[], evidence)
-    }
 }
 
 #[test]
