@@ -163,6 +163,32 @@ pub(crate) fn open_endpoint(
     Ok(Some(std::sync::Arc::new(verifier)))
 }
 
+/// The gate's roles (witness, added content, fixer) of the first `[[models]]` entry that plays
+/// one, logging to the home's `grounding.log` and remembering answers in `answers`; `None`
+/// when no entry does, or when `offline` and the endpoint is not on this machine (said to
+/// `note`).
+///
+/// # Errors
+/// As [`open_endpoint`].
+pub(crate) fn open_gate_roles(
+    home: &std::path::Path,
+    models: &[amem_endpoint::ModelConfig],
+    offline: bool,
+    answers: Option<&std::path::Path>,
+    note: &mut dyn FnMut(String),
+) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
+    let Some(config) = models.iter().find(|m| amem_endpoint::EndpointGate::plays_any(m)) else { return Ok(None) };
+    if offline && !config.is_loopback() {
+        note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
+        return Ok(None);
+    }
+    let log = amem_factcheck::OutboundLog::in_home(home);
+    let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let roles =
+        amem_endpoint::EndpointGate::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
+    Ok(Some(std::sync::Arc::new(roles)))
+}
+
 pub(crate) struct Ctx {
     /// `$AMEM_HOME`.
     pub home: PathBuf,
@@ -291,6 +317,44 @@ impl Ctx {
             return Ok(None);
         }
         open_endpoint(&self.home, models, offline, answers, &mut |n| self.note(n))
+    }
+
+    /// [`open_gate_roles`] with the home's `[[models]]`, unless `--no-models`; answers are
+    /// remembered in the home's ledger.
+    ///
+    /// # Errors
+    /// The configuration cannot be read, or as [`open_gate_roles`].
+    pub(crate) fn gate_roles(&self, offline: bool) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
+        if self.no_models {
+            return Ok(None);
+        }
+        let cfg = crate::config::HomeConfig::load(&self.home).map_err(|e| anyhow::anyhow!("cannot load the configuration: {e}"))?;
+        if !cfg.models.iter().any(amem_endpoint::EndpointGate::plays_any) {
+            return Ok(None);
+        }
+        let answers = self.home.join(amem_ledger::LEDGER_FILE);
+        open_gate_roles(&self.home, &cfg.models, offline, Some(&answers), &mut |n| self.note(n))
+    }
+
+    /// The `[[models]]` entry named `name` in the home's config.toml, to play `role` (what an
+    /// eval that names a model asks of it, whatever roles the entry lists).
+    ///
+    /// # Errors
+    /// The configuration cannot be read, or names no such entry.
+    pub(crate) fn named_model(&self, name: &str, role: amem_endpoint::Role) -> anyhow::Result<amem_endpoint::ModelConfig> {
+        let cfg = crate::config::HomeConfig::load(&self.home).map_err(|e| anyhow::anyhow!("cannot load the configuration: {e}"))?;
+        let Some(m) = cfg.models.iter().find(|m| m.name == name) else {
+            let names: Vec<&str> = cfg.models.iter().map(|m| m.name.as_str()).collect();
+            return Err(crate::UsageError(format!(
+                "{} names no model {name:?} under [[models]] (it names: {})",
+                crate::config::HomeConfig::path(&self.home).display(),
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            ))
+            .into());
+        };
+        let mut m = m.clone();
+        m.roles = vec![role];
+        Ok(m)
     }
 
     /// False with `--no-models`: no model is asked, in-process or behind an endpoint.

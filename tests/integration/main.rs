@@ -9,6 +9,7 @@ mod endpoint;
 mod extract;
 mod factcheck;
 mod gate;
+mod gate_models;
 mod identity;
 mod importers_chat;
 mod importers_mail;

@@ -19,12 +19,19 @@ pub(crate) struct BenchArgs {
     /// The stimulus set's id (from a pool manifest, or your own), printed with the figures
     #[arg(long)]
     stimulus_set: String,
+    /// Ask model endpoints on this machine only (loopback), for the gate's model roles
+    #[arg(long)]
+    offline: bool,
     #[command(flatten)]
     out: crate::printer::OutputArgs,
 }
 
 pub(crate) fn run(a: BenchArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
-    let s = amem_pool::bench::score(&a.sources, &a.writes, &a.stimulus_set)?;
+    // The gate's model roles the home configures, if any: the figures are then the gate's with
+    // them, and the output says what they were asked.
+    let roles = ctx.gate_roles(a.offline)?;
+    let models = roles.as_deref().map(amem_endpoint::EndpointGate::models).unwrap_or_default();
+    let s = amem_pool::bench::score(&a.sources, &a.writes, &a.stimulus_set, models)?;
     let mut out = ctx.stdout();
     if a.out.is_json() {
         write_json_line(&mut out, &s)?;

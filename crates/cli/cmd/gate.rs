@@ -16,6 +16,11 @@
 //! stderr: one `error: FILE:LINE: ...` per malformed line (the rest are
 //! processed) and a closing count. Exit 0 (also with skipped lines, unless
 //! `--strict`), 1 on unreadable files.
+//!
+//! With a `[[models]]` entry playing a gate role (witness, added_content), `amem gate` asks
+//! it as a second reader (`amem_gate::check_with`); `--fix` asks the fixer role for a rewrite
+//! of a REWRITE memory, printed (under `"fix"` in JSON) only when it passes the same gate, and
+//! never written back: the memory file is only read.
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
@@ -53,6 +58,13 @@ pub(crate) struct GateArgs {
     /// Exit 1 when any input line was skipped
     #[arg(long)]
     pub strict: bool,
+    /// For a REWRITE verdict, ask the model playing the fixer role ([[models]] roles = ["fixer"])
+    /// for a rewrite; it is shown only when it passes the same gate, and never written anywhere
+    #[arg(long)]
+    pub fix: bool,
+    /// Ask model endpoints on this machine only (loopback)
+    #[arg(long)]
+    pub offline: bool,
 }
 
 /// Arguments of `amem drift`.
@@ -154,6 +166,8 @@ struct GateLine<'a> {
     id: &'a serde_json::Value,
     #[serde(flatten)]
     report: &'a GateReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<&'a amem_gate::Proposal>,
 }
 
 #[derive(Serialize)]
@@ -186,24 +200,51 @@ fn finish(ctx: &Ctx, what: &str, done: usize, skipped: usize, strict: bool, many
 pub(crate) fn run_gate(a: GateArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let (pairs, skipped) = inputs(&a, ctx)?;
     let many = a.pairs.is_some();
+    // The model roles the home configures (witness, added content, fixer), if any: second
+    // readers that can only add findings.
+    let roles = ctx.gate_roles(a.offline)?;
+    let models = roles.as_deref().map(amem_endpoint::EndpointGate::models).unwrap_or_default();
+    let fixer = match (a.fix, roles.as_deref().and_then(amem_endpoint::EndpointGate::fixer)) {
+        (false, _) => None,
+        (true, Some(f)) => Some(f),
+        (true, None) => {
+            return Err(crate::UsageError(
+                "--fix needs a model playing the fixer role: add roles = [\"fixer\"] to a [[models]] entry of config.toml".into(),
+            )
+            .into());
+        }
+    };
     let mut out = ctx.stdout();
+    let (mut shown, mut asked) = (0usize, 0usize);
     for p in &pairs {
-        let r = amem_gate::check(&p.source, &p.memory);
+        let r = amem_gate::check_with(&p.source, &p.memory, models);
+        let proposal = fixer.and_then(|f| amem_gate::fix(&p.source, &p.memory, &r, models, f));
+        asked += usize::from(proposal.is_some());
+        shown += usize::from(proposal.as_ref().is_some_and(|p| p.outcome == amem_gate::FixOutcome::Shown));
         match a.format {
-            Format::Json => write_json_line(&mut out, &GateLine { id: &p.id, report: &r })?,
+            Format::Json => write_json_line(&mut out, &GateLine { id: &p.id, report: &r, fix: proposal.as_ref() })?,
             Format::Text => {
                 if many {
                     writeln!(out, "== {}", id_text(&p.id))?;
                 }
                 out.write_all(r.to_text().as_bytes())?;
+                if let Some(p) = &proposal {
+                    out.write_all(p.to_text().as_bytes())?;
+                }
             }
         }
     }
     out.flush()?;
+    if fixer.is_some() {
+        ctx.note(format!("fixes: {asked} asked for, {shown} passed the gate and shown (none applied: a fix is a proposal)"));
+    }
     Ok(finish(ctx, "pairs gated", pairs.len(), skipped, a.strict, many))
 }
 
 pub(crate) fn run_inspect(a: GateArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
+    if a.fix {
+        return Err(crate::UsageError("--fix is for amem gate".into()).into());
+    }
     let (pairs, skipped) = inputs(&a, ctx)?;
     let many = a.pairs.is_some();
     let mut out = ctx.stdout();

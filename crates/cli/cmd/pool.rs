@@ -31,6 +31,9 @@ pub(crate) enum PoolCommand {
         /// The pool folder (pool.arrow, manifest.json)
         #[arg(long)]
         out: PathBuf,
+        /// Ask model endpoints on this machine only (loopback), for the gate's model roles
+        #[arg(long)]
+        offline: bool,
     },
     /// Draw a blind labelling session: session.csv for labellers, key.csv kept hidden
     Session {
@@ -77,7 +80,7 @@ pub(crate) enum PoolCommand {
 
 pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
     match c {
-        PoolCommand::Build { sources, writes, extractor: _, out } => {
+        PoolCommand::Build { sources, writes, extractor: _, out, offline } => {
             let mut streams: Vec<MessageStream> = Vec::new();
             for spec in &sources {
                 let (kind, path) = crate::paths::source_arg(spec)?;
@@ -95,7 +98,14 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
                 None => (Writes::Rules, amem_extract::EXTRACTOR.to_string()),
             };
             let mut writer = PoolWriter::create(&out)?;
-            let manifest = build::build(streams, &w, &name, &mut |cand| writer.push(cand))?;
+            // The gate's model roles the home configures, if any (second readers: they can only
+            // add findings); the manifest says what they were asked.
+            let roles = ctx.gate_roles(offline)?;
+            let models = roles.as_deref().map(amem_endpoint::EndpointGate::models).unwrap_or_default();
+            let manifest = build::build(streams, &w, &name, models, &mut |cand| writer.push(cand))?;
+            for m in &manifest.gate_models {
+                ctx.note(m.describe());
+            }
             let pool = writer.finish()?;
             let mpath = out.join("manifest.json");
             std::fs::write(&mpath, serde_json::to_vec_pretty(&manifest)?).with_context(|| format!("cannot write {}", mpath.display()))?;

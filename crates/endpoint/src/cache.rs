@@ -50,17 +50,33 @@ impl AnswerCache {
         Ok(AnswerCache { conn: Mutex::new(conn) })
     }
 
-    /// The answer stored under `key`, if any.
-    pub fn get(&self, key: &Digest) -> Option<Checked> {
+    /// The text stored under `key`, if any.
+    pub fn get_text(&self, key: &Digest) -> Option<String> {
         let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let json: Option<String> = conn
-            .query_row("SELECT answer_json FROM endpoint_answers WHERE key = ?1", params![key.0.as_slice()], |r| r.get(0))
+        conn.query_row("SELECT answer_json FROM endpoint_answers WHERE key = ?1", params![key.0.as_slice()], |r| r.get(0))
             .optional()
             .unwrap_or_else(|e| {
                 tracing::warn!(error = %e, "cannot read the model answers table");
                 None
-            });
-        let s: Stored = serde_json::from_str(&json?).ok()?;
+            })
+    }
+
+    /// Store `text` under `key` (an entry already there is kept). The gate's roles store the
+    /// model's checked reply as given and check it again when they read it back.
+    pub fn put_text(&self, key: &Digest, method: &str, text: &str) {
+        let now = jiff::Timestamp::now().to_string();
+        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Err(e) = conn.execute(
+            "INSERT INTO endpoint_answers (key, method, answer_json, answered_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (key) DO NOTHING",
+            params![key.0.as_slice(), method, text, now],
+        ) {
+            tracing::warn!(error = %e, "cannot store a model answer");
+        }
+    }
+
+    /// The answer stored under `key`, if any.
+    pub fn get(&self, key: &Digest) -> Option<Checked> {
+        let s: Stored = serde_json::from_str(&self.get_text(key)?).ok()?;
         let answer = match s.status.as_str() {
             "supported" => EndpointAnswer::Supported,
             "contradicted" => EndpointAnswer::Contradicted,
@@ -82,14 +98,8 @@ impl AnswerCache {
             quotes: answer.quotes.iter().map(|(i, r)| (*i, r.start, r.end)).collect(),
             missing: answer.missing.clone(),
         };
-        let Ok(json) = serde_json::to_string(&stored) else { return };
-        let now = jiff::Timestamp::now().to_string();
-        let conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Err(e) = conn.execute(
-            "INSERT INTO endpoint_answers (key, method, answer_json, answered_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (key) DO NOTHING",
-            params![key.0.as_slice(), method, json, now],
-        ) {
-            tracing::warn!(error = %e, "cannot store a model answer");
+        if let Ok(json) = serde_json::to_string(&stored) {
+            self.put_text(key, method, &json);
         }
     }
 }

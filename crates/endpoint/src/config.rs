@@ -12,7 +12,7 @@
 //! concurrency = 1                      # calls in flight at once
 //! rate = "2/s"                         # requests per window, spaced evenly
 //! max_tokens = 400                     # the longest answer asked for
-//! roles = ["verifier"]                 # what the model is asked to do
+//! roles = ["verifier"]                 # what it is asked: verifier, witness, added_content, fixer
 //! ```
 //!
 //! The key is read from the environment when the endpoint is opened and never written to the
@@ -33,6 +33,15 @@ pub enum Role {
     /// Decide a claim the rules left undecided on topic, quoting the evidence
     /// (docs/architecture.md, "Deterministic first, models subordinate").
     Verifier,
+    /// Read one sentence for the gate: does it hedge, does it attribute (with the marker
+    /// words, checked verbatim); it can only add a gate finding.
+    Witness,
+    /// Read one memory sentence against its source for the gate: supported, unsupported
+    /// (naming the added words) or cannot tell; it can only add a gate finding.
+    AddedContent,
+    /// Propose a rewrite of a memory the gate sent back (`amem gate --fix`); shown only when
+    /// the proposal passes the same gate.
+    Fixer,
 }
 
 impl Role {
@@ -40,6 +49,9 @@ impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Verifier => "verifier",
+            Role::Witness => "witness",
+            Role::AddedContent => "added_content",
+            Role::Fixer => "fixer",
         }
     }
 }

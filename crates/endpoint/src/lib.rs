@@ -12,14 +12,21 @@
 //! reply) leaves the rules' verdict standing with a reason saying so, counted in the report.
 //! The answer is recorded as an assessment of its own (method `llm:<model>@verify-1`) beside
 //! the rules' one, and remembered in the ledger ([`cache`]) so a re-run makes no call.
+//!
+//! The gate's roles ([`gate_roles`]): a witness reading hedges and attributions, an
+//! added-content detector and a fixer, second readers of `amem gate`, `amem pool` and
+//! `amem bench` under the same rule: checked against the text before they count, and able
+//! only to add a finding (a fix is shown only when it passes the same gate).
 
 pub mod answer;
 pub mod cache;
 pub mod chat;
 pub mod config;
+pub mod gate_roles;
 
 pub use chat::{Endpoint, Unavailable};
 pub use config::{ModelConfig, ModelsTable, Role};
+pub use gate_roles::EndpointGate;
 
 use amem_model::{Digest, Evidence, Reason, Status};
 use amem_verify::combine::{EndpointAnswer, Row, endpoint_row};
@@ -69,12 +76,9 @@ pub struct Counts {
     pub wait_ms: u64,
 }
 
-/// The verifier role of one configured endpoint.
-#[derive(Debug)]
-pub struct EndpointVerifier {
-    endpoint: Endpoint,
-    cache: Option<cache::AnswerCache>,
-    method: String,
+/// The counters of one role, shared by its worker threads.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
     consulted: AtomicU64,
     cache_hits: AtomicU64,
     answered: AtomicU64,
@@ -82,6 +86,41 @@ pub struct EndpointVerifier {
     discarded: AtomicU64,
     tokens: AtomicU64,
     wait_ms: AtomicU64,
+}
+
+impl Tally {
+    fn add(a: &AtomicU64, n: u64) {
+        a.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The counts so far.
+    pub(crate) fn counts(&self) -> Counts {
+        let l = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Counts {
+            consulted: l(&self.consulted),
+            cache_hits: l(&self.cache_hits),
+            answered: l(&self.answered),
+            unavailable: l(&self.unavailable),
+            discarded: l(&self.discarded),
+            tokens: l(&self.tokens),
+            wait_ms: l(&self.wait_ms),
+        }
+    }
+
+    /// One call made: its wait and, when it got a reply, the tokens the endpoint reported.
+    pub(crate) fn call(&self, started: std::time::Instant, tokens: Option<u64>) {
+        Self::add(&self.wait_ms, u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        Self::add(&self.tokens, tokens.unwrap_or(0));
+    }
+}
+
+/// The verifier role of one configured endpoint.
+#[derive(Debug)]
+pub struct EndpointVerifier {
+    endpoint: Endpoint,
+    cache: Option<cache::AnswerCache>,
+    method: String,
+    tally: Tally,
 }
 
 impl EndpointVerifier {
@@ -93,18 +132,7 @@ impl EndpointVerifier {
     pub fn new(endpoint: Endpoint, answers: Option<&std::path::Path>) -> rusqlite::Result<EndpointVerifier> {
         let cache = answers.map(cache::AnswerCache::open).transpose()?;
         let method = format!("llm:{}@{}", endpoint.config().model, answer::PROMPT_VERSION);
-        Ok(EndpointVerifier {
-            endpoint,
-            cache,
-            method,
-            consulted: AtomicU64::new(0),
-            cache_hits: AtomicU64::new(0),
-            answered: AtomicU64::new(0),
-            unavailable: AtomicU64::new(0),
-            discarded: AtomicU64::new(0),
-            tokens: AtomicU64::new(0),
-            wait_ms: AtomicU64::new(0),
-        })
+        Ok(EndpointVerifier { endpoint, cache, method, tally: Tally::default() })
     }
 
     /// `llm:<model>@<prompt-version>`: the method of the assessments it makes.
@@ -119,16 +147,7 @@ impl EndpointVerifier {
 
     /// The counts so far.
     pub fn counts(&self) -> Counts {
-        let l = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        Counts {
-            consulted: l(&self.consulted),
-            cache_hits: l(&self.cache_hits),
-            answered: l(&self.answered),
-            unavailable: l(&self.unavailable),
-            discarded: l(&self.discarded),
-            tokens: l(&self.tokens),
-            wait_ms: l(&self.wait_ms),
-        }
+        self.tally.counts()
     }
 
     /// Whether a claim the rules gave `rules` is put to the endpoint.
@@ -148,11 +167,11 @@ impl EndpointVerifier {
         if passages.is_empty() {
             return None;
         }
-        self.consulted.fetch_add(1, Ordering::Relaxed);
+        Tally::add(&self.tally.consulted, 1);
         let key = self.key(claim, &passages);
         let (checked, cached) = match self.cache.as_ref().and_then(|c| c.get(&key)) {
             Some(c) => {
-                self.cache_hits.fetch_add(1, Ordering::Relaxed);
+                Tally::add(&self.tally.cache_hits, 1);
                 (c, true)
             }
             None => match self.ask(claim, &passages) {
@@ -202,7 +221,7 @@ impl EndpointVerifier {
         let claim_sha = Digest::of(claim.as_bytes()).to_hex();
         let started = std::time::Instant::now();
         let reply = self.endpoint.chat_json(&answer::messages(claim, passages), &claim_sha);
-        self.wait_ms.fetch_add(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX), Ordering::Relaxed);
+        self.tally.call(started, reply.as_ref().ok().and_then(|r| r.tokens));
         let failed = |rule: &str, why: String| Reason {
             facet: "model".into(),
             detail: format!(
@@ -217,18 +236,17 @@ impl EndpointVerifier {
         let reply = match reply {
             Ok(r) => r,
             Err(e) => {
-                self.unavailable.fetch_add(1, Ordering::Relaxed);
+                Tally::add(&self.tally.unavailable, 1);
                 return Err(failed(RULE_UNAVAILABLE, e.to_string()));
             }
         };
-        self.tokens.fetch_add(reply.tokens.unwrap_or(0), Ordering::Relaxed);
         match answer::check(&reply.content, claim, passages) {
             Ok(c) => {
-                self.answered.fetch_add(1, Ordering::Relaxed);
+                Tally::add(&self.tally.answered, 1);
                 Ok(c)
             }
             Err(d) => {
-                self.discarded.fetch_add(1, Ordering::Relaxed);
+                Tally::add(&self.tally.discarded, 1);
                 Err(failed(RULE_DISCARDED, format!("answer discarded: {d}")))
             }
         }

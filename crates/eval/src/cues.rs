@@ -338,6 +338,148 @@ pub fn mine_file(corpus: &str, path: &Path) -> Result<Vec<Candidate>> {
     Ok(mine(corpus, &load(path)?))
 }
 
+/// Records taken for a model's evaluation: at most `limit` of `records`, evenly spaced
+/// (record `i * len / limit`), so a small budget still spans the corpus; all when `limit`
+/// is 0 or not smaller.
+pub fn spread(records: &[Record], limit: usize) -> Vec<&Record> {
+    if limit == 0 || limit >= records.len() {
+        return records.iter().collect();
+    }
+    (0..limit).map(|i| &records[i * records.len() / limit]).collect()
+}
+
+/// One class of one corpus scored with a witness beside the word lists
+/// (`amem eval cues --witness NAME`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WitnessScore {
+    /// Corpus folder name.
+    pub corpus: String,
+    /// `hedge` or `attribution`.
+    pub class: String,
+    /// Records read.
+    pub records: usize,
+    /// The word lists alone on those records.
+    pub lexicon: Score,
+    /// The word lists and the witness's checked markers together (what the gate reads).
+    pub with_witness: Score,
+    /// Sentence level: the witness's "does it hedge / attribute" against "has an annotated
+    /// cue of the class", as F1.
+    pub sentence_f1: f64,
+    /// The same with each record's answer set against the next record's annotation (the
+    /// shuffled control), and the margin.
+    pub sentence_f1_shuffled: f64,
+    /// `sentence_f1 - sentence_f1_shuffled`.
+    pub margin: f64,
+    /// Records the witness gave no usable answer for (only the word lists count there).
+    pub not_established: usize,
+}
+
+fn score_of(corpus: &str, class: CueClass, t: &Tally) -> Score {
+    let p = if t.detected == 0 { 0.0 } else { t.detected_ok as f64 / t.detected as f64 };
+    let r = if t.annotated == 0 { 0.0 } else { t.annotated_found as f64 / t.annotated as f64 };
+    let f = if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) };
+    Score {
+        corpus: corpus.to_string(),
+        class: class.as_str().to_string(),
+        precision: round3(p),
+        recall: round3(r),
+        f1: round3(f),
+        n: t.annotated,
+    }
+}
+
+fn f1_of(pairs: impl Iterator<Item = (bool, bool)>) -> f64 {
+    let (mut tp, mut fp, mut fneg) = (0usize, 0usize, 0usize);
+    for (said, gold) in pairs {
+        match (said, gold) {
+            (true, true) => tp += 1,
+            (true, false) => fp += 1,
+            (false, true) => fneg += 1,
+            _ => {}
+        }
+    }
+    if tp == 0 { 0.0 } else { 2.0 * tp as f64 / (2 * tp + fp + fneg) as f64 }
+}
+
+/// Score the word lists alone and with `witness` on `records` of one corpus, for the
+/// hedge and attribution classes the corpus annotates. One witness call per record.
+pub fn evaluate_witness(corpus: &str, records: &[&Record], witness: &dyn amem_gate::Witness) -> Vec<WitnessScore> {
+    let classes: Vec<CueClass> = [CueClass::Hedge, CueClass::Attribution]
+        .into_iter()
+        .filter(|c| records.iter().any(|r| r.cues.iter().any(|(k, _)| k == c)))
+        .collect();
+    if classes.is_empty() {
+        return Vec::new();
+    }
+    let readings: Vec<Option<amem_gate::Stance>> = records.iter().map(|r| witness.read(&r.text)).collect();
+    classes
+        .into_iter()
+        .map(|class| {
+            let (mut lex, mut both) = (Tally::default(), Tally::default());
+            let mut said_gold: Vec<(Option<bool>, bool)> = Vec::new();
+            for (r, reading) in records.iter().zip(&readings) {
+                let ann: Vec<Span> = r.cues.iter().filter(|c| c.0 == class).map(|c| c.1).collect();
+                let det: Vec<Span> = detect_cues(&r.text).iter().filter(|c| c.class == class).map(|c| c.span).collect();
+                let markers: Vec<Span> = reading
+                    .as_ref()
+                    .map(|s| if class == CueClass::Hedge { &s.hedge } else { &s.attribution })
+                    .map(|m| m.iter().map(|x| Span::new(x.start, x.end)).collect())
+                    .unwrap_or_default();
+                let mut joint = det.clone();
+                joint.extend(markers.iter().filter(|m| !det.iter().any(|d| d.overlaps(m))));
+                for (t, found) in [(&mut lex, &det), (&mut both, &joint)] {
+                    t.detected += found.len();
+                    t.detected_ok += found.iter().filter(|d| ann.iter().any(|a| a.overlaps(d))).count();
+                    t.annotated += ann.len();
+                    t.annotated_found += ann.iter().filter(|a| found.iter().any(|d| d.overlaps(a))).count();
+                }
+                said_gold.push((reading.as_ref().map(|_| !markers.is_empty()), !ann.is_empty()));
+            }
+            // Sentence level, over the records the witness answered; the control pairs each
+            // answer with the next answered record's annotation.
+            let answered: Vec<(bool, bool)> = said_gold.iter().filter_map(|(s, g)| s.map(|s| (s, *g))).collect();
+            let f1 = f1_of(answered.iter().copied());
+            let n = answered.len();
+            let shuffled = f1_of((0..n).map(|i| (answered[i].0, answered[(i + 1) % n.max(1)].1)));
+            WitnessScore {
+                corpus: corpus.to_string(),
+                class: class.as_str().to_string(),
+                records: records.len(),
+                lexicon: score_of(corpus, class, &lex),
+                with_witness: score_of(corpus, class, &both),
+                sentence_f1: round3(f1),
+                sentence_f1_shuffled: round3(shuffled),
+                margin: round3(f1 - shuffled),
+                not_established: readings.iter().filter(|r| r.is_none()).count(),
+            }
+        })
+        .collect()
+}
+
+/// The witness table (markdown).
+pub fn witness_table(rows: &[WitnessScore]) -> String {
+    let mut s = String::from(
+        "| corpus | class | records | lexicon P | lexicon R | with witness P | with witness R | sentence F1 | shuffled | margin | not established |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for x in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:+.3} | {} |\n",
+            x.corpus,
+            x.class,
+            x.records,
+            x.lexicon.precision,
+            x.lexicon.recall,
+            x.with_witness.precision,
+            x.with_witness.recall,
+            x.sentence_f1,
+            x.sentence_f1_shuffled,
+            x.margin,
+            x.not_established
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

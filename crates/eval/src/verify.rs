@@ -320,6 +320,10 @@ pub enum Method {
     /// The rules and the model by the combination table ([`amem_verify::combine::combine`]):
     /// what the audit reports.
     Combined,
+    /// [`Method::Combined`], then a model behind an endpoint for what that left undecided on
+    /// topic (`amem_verify::combine::endpoint_row`): what the audit reports with a
+    /// `[[models]]` verifier. Scored by [`score_with`] with the endpoint's judge.
+    WithEndpoint,
 }
 
 impl Method {
@@ -329,6 +333,7 @@ impl Method {
             Method::Rules => "rules",
             Method::Model => "model",
             Method::Combined => "combined",
+            Method::WithEndpoint => "combined+endpoint",
         }
     }
 }
@@ -367,7 +372,7 @@ fn judge(method: Method, rules: &mut Verifier, model: Option<&amem_models::Verif
     match (method, model) {
         (Method::Rules, _) | (_, None) => rules.verify(claim, evidence).status,
         (Method::Model, Some(m)) => amem_verify::combine::model_alone(m, claim, evidence).unwrap_or(Status::NotAddressed),
-        (Method::Combined, Some(m)) => {
+        (Method::Combined | Method::WithEndpoint, Some(m)) => {
             let r = rules.verify(claim, evidence);
             amem_verify::combine::combine(m, claim, r.status, r.reasons, evidence).status
         }
@@ -377,17 +382,32 @@ fn judge(method: Method, rules: &mut Verifier, model: Option<&amem_models::Verif
 /// [`score_with_control`] by `method` (`model` is required for [`Method::Model`] and
 /// [`Method::Combined`]; without it they score the rules).
 pub fn score_method(name: &str, pairs: &[Pair], method: Method, model: Option<&amem_models::Verifier>) -> Scored {
+    score_with(name, pairs, &mut |rules, claim, evidence| judge(method, rules, model, claim, evidence))
+}
+
+/// Every pair judged by `judge` (given the set's rules verifier, the claim and the evidence)
+/// against its own evidence and against the [`rotation`]'s: the signal and its control.
+pub fn score_with(name: &str, pairs: &[Pair], judge: &mut dyn FnMut(&mut Verifier, &str, &[Evidence]) -> Status) -> Scored {
     let mut rules = Verifier::new().with_rarity(rarity_of(pairs));
-    let signal = tally(name, pairs, pairs.iter().map(|p| judge(method, &mut rules, model, &p.claim, &evidence_of(p))));
+    let signal = tally(name, pairs, pairs.iter().map(|p| judge(&mut rules, &p.claim, &evidence_of(p))));
     let shuffled = tally(
         name,
         pairs,
         rotation(pairs).into_iter().zip(pairs).map(|(j, p)| match j {
-            Some(j) => judge(method, &mut rules, model, &p.claim, &evidence_of(&pairs[j])),
+            Some(j) => judge(&mut rules, &p.claim, &evidence_of(&pairs[j])),
             None => Status::NoEvidence,
         }),
     );
     Scored { signal, shuffled, ceiling: lexical_ceiling(name, pairs) }
+}
+
+/// At most `limit` pairs of `pairs`, evenly spaced (0: all): a model's budget spread over the
+/// whole set.
+pub fn spread(pairs: &[Pair], limit: usize) -> Vec<Pair> {
+    if limit == 0 || limit >= pairs.len() {
+        return pairs.to_vec();
+    }
+    (0..limit).map(|i| pairs[i * pairs.len() / limit].clone()).collect()
 }
 
 /// Verify every pair against its own evidence and tally the groups, words weighed by

@@ -1,5 +1,6 @@
 //! Alignment and the eight checks.
 
+use crate::models::GateModels;
 use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
 use amem_model::{CueClass, Span};
 use amem_text::cues::CueAt;
@@ -72,13 +73,13 @@ impl<'a> Scanned<'a> {
     }
 
     /// Content-word set of sentence `i`.
-    fn sent_words(&self, i: usize) -> &[Word] {
+    pub(crate) fn sent_words(&self, i: usize) -> &[Word] {
         let [_, _, a, b] = self.ranges[i];
         &self.words[a..b]
     }
 
     /// Cues of `class` inside `start..end` (cues are sorted by start).
-    fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &CueAt<'a>> {
+    pub(crate) fn cues_in(&self, start: usize, end: usize, class: CueClass) -> impl Iterator<Item = &CueAt<'a>> {
         let lo = self.cues.partition_point(|c| c.span.start < start);
         let hi = self.cues.partition_point(|c| c.span.start < end);
         self.cues[lo..hi.max(lo)].iter().filter(move |c| c.class == class && c.span.end <= end)
@@ -155,6 +156,13 @@ pub(crate) fn align(src: &Scanned<'_>, mem: &Scanned<'_>) -> Vec<Alignment> {
 
 /// Run the gate: align, then every check on every aligned group.
 pub fn check(source: &str, memory: &str) -> GateReport {
+    check_with(source, memory, GateModels::default())
+}
+
+/// [`check`], then the second readers `models` names (a model's witness and added-content
+/// detector, [`crate::models`]): each may add findings, never remove one, so the verdict
+/// can only be lowered. With no role configured this is [`check`].
+pub fn check_with(source: &str, memory: &str, models: GateModels<'_>) -> GateReport {
     let src = Scanned::new(source);
     let mem = Scanned::new(memory);
     let alignment = align(&src, &mem);
@@ -171,11 +179,8 @@ pub fn check(source: &str, memory: &str) -> GateReport {
     let members: Vec<usize> = pairs.iter().map(|&(_, mi)| mi).collect();
     let mut sources: Vec<usize> = pairs.iter().map(|&(si, _)| si).collect();
     sources.dedup();
-    let mut from = 0;
-    for &si in &sources {
-        let to = from + pairs[from..].iter().take_while(|&&(s, _)| s == si).count();
-        let ms = &members[from..to];
-        from = to;
+    let groups = groups_of(&pairs, &members, &sources);
+    for &(si, ms) in &groups {
         let g = Group {
             src: &src,
             mem: &mem,
@@ -209,9 +214,35 @@ pub fn check(source: &str, memory: &str) -> GateReport {
             });
         }
     }
+    let mut uses = Vec::new();
+    if let Some(w) = models.witness {
+        uses.push(crate::second::witness_pass(&src, &mem, &groups, w, &mut flags));
+    }
+    if let Some(a) = models.added {
+        uses.push(crate::second::added_pass(&src, &mem, a, &mut flags));
+    }
     flags.sort_by(|a, b| a.memory_span.start.cmp(&b.memory_span.start).then(a.check.cmp(&b.check)).then(a.source_span.cmp(&b.source_span)));
     let verdict = GateReport::verdict_for(&alignment, &flags);
-    GateReport { verdict, flags, alignment, not_checked: NOT_CHECKED.iter().map(|s| s.to_string()).collect(), threshold: ALIGN_THRESHOLD }
+    GateReport {
+        verdict,
+        flags,
+        alignment,
+        not_checked: NOT_CHECKED.iter().map(|s| s.to_string()).collect(),
+        threshold: ALIGN_THRESHOLD,
+        models: uses,
+    }
+}
+
+/// The aligned groups as (source sentence, its memory sentences), from the sorted pairs.
+fn groups_of<'m>(pairs: &[(usize, usize)], members: &'m [usize], sources: &[usize]) -> Vec<(usize, &'m [usize])> {
+    let mut out = Vec::with_capacity(sources.len());
+    let mut from = 0;
+    for &si in sources {
+        let to = from + pairs[from..].iter().take_while(|&&(s, _)| s == si).count();
+        out.push((si, &members[from..to]));
+        from = to;
+    }
+    out
 }
 
 /// One source sentence and the memory sentences aligned to it.

@@ -17,6 +17,11 @@
 //! it to the model's [`amem_model::GateSummary`]. [`inspect()`] gives the same
 //! findings as typed changes; [`drift()`] runs a chain of rewrites.
 //!
+//! Models, when the user configured them, are second readers ([`models`], [`check_with`]):
+//! a witness for hedges and attributions the word lists miss and an added-content
+//! detector, each quote-checked and able only to add a finding; and a fixer ([`fix()`])
+//! whose proposed rewrite is shown only when it passes the same gate.
+//!
 //! The word lists are `amem-text`'s data files (`crates/text/lexicons/`), all
 //! matched in one aho-corasick pass per text.
 //!
@@ -34,12 +39,17 @@
 
 mod check;
 mod drift;
+mod fix;
 mod inspect;
+pub mod models;
 mod report;
+mod second;
 
-pub use check::{ALIGN_THRESHOLD, check};
+pub use check::{ALIGN_THRESHOLD, check, check_with};
 pub use drift::{DriftReport, Hop, Loss, drift};
+pub use fix::{FixOutcome, Fixer, Proposal, fix};
 pub use inspect::{Change, InspectReport, inspect};
+pub use models::{AddedContent, Addition, GateModels, ModelUse, Stance, Witness};
 pub use report::{Alignment, Check, Flag, GateReport, NOT_CHECKED, Severity};
 
 /// The gate's version, as named in assessment methods (`gate@<VERSION>`).

@@ -30,6 +30,9 @@ pub enum Check {
     Truncated,
     /// A value kept, its unit or currency changed.
     Unit,
+    /// The memory says what the source does not (found only by a model's added-content
+    /// detector, [`crate::models::AddedContent`], never by the word lists).
+    Added,
     /// A memory sentence aligned to no source sentence while others did
     /// (informational).
     Unaligned,
@@ -70,6 +73,7 @@ impl Check {
             Check::Brittle => "brittle",
             Check::Truncated => "truncated",
             Check::Unit => "unit",
+            Check::Added => "added",
             Check::Unaligned => "unaligned",
         }
     }
@@ -79,7 +83,7 @@ impl Check {
     /// | check | severity | verdict when present |
     /// |---|---|---|
     /// | brittle, truncated | reject | `REJECT` |
-    /// | polarity, condition, hedge, attribution, temporal, unit | rewrite | `REWRITE` |
+    /// | polarity, condition, hedge, attribution, temporal, unit, added | rewrite | `REWRITE` |
     /// | unaligned | informational | `PASS_WITH_FLAGS` |
     pub fn severity(&self) -> Severity {
         match self {
@@ -100,6 +104,7 @@ impl Check {
             Check::Brittle => "dropped_inputs",
             Check::Truncated => "broken_total",
             Check::Unit => "changed_unit",
+            Check::Added => "added_content",
             Check::Unaligned => "unaligned",
         }
     }
@@ -166,6 +171,9 @@ pub struct GateReport {
     pub not_checked: Vec<String>,
     /// The alignment threshold used.
     pub threshold: f64,
+    /// The model roles asked ([`crate::models`]); empty for the deterministic gate alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<crate::models::ModelUse>,
 }
 
 impl GateReport {
@@ -233,6 +241,10 @@ impl GateReport {
             }
         }
         s.push_str(&format!("not checked (no detector): {}\n", self.not_checked.join(", ")));
+        for m in &self.models {
+            s.push_str(&m.describe());
+            s.push('\n');
+        }
         s
     }
 }

@@ -30,6 +30,10 @@ pub struct BenchScore {
     pub by_verdict: BTreeMap<String, u64>,
     /// Writes naming a source id not in the sources file (not scored).
     pub writes_unmatched: u64,
+    /// The model roles the gate asked (witness, added content), summed over the writes;
+    /// empty for the deterministic gate alone.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gate_models: Vec<amem_gate::ModelUse>,
 }
 
 #[derive(Deserialize)]
@@ -52,11 +56,11 @@ fn lines(path: &Path) -> Result<impl Iterator<Item = (usize, std::io::Result<Str
 }
 
 /// Score `writes` against `sources` (JSONL: `{"source_id","source"}`, or the
-/// `id`/`text` lines `amem import` prints).
+/// `id`/`text` lines `amem import` prints), the gate asking `models` as second readers.
 ///
 /// # Errors
 /// Unreadable files or malformed lines (naming file and line).
-pub fn score(sources: &Path, writes: &Path, stimulus_set: &str) -> Result<BenchScore> {
+pub fn score(sources: &Path, writes: &Path, stimulus_set: &str, models: amem_gate::GateModels<'_>) -> Result<BenchScore> {
     let mut src: HashMap<String, String> = HashMap::new();
     for (i, line) in lines(sources)? {
         let line = line.map_err(|e| Error::io(sources, e))?;
@@ -70,6 +74,7 @@ pub fn score(sources: &Path, writes: &Path, stimulus_set: &str) -> Result<BenchS
     let mut written: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut by_verdict: BTreeMap<String, u64> = BTreeMap::new();
     let (mut n, mut flagged, mut unchecked, mut unmatched) = (0u64, 0u64, 0u64, 0u64);
+    let mut gate_models = Vec::new();
     for (i, line) in lines(writes)? {
         let line = line.map_err(|e| Error::io(writes, e))?;
         if line.trim().is_empty() {
@@ -82,7 +87,9 @@ pub fn score(sources: &Path, writes: &Path, stimulus_set: &str) -> Result<BenchS
             continue;
         };
         written.insert(w.source_id.clone());
-        let verdict = amem_gate::check(source, &w.memory).verdict;
+        let report = amem_gate::check_with(source, &w.memory, models);
+        amem_gate::ModelUse::add_all(&mut gate_models, &report.models);
+        let verdict = report.verdict;
         n += 1;
         *by_verdict.entry(verdict.as_str().to_string()).or_default() += 1;
         match verdict {
@@ -101,12 +108,13 @@ pub fn score(sources: &Path, writes: &Path, stimulus_set: &str) -> Result<BenchS
         abstention_share: Ratio::wilson(total_sources - written.len() as u64, total_sources),
         by_verdict,
         writes_unmatched: unmatched,
+        gate_models,
     })
 }
 
 /// The three figures, together, for people.
 pub fn render(s: &BenchScore) -> String {
-    format!(
+    let mut text = format!(
         "stimulus set {}: {} sources, {} writes\n  flag rate among checkable writes: {}\n  uncheckable share of writes:      {}\n  abstention share of sources:      {}\n",
         s.stimulus_set,
         s.sources,
@@ -114,7 +122,11 @@ pub fn render(s: &BenchScore) -> String {
         s.flag_rate.describe(),
         s.uncheckable_share.describe(),
         s.abstention_share.describe()
-    )
+    );
+    for m in &s.gate_models {
+        text.push_str(&format!("  {}\n", m.describe()));
+    }
+    text
 }
 
 #[cfg(test)]
@@ -142,7 +154,7 @@ mod tests {
         wr.push_str("{\"source_id\":\"s4\",\"write_id\":\"w4\",\"memory\":\"Bananas are yellow.\"}\n");
         wr.push_str("{\"source_id\":\"zz\",\"write_id\":\"w9\",\"memory\":\"x\"}\n");
         std::fs::write(&w, wr).unwrap();
-        let b = score(&s, &w, "set-1").unwrap();
+        let b = score(&s, &w, "set-1", amem_gate::GateModels::default()).unwrap();
         assert_eq!((b.sources, b.writes, b.writes_unmatched), (6, 5, 1));
         assert_eq!((b.flag_rate.numerator, b.flag_rate.denominator), (1, 4));
         assert_eq!(b.flag_rate.value, None, "4 checkable writes: counts, not a ratio");

@@ -91,6 +91,10 @@ pub struct Manifest {
     pub writes_unmatched: u64,
     /// Records the importers skipped, by kind.
     pub skipped: BTreeMap<String, u64>,
+    /// The model roles the gate asked (witness, added content), summed over the candidates;
+    /// empty for the deterministic gate alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gate_models: Vec<amem_gate::ModelUse>,
 }
 
 /// Build a pool from message streams: select, pair with writes, gate.
@@ -103,6 +107,7 @@ pub fn build(
     streams: Vec<MessageStream>,
     writes: &Writes,
     writes_name: &str,
+    models: amem_gate::GateModels<'_>,
     sink: &mut dyn FnMut(Candidate) -> Result<()>,
 ) -> Result<Manifest> {
     let mut m = Manifest { writes: writes_name.to_string(), ..Manifest::default() };
@@ -137,7 +142,8 @@ pub fn build(
                 m.sources_without_writes += 1;
             }
             for (write_id, memory) in pairs {
-                let report = amem_gate::check(&source, &memory);
+                let report = amem_gate::check_with(&source, &memory, models);
+                amem_gate::ModelUse::add_all(&mut m.gate_models, &report.models);
                 let summary = report.summary();
                 *m.by_verdict.entry(summary.verdict.as_str().to_string()).or_default() += 1;
                 m.candidates += 1;
@@ -216,7 +222,7 @@ mod tests {
 
     fn collect(streams: Vec<MessageStream>, writes: &Writes) -> (Vec<Candidate>, Manifest) {
         let mut out = Vec::new();
-        let m = build(streams, writes, "test", &mut |c| {
+        let m = build(streams, writes, "test", amem_gate::GateModels::default(), &mut |c| {
             out.push(c);
             Ok(())
         })

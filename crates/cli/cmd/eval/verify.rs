@@ -43,6 +43,17 @@ pub(crate) struct VerifyEvalArgs {
     /// combination, or all three side by side (on the part of each set the model never saw)
     #[arg(long, value_enum, default_value_t = MethodArg::Rules)]
     pub method: MethodArg,
+    /// Also put what the rules and the learned verifier leave undecided to the [[models]] entry
+    /// NAME, as the audit would (on each set's held-out part): rules, combined and
+    /// combined+endpoint side by side, then the calls made, remembered answers, tokens and time
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// With --model: at most this many pairs per set, evenly spaced (0: all)
+    #[arg(long, default_value_t = 0, requires = "model")]
+    pub limit: usize,
+    /// With --model: allow a model endpoint on this machine only
+    #[arg(long, requires = "model")]
+    pub offline: bool,
 }
 
 /// `--method`.
@@ -61,6 +72,9 @@ pub(crate) enum MethodArg {
 
 pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let sets = eval::load_corpus(&a.corpus).with_context(|| format!("cannot load the claim-evidence sets in {}", a.corpus.display()))?;
+    if let Some(name) = a.model.clone() {
+        return run_endpoint(a, &name, ctx, sets);
+    }
     if a.method != MethodArg::Rules {
         return run_methods(a, ctx, sets);
     }
@@ -131,6 +145,80 @@ fn run_methods(a: VerifyEvalArgs, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)
         parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
         methods.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
         amem_models::Verifier::shipped_weights_sha256()
+    ));
+    Ok(Exit::Success)
+}
+
+/// `--model NAME`: each set's held-out part (spread to `--limit`) scored by the rules, the
+/// combination, and the combination with the endpoint consulted as the audit consults it, each
+/// with its shuffled control; then what the endpoint cost.
+fn run_endpoint(a: VerifyEvalArgs, name: &str, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)>) -> anyhow::Result<Exit> {
+    let config = ctx.named_model(name, amem_endpoint::Role::Verifier)?;
+    let answers = ctx.home.join(amem_ledger::LEDGER_FILE);
+    let Some(endpoint) =
+        crate::printer::open_endpoint(&ctx.home, std::slice::from_ref(&config), a.offline, Some(&answers), &mut |n| ctx.note(n))?
+    else {
+        anyhow::bail!("the model {name:?} cannot be asked offline");
+    };
+    let model = ctx.model()?;
+    let started = std::time::Instant::now();
+    let parts: Vec<(String, Vec<eval::Pair>)> =
+        sets.iter().map(|(n, p)| (n.clone(), eval::spread(&eval::heldout_part(n, p), a.limit))).collect();
+    let mut rows = Vec::new();
+    for (set, pairs) in &parts {
+        rows.push((eval::Method::Rules, eval::score_method(set, pairs, eval::Method::Rules, model)));
+        if model.is_some() {
+            rows.push((eval::Method::Combined, eval::score_method(set, pairs, eval::Method::Combined, model)));
+        }
+        let scored = eval::score_with(set, pairs, &mut |rules, claim, evidence| {
+            let r = rules.verify(claim, evidence);
+            let (status, reasons) = match model {
+                Some(m) => {
+                    let c = amem_verify::combine::combine(m, claim, r.status, r.reasons, evidence);
+                    (c.status, c.reasons)
+                }
+                None => (r.status, r.reasons),
+            };
+            match endpoint.judge(claim, status, &reasons, evidence) {
+                Some(amem_endpoint::Judgement::Answered { row, .. }) => row.status(status),
+                _ => status,
+            }
+        });
+        rows.push((eval::Method::WithEndpoint, scored));
+    }
+    let mut out = ctx.stdout();
+    match a.format {
+        Format::Markdown => out.write_all(eval::render_methods_markdown(&rows).as_bytes())?,
+        Format::Json => {
+            for (m, s) in &rows {
+                let mut v = eval::to_json(s);
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("method".into(), serde_json::json!(m.as_str()));
+                    o.insert("part".into(), serde_json::json!("heldout"));
+                    o.insert("endpoint_method".into(), serde_json::json!(endpoint.method()));
+                }
+                write_json_line(&mut out, &v)?;
+            }
+        }
+    }
+    out.flush()?;
+    let c = endpoint.counts();
+    ctx.note(format!(
+        "{} ({} at {}), held-out parts of {} sets ({} pairs, each also against shuffled evidence): {} claims put to it, {} remembered answers, {} answered, {} unavailable, {} discarded; {} tokens; {} ms waiting ({} ms a call); {:.1} s in all",
+        endpoint.method(),
+        config.name,
+        config.url,
+        parts.len(),
+        parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
+        c.consulted,
+        c.cache_hits,
+        c.answered,
+        c.unavailable,
+        c.discarded,
+        c.tokens,
+        c.wait_ms,
+        c.wait_ms / (c.consulted - c.cache_hits).max(1),
+        started.elapsed().as_secs_f64()
     ));
     Ok(Exit::Success)
 }
