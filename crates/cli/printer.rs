@@ -329,11 +329,24 @@ impl Ctx {
             return Ok(None);
         }
         let cfg = crate::config::HomeConfig::load(&self.home).map_err(|e| anyhow::anyhow!("cannot load the configuration: {e}"))?;
-        if !cfg.models.iter().any(amem_endpoint::EndpointGate::plays_any) {
+        self.gate_roles_for(&cfg.models, offline, &self.home.join(amem_ledger::LEDGER_FILE))
+    }
+
+    /// [`open_gate_roles`] with `models`, remembering answers in the ledger at `answers`
+    /// (created only when a role is configured), unless `--no-models`.
+    ///
+    /// # Errors
+    /// As [`open_gate_roles`].
+    pub(crate) fn gate_roles_for(
+        &self,
+        models: &[amem_endpoint::ModelConfig],
+        offline: bool,
+        answers: &std::path::Path,
+    ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
+        if self.no_models || !models.iter().any(amem_endpoint::EndpointGate::plays_any) {
             return Ok(None);
         }
-        let answers = self.home.join(amem_ledger::LEDGER_FILE);
-        open_gate_roles(&self.home, &cfg.models, offline, Some(&answers), &mut |n| self.note(n))
+        open_gate_roles(&self.home, models, offline, Some(answers), &mut |n| self.note(n))
     }
 
     /// The `[[models]]` entry named `name` in the home's config.toml, to play `role` (what an

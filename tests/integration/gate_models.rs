@@ -259,3 +259,56 @@ fn the_witness_and_verifier_evals_run_through_a_named_endpoint() {
     let (_, err) = code(t.amem().args(["eval", "cues", "--witness", "nope", "--corpus"]).arg(t.path().join("cues/tiny")), 2);
     assert!(err.contains("recorded"), "{err}");
 }
+
+#[test]
+fn factcheck_and_the_audit_gate_a_claim_with_the_configured_roles() {
+    let Some(dir) = shared("factcheck_and_the_audit_gate_a_claim_with_the_configured_roles") else { return };
+    let server = serve(&dir.join("fixtures/http"));
+    let t = TestDir::new();
+    home_with(&t, &server, r#"["added_content"]"#);
+    t.write("home/wiki/alice.md", format!("---\ntitle: Alice\n---\n{PROMOTION}\n"));
+    // Other notes, so the claim's words weigh as rare as they are (the audit weighs by rarity).
+    t.write("home/wiki/falcon.md", "---\ntitle: Project Falcon\n---\nProject Falcon is the new billing system. The team has 14 engineers.\n");
+    t.write("home/wiki/office.md", "---\ntitle: Office\n---\nThe Ohio office moved to a new building in March.\n");
+    let factcheck = |extra: &[&str]| -> Value {
+        let out = ok(t.amem().args(["factcheck", ADDED_MEMORY, "--json", "--offline"]).args(extra));
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+    };
+    let checks = |v: &Value| -> Vec<String> {
+        v["gate"]["flags"].as_array().map(|f| f.iter().map(|f| f["check"].as_str().unwrap_or("").to_string()).collect()).unwrap_or_default()
+    };
+    let rules = factcheck(&["--no-models"]);
+    assert!(!checks(&rules).contains(&"added".to_string()), "{rules}");
+    let with = factcheck(&[]);
+    assert!(checks(&with).contains(&"added".to_string()), "{with}");
+    assert!(server.count() >= 1);
+
+    // The audit gates the same claim with the same roles; its policy names them, so turning
+    // them on assesses again.
+    let mbox = t.write(
+        "mail.mbox",
+        format!("From x@x Mon May 05 10:00:00 +0000 2025\nMessage-ID: <e1@example.org>\nDate: Mon, 5 May 2025 10:00:00 +0000\nFrom: Ann <ann@example.org>\nSubject: s\n\n{ADDED_MEMORY}\n\n"),
+    );
+    let audit = |extra: &[&str]| -> Value {
+        let out = ok(t
+            .amem()
+            .args(["audit", "chat-history", "--offline", "--since", "2001-01-01", "--now", "2025-06-01T00:00:00Z", "--json"])
+            .args(["--format", "jsonl", "--source"])
+            .arg(format!("gmail:{}", mbox.display()))
+            .args(extra));
+        let line = out.lines().filter(|l| l.contains("\"run_summary\"")).find_map(|l| serde_json::from_str::<Value>(l).ok()).unwrap();
+        let dir = std::path::PathBuf::from(line["data"]["report_dir"].as_str().unwrap());
+        let row = std::fs::read_to_string(dir.join("audit.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|v| v["type"] == "assessment" && v["data"]["claim"]["text"] == ADDED_MEMORY)
+            .unwrap_or_else(|| panic!("no row for the claim in {}", dir.display()));
+        row["data"]["assessment"].clone()
+    };
+    let rules = audit(&["--no-models"]);
+    assert!(!checks(&rules).contains(&"added".to_string()), "{rules}");
+    let with = audit(&[]);
+    assert!(checks(&with).contains(&"added".to_string()), "{with}");
+    assert!(with["policy_version"].as_str().unwrap_or("").contains("+gate:llm:gpt-4o-mini@added-1"), "{with}");
+}

@@ -214,6 +214,11 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
             a.offline || a.shard.is_some(),
             Some(&amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE)),
         )?,
+        gate_roles: ctx.gate_roles_for(
+            &config.models,
+            a.offline || a.shard.is_some(),
+            &amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE),
+        )?,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

@@ -90,6 +90,8 @@ pub(crate) struct Engine {
     model: Option<&'static amem_models::Verifier>,
     /// The verifier role of a model endpoint, when configured.
     endpoint: Option<Arc<amem_endpoint::EndpointVerifier>>,
+    /// The gate's model roles (witness, added content), when configured.
+    gate_roles: Option<Arc<amem_endpoint::EndpointGate>>,
     offline: bool,
     reindex_every: Duration,
     last_index: Mutex<Option<Instant>>,
@@ -223,12 +225,23 @@ impl Engine {
             )?,
             false => None,
         };
+        let gate_roles = match opts.endpoints {
+            true => crate::printer::open_gate_roles(
+                &opts.home,
+                &config.models,
+                opts.offline,
+                Some(&opts.home.join(amem_ledger::LEDGER_FILE)),
+                &mut |n| tracing::info!("{n}"),
+            )?,
+            false => None,
+        };
         Ok(Engine {
             home: opts.home.clone(),
             store,
             grounder,
             model: opts.model,
             endpoint,
+            gate_roles,
             offline: opts.offline,
             reindex_every: opts.reindex_every,
             last_index: Mutex::new(Some(Instant::now())),
@@ -266,7 +279,8 @@ impl Engine {
                 let a: GateArgs = parse_args(name, args)?;
                 check_size(name, "source", &a.source, MAX_TEXT_BYTES)?;
                 check_size(name, "memory", &a.memory, MAX_TEXT_BYTES)?;
-                serde_json::to_value(amem_gate::check(&a.source, &a.memory)).map_err(|e| CallError::Failed(e.to_string()))
+                let models = self.gate_roles.as_deref().map(amem_endpoint::EndpointGate::models).unwrap_or_default();
+                serde_json::to_value(amem_gate::check_with(&a.source, &a.memory, models)).map_err(|e| CallError::Failed(e.to_string()))
             }
             "amem_open" => {
                 let a: OpenArgs = parse_args(name, args)?;
@@ -325,7 +339,7 @@ impl Engine {
         let grounder = &self.grounder;
         let mut ask = |claim: &str| -> GroundOutcome { runtime.block_on(grounder.ground(claim)) };
         let ground: Option<&mut dyn FnMut(&str) -> GroundOutcome> = if grounder.is_enabled() { Some(&mut ask) } else { None };
-        let mut assessor = Assessor::with_model(self.model).with_endpoint(self.endpoint.clone());
+        let mut assessor = Assessor::with_model(self.model).with_endpoint(self.endpoint.clone()).with_gate_roles(self.gate_roles.clone());
         let opts = CheckOptions { refresh: a.refresh.unwrap_or(false), offline: self.offline, ..CheckOptions::default() };
         let checked = check_claim(&self.store, ground, &mut assessor, &a.claim, opts, progress)
             .map_err(|e| CallError::Failed(format!("cannot search the wiki: {e}")))?;
@@ -447,7 +461,10 @@ pub(crate) fn tools() -> Vec<Tool> {
         "chunks": {"type": "integer"}}, "required": ["uri", "item", "path", "chunks"]});
     let gate_out = json!({"type": "object", "properties": {
         "verdict": {"type": "string"}, "flags": {"type": "array"}, "alignment": {"type": "array"},
-        "not_checked": {"type": "array", "items": {"type": "string"}}, "threshold": {"type": "number"}},
+        "not_checked": {"type": "array", "items": {"type": "string"}}, "threshold": {"type": "number"},
+        "models": {"type": "array", "items": {"type": "object", "properties": {
+            "role": {"type": "string"}, "method": {"type": "string"}, "asked": {"type": "integer"},
+            "answered": {"type": "integer"}, "not_established": {"type": "integer"}}}}},
         "required": ["verdict", "flags", "not_checked"]});
     let open_out = json!({"type": "object", "properties": {
         "uri": {"type": "string"}, "text": {"type": "string"}, "chunks": {"type": "integer"}, "title": {"type": ["string", "null"]},

@@ -138,6 +138,9 @@ pub struct Assessor {
     /// The verifier role of a model behind an endpoint (`[[models]]`), asked after the rules
     /// about what they left undecided on topic; `None`: none configured.
     endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
+    /// The gate's model roles (witness, added content) behind an endpoint, second readers of
+    /// the claim against the evidence it cites; `None`: the word lists alone.
+    gate_roles: Option<std::sync::Arc<amem_endpoint::EndpointGate>>,
     /// The verifier was given a rarity table (it keeps the last one given).
     weighted: bool,
     /// The last verdict could depend on the claim's writing day.
@@ -159,6 +162,18 @@ impl Assessor {
     pub fn with_endpoint(mut self, endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>) -> Assessor {
         self.endpoint = endpoint;
         self
+    }
+
+    /// This assessor, gating each claim with `roles` as second readers (they can only add
+    /// findings).
+    pub fn with_gate_roles(mut self, roles: Option<std::sync::Arc<amem_endpoint::EndpointGate>>) -> Assessor {
+        self.gate_roles = roles;
+        self
+    }
+
+    /// The gate's second readers, when configured.
+    fn gate_models(&self) -> amem_gate::GateModels<'_> {
+        self.gate_roles.as_deref().map(amem_endpoint::EndpointGate::models).unwrap_or_default()
     }
 
     /// True when the last outcome could depend on the day its claim was
@@ -274,12 +289,12 @@ impl Assessor {
                 row: amem_verify::combine::Row::NotConsulted,
             },
         };
-        let gate = gate_on(text, &v.reasons);
+        let gate = gate_on(text, &v.reasons, self.gate_models());
         let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
         self.read_day = amem_verify::reads_writing_day(text, evidence);
         let outcome = Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit, rules: None };
         match &self.endpoint {
-            Some(endpoint) => consult_endpoint(endpoint, text, evidence, outcome),
+            Some(endpoint) => consult_endpoint(endpoint, text, evidence, outcome, self.gate_models()),
             None => outcome,
         }
     }
@@ -287,7 +302,7 @@ impl Assessor {
 
 /// The gate on `text` read as a memory of the evidence `reasons` cite: a claim flatter than
 /// its source (hedge, attribution, condition dropped) is flagged even when the values match.
-fn gate_on(text: &str, reasons: &[Reason]) -> Option<GateSummary> {
+fn gate_on(text: &str, reasons: &[Reason], models: amem_gate::GateModels<'_>) -> Option<GateSummary> {
     let mut source = String::new();
     for e in reasons.iter().flat_map(|r| r.evidence.iter()) {
         if !source.contains(e.quote.as_str()) {
@@ -297,13 +312,19 @@ fn gate_on(text: &str, reasons: &[Reason]) -> Option<GateSummary> {
             source.push_str(&e.quote);
         }
     }
-    (!source.is_empty()).then(|| amem_gate::check(&source, text).summary())
+    (!source.is_empty()).then(|| amem_gate::check_with(&source, text, models).summary())
 }
 
 /// Ask the endpoint about `text` when the rules left it undecided on topic: a checked answer
 /// becomes the reported outcome by the combination table, the rules' verdict kept beside it
 /// ([`Outcome::rules`]); no usable answer leaves the rules' verdict with a reason saying so.
-fn consult_endpoint(endpoint: &amem_endpoint::EndpointVerifier, text: &str, evidence: &[Evidence], mut rules: Outcome) -> Outcome {
+fn consult_endpoint(
+    endpoint: &amem_endpoint::EndpointVerifier,
+    text: &str,
+    evidence: &[Evidence],
+    mut rules: Outcome,
+    models: amem_gate::GateModels<'_>,
+) -> Outcome {
     match endpoint.judge(text, rules.status, &rules.reasons, evidence) {
         None => rules,
         Some(amem_endpoint::Judgement::Failed { reason }) => {
@@ -314,7 +335,7 @@ fn consult_endpoint(endpoint: &amem_endpoint::EndpointVerifier, text: &str, evid
             let status = row.status(rules.status);
             let mut reasons = rules.reasons.clone();
             reasons.push(reason);
-            let gate = gate_on(text, &reasons);
+            let gate = gate_on(text, &reasons, models);
             let local_hit = matches!(status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
             let before = RulesVerdict { status: rules.status, reasons: rules.reasons, gate: rules.gate, method: rules.method };
             Outcome { status, reasons, gate, method: endpoint.method().to_string(), local_hit, rules: Some(Box::new(before)) }

@@ -136,6 +136,9 @@ pub struct AuditParams {
     /// The verifier role of a model behind an endpoint (`[[models]]` in config.toml), asked
     /// about what the rules leave undecided on topic; `None`: none configured.
     pub endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
+    /// The gate's model roles (witness, added content) behind an endpoint: second readers of
+    /// each claim against the evidence it cites; `None`: the word lists alone.
+    pub gate_roles: Option<std::sync::Arc<amem_endpoint::EndpointGate>>,
 }
 
 impl AuditParams {
@@ -281,6 +284,13 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
     if let Some(e) = &params.endpoint {
         policy = format!("{policy}+{}", e.method());
     }
+    // So are the gate's model findings.
+    if let Some(g) = &params.gate_roles {
+        let m = g.models();
+        for method in [m.witness.map(|w| w.method()), m.added.map(|a| a.method())].into_iter().flatten() {
+            policy = format!("{policy}+gate:{method}");
+        }
+    }
 
     // Where the run's CPU goes, logged by part at the end (src/cpu.rs).
     let cpu = CpuParts::default();
@@ -337,7 +347,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                 let done = done_tx.clone();
                 let wiki = open_wiki(&params.home, params.meaning)?;
                 let h = scope.spawn(move || {
-                    regrade_stage(wiki, back_rx, done, params.model, params.endpoint.clone());
+                    regrade_stage(wiki, back_rx, done, params.model, params.endpoint.clone(), params.gate_roles.clone());
                     cpu.add("regrade", crate::cpu::thread_cpu());
                 });
                 (Some(miss_tx), Some(h))
@@ -388,6 +398,7 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
                     model: params.model,
                     check_worthiness: params.check_worthiness,
                     endpoint: params.endpoint.clone(),
+                    gate_roles: params.gate_roles.clone(),
                 });
                 cpu.add("assess", crate::cpu::thread_cpu());
             });
@@ -708,6 +719,8 @@ struct AssessStage<'a> {
     check_worthiness: Option<&'static amem_models::CheckWorthiness>,
     /// A model behind an endpoint, when configured.
     endpoint: Option<Arc<amem_endpoint::EndpointVerifier>>,
+    /// The gate's model roles, when configured.
+    gate_roles: Option<Arc<amem_endpoint::EndpointGate>>,
 }
 
 fn assess_stage(stage: AssessStage<'_>) {
@@ -727,13 +740,14 @@ fn assess_stage(stage: AssessStage<'_>) {
         model,
         check_worthiness,
         endpoint,
+        gate_roles,
     } = stage;
     // What came before a failure is recorded, then the failure.
     let fatal = |done: &SyncSender<Vec<Item>>, mut out: Vec<Item>, e: String| {
         out.push(Item::Fatal(e));
         let _ = done.send(out);
     };
-    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint);
+    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint).with_gate_roles(gate_roles);
     loop {
         // Hold the lock only to take one batch.
         let next = match rx.lock() {
@@ -941,8 +955,9 @@ fn regrade_stage(
     done: SyncSender<Vec<Item>>,
     model: Option<&'static amem_models::Verifier>,
     endpoint: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
+    gate_roles: Option<std::sync::Arc<amem_endpoint::EndpointGate>>,
 ) {
-    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint);
+    let mut assessor = Assessor::with_model(model).with_endpoint(endpoint).with_gate_roles(gate_roles);
     while let Some(mut work) = rx.blocking_recv() {
         for i in std::mem::take(&mut work.pending) {
             // What was fetched is in the wiki now: the same local path decides.

@@ -48,6 +48,7 @@ fn params(home: &Path, mbox: &Path) -> AuditParams {
         shard: None,
         reassess: false,
         endpoint: None,
+        gate_roles: None,
     }
 }
 
