@@ -268,7 +268,10 @@ fn factcheck_and_the_audit_gate_a_claim_with_the_configured_roles() {
     home_with(&t, &server, r#"["added_content"]"#);
     t.write("home/wiki/alice.md", format!("---\ntitle: Alice\n---\n{PROMOTION}\n"));
     // Other notes, so the claim's words weigh as rare as they are (the audit weighs by rarity).
-    t.write("home/wiki/falcon.md", "---\ntitle: Project Falcon\n---\nProject Falcon is the new billing system. The team has 14 engineers.\n");
+    t.write(
+        "home/wiki/falcon.md",
+        "---\ntitle: Project Falcon\n---\nProject Falcon is the new billing system. The team has 14 engineers.\n",
+    );
     t.write("home/wiki/office.md", "---\ntitle: Office\n---\nThe Ohio office moved to a new building in March.\n");
     let factcheck = |extra: &[&str]| -> Value {
         let out = ok(t.amem().args(["factcheck", ADDED_MEMORY, "--json", "--offline"]).args(extra));
