@@ -18,7 +18,7 @@ What it does, in order:
      line ends kept;
    - maildir (`<custodian>-r<r>/<folder>/<n>.`);
    - the Kaggle CSV (`file,message`, RFC 4180).
-3. Builds `import_stats` (importers/gmail/examples) in release mode and runs
+3. Builds `import_stats` (importers/mbox/examples) in release mode and runs
    it once per archive in its own process under `/usr/bin/time`, which gives
    the wall time and the peak RSS (max resident set) of the importer alone.
    Throughput = messages (or input MB) / wall seconds, best of `--runs`
@@ -266,7 +266,7 @@ def py_run(mbox):
 
 def measure(archives, runs):
     log("building import_stats (release)")
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-importer-gmail", "--example", "import_stats"], cwd=ROOT, check=True)
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "amem-importer-mbox", "--example", "import_stats"], cwd=ROOT, check=True)
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     exe = os.path.join(target, "release", "examples", "import_stats")
     rows = []

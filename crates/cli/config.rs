@@ -1,6 +1,6 @@
 //! `$AMEM_HOME/config.toml`, read whole: the `[[imports]]` the audit reads
 //! when no `--source` is given, and the `[grounding]` table, which is handed
-//! to `amem-factcheck` for validation. Strict: unknown keys are errors, and
+//! to `amem-grounding` for validation. Strict: unknown keys are errors, and
 //! every error names the line, column and key (from toml's spans).
 //!
 //! ```toml
@@ -27,9 +27,9 @@
 //! allowed_origins = ["chrome-extension://abcdefghijklmnopabcdefghijklmnop"]
 //! ```
 
-use amem_factcheck::config::located_error;
-use amem_factcheck::{GroundingConfig, GroundingTable};
-use amem_model::{Identity, SourceKind};
+use amem_grounding::config::located_error;
+use amem_grounding::{GroundingConfig, GroundingTable};
+use amem_records::{Identity, SourceKind};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ pub(crate) enum ConfigError {
     },
     /// The file is not valid (the message names file, line, column and key).
     #[error(transparent)]
-    Invalid(#[from] amem_factcheck::Error),
+    Invalid(#[from] amem_grounding::Error),
     /// `amem grounding init` would overwrite an existing file.
     #[error("{path} already exists: pass --force to overwrite it")]
     Exists { path: PathBuf },
@@ -131,7 +131,7 @@ impl HomeConfig {
     /// (no imports, no sources, grounding off).
     pub(crate) fn load(home: &Path) -> Result<HomeConfig, ConfigError> {
         let path = Self::path(home);
-        match amem_model::source_file::read_file_to_string(&path, amem_model::source_file::Limit::CONFIG) {
+        match amem_records::source_file::read_file_to_string(&path, amem_records::source_file::Limit::CONFIG) {
             Ok(text) => Self::parse(&text, &path),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(HomeConfig::default()),
             Err(source) => Err(ConfigError::Read { path, source }),
@@ -213,7 +213,7 @@ mod tests {
 
     fn location(e: &ConfigError) -> (usize, Option<String>) {
         match e {
-            ConfigError::Invalid(amem_factcheck::Error::Config { line, key, .. }) => (*line, key.clone()),
+            ConfigError::Invalid(amem_grounding::Error::Config { line, key, .. }) => (*line, key.clone()),
             other => panic!("{other:?}"),
         }
     }

@@ -232,7 +232,7 @@ fn main() -> ExitCode {
 /// Usage errors exit 2 wherever in the chain they sit: the CLI's own, and a
 /// time bound the model could not read.
 fn is_usage_error(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.is::<UsageError>() || c.is::<amem_model::TimeError>())
+    e.chain().any(|c| c.is::<UsageError>() || c.is::<amem_records::TimeError>())
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -35,14 +35,14 @@ pub(crate) fn expand_with(s: &str, env: impl Fn(&str) -> Option<String>) -> Resu
 /// # Errors
 /// A bad spec or an unset variable ([`UsageError`], exit 2); a missing
 /// path, or content of another kind (exit 1, naming what it looks like).
-pub(crate) fn source_arg(spec: &str) -> anyhow::Result<(amem_model::SourceKind, PathBuf)> {
+pub(crate) fn source_arg(spec: &str) -> anyhow::Result<(amem_records::SourceKind, PathBuf)> {
     let (kind, path) = amem_audit::sources::parse_source_spec(spec).map_err(UsageError)?;
     let path = expand(&path.to_string_lossy())?;
     checked_source(kind, path)
 }
 
 /// [`source_arg`] for a kind and path already apart (`[[imports]]`, `amem import`).
-pub(crate) fn checked_source(kind: Option<amem_model::SourceKind>, path: PathBuf) -> anyhow::Result<(amem_model::SourceKind, PathBuf)> {
+pub(crate) fn checked_source(kind: Option<amem_records::SourceKind>, path: PathBuf) -> anyhow::Result<(amem_records::SourceKind, PathBuf)> {
     if !path.exists() {
         match kind {
             Some(k) => anyhow::bail!("{k} source {} does not exist", path.display()),

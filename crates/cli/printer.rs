@@ -156,7 +156,7 @@ pub(crate) fn open_endpoint(
         note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
         return Ok(None);
     }
-    let log = amem_factcheck::OutboundLog::in_home(home);
+    let log = amem_grounding::OutboundLog::in_home(home);
     let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
     let verifier =
         amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
@@ -182,7 +182,7 @@ pub(crate) fn open_gate_roles(
         note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
         return Ok(None);
     }
-    let log = amem_factcheck::OutboundLog::in_home(home);
+    let log = amem_grounding::OutboundLog::in_home(home);
     let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
     let roles =
         amem_endpoint::EndpointGate::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;

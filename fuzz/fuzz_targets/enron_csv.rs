@@ -4,7 +4,7 @@
 //! never a panic, and reading always ends.
 #![no_main]
 
-use amem_model::ImportOptions;
+use amem_records::ImportOptions;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 

@@ -2,9 +2,9 @@
 //! MIME walk, charset decoding, HTML to text, quote/signature splitting.
 #![no_main]
 
-use amem_importer_mail::{ENRON_X_HEADERS, MailContext, charset, normalize_subject, parse_message, split_quoted, trim_signature};
+use amem_rfc822::{ENRON_X_HEADERS, MailContext, charset, normalize_subject, parse_message, split_quoted, trim_signature};
 use amem_text::html;
-use amem_model::{SourceKind, TimeWindow};
+use amem_records::{SourceKind, TimeWindow};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

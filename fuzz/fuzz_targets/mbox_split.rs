@@ -1,14 +1,14 @@
 //! Fuzz the streaming mbox splitter, then parse every message it yields.
 //! Invariants: no panic; the splitter never returns more bytes than it read;
 //! it yields exactly what the line-by-line reference splitter yields (the
-//! one it replaced, kept in importers/mail/tests/support).
+//! one it replaced, kept in importers/rfc822/tests/support).
 #![no_main]
 
-#[path = "../../importers/mail/tests/support/line_splitter.rs"]
+#[path = "../../importers/rfc822/tests/support/line_splitter.rs"]
 mod line_splitter;
 
-use amem_importer_mail::{MailContext, MboxItem, MboxSplitter, parse_message};
-use amem_model::{SourceKind, TimeWindow};
+use amem_rfc822::{MailContext, MboxItem, MboxSplitter, parse_message};
+use amem_records::{SourceKind, TimeWindow};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

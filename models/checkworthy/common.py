@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 
-# The order of the rules' kinds in the one-hot input (amem_model::ClaimKind).
+# The order of the rules' kinds in the one-hot input (amem_records::ClaimKind).
 KINDS = [
     "fact",
     "quantity",

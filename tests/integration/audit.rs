@@ -479,10 +479,10 @@ fn audit_grounds_a_local_miss_on_the_trust_list_then_answers_locally() {
 /// finishes at once, and the circuit keeps the host from being asked again
 /// for the second claim. (The dead-host case, time-outs opening the same
 /// circuit, is `r16_dead_host_opens_a_circuit_shared_by_every_claim` in
-/// the factcheck crate, with short time-outs.)
+/// the grounding crate, with short time-outs.)
 #[test]
 fn r16_unreachable_source_is_reported_source_unavailable() {
-    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+    use amem_grounding::testing::{LoopbackServer, Reply, routes};
     let server = LoopbackServer::start("127.0.0.1", routes(vec![("/", Reply::status(503).header("Retry-After", "900"))])).unwrap();
     let t = TestDir::new();
     let home = t.path().join("down-home");
@@ -757,7 +757,7 @@ fn unverified_list_filters_orders_and_limits() {
     assert_eq!(ids(&listed(&["--sort", "newest", "--limit", "2"])), ids(&newest)[..2].to_vec());
     // Most check-worthy first: the same order as the record's own score.
     let worthy = listed(&["--sort", "check-worthy"]);
-    let worth = |x: &serde_json::Value| serde_json::from_value::<amem_model::AuditRecord>(x["record"].clone()).unwrap().check_worth();
+    let worth = |x: &serde_json::Value| serde_json::from_value::<amem_records::AuditRecord>(x["record"].clone()).unwrap().check_worth();
     assert_eq!(worthy.len(), all.len());
     assert!(worthy.windows(2).all(|w| worth(&w[0]) >= worth(&w[1])), "{:?}", worthy.iter().map(worth).collect::<Vec<_>>());
     assert!(worth(&worthy[0]) > worth(&worthy[worthy.len() - 1]), "the example queue is not all one score");

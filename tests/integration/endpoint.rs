@@ -4,7 +4,7 @@
 //! its content (SKIPPED when the shared fixtures are absent).
 
 use crate::util::{TestDir, ok, shared};
-use amem_factcheck::testing::{LoopbackServer, Reply};
+use amem_grounding::testing::{LoopbackServer, Reply};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;

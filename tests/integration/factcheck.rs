@@ -3,13 +3,13 @@
 //! ../shared when present). No test reaches a real host.
 
 use crate::util::{TestDir, code, ok, shared};
-use amem_factcheck::testing::{LoopbackServer, Reply, routes};
+use amem_grounding::testing::{LoopbackServer, Reply, routes};
 use serde_json::Value;
 
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 
 fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(crate::util::repo_root().join("crates/factcheck/tests/fixtures/http").join(rel)).expect("handmade fixture")
+    std::fs::read(crate::util::repo_root().join("crates/grounding/tests/fixtures/http").join(rel)).expect("handmade fixture")
 }
 
 fn config_for(server: &LoopbackServer, adapter: &str) -> String {
@@ -160,7 +160,7 @@ fn recorded_arxiv_answer_end_to_end() {
 
 #[test]
 fn refresh_finds_a_changed_document_and_names_the_stale_item() {
-    use amem_factcheck::testing::Seen;
+    use amem_grounding::testing::Seen;
     use std::sync::{Arc, Mutex};
     let body = Arc::new(Mutex::new(fixture("arxiv/handmade-one-entry.atom.xml")));
     let b2 = Arc::clone(&body);
@@ -233,7 +233,7 @@ fn factcheck_and_the_audit_agree_on_every_claim_of_the_example_home() {
 /// `align.entails`).
 #[test]
 fn a_search_page_that_echoes_the_query_does_not_support_the_claim() {
-    use amem_factcheck::testing::Seen;
+    use amem_grounding::testing::Seen;
     let handler = std::sync::Arc::new(|seen: &Seen| {
         let q = seen.target.split("q=").nth(1).unwrap_or("").split('&').next().unwrap_or("");
         let mut bytes = Vec::new();

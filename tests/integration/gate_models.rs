@@ -5,7 +5,7 @@
 //! under test, chosen by the question asked (SKIPPED when the shared fixtures are absent).
 
 use crate::util::{TestDir, code, ok, shared};
-use amem_factcheck::testing::{LoopbackServer, Reply, Seen};
+use amem_grounding::testing::{LoopbackServer, Reply, Seen};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
@@ -121,8 +121,8 @@ fn gate_roles_only_add_findings_and_a_fix_is_a_proposal_that_must_pass_the_gate(
     assert_eq!(added["fix"]["outcome"], "shown");
     assert_eq!(added["fix"]["text"], PROMOTION);
     assert_eq!(added["fix"]["gate"]["verdict"], "PASS");
-    assert_eq!(added["fix"]["revises"].as_str().unwrap(), amem_model::Digest::of(ADDED_MEMORY.as_bytes()).to_hex());
-    assert_eq!(added["fix"]["revision"].as_str().unwrap(), amem_model::Digest::of(PROMOTION.as_bytes()).to_hex());
+    assert_eq!(added["fix"]["revises"].as_str().unwrap(), amem_records::Digest::of(ADDED_MEMORY.as_bytes()).to_hex());
+    assert_eq!(added["fix"]["revision"].as_str().unwrap(), amem_records::Digest::of(PROMOTION.as_bytes()).to_hex());
 
     // A hostile witness reply is discarded: nothing concluded, the verdict is the rules'.
     let hostile = &with[2];

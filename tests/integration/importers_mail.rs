@@ -1,5 +1,5 @@
 //! `amem import gmail|enron|enron-csv`: the mail importers through the CLI.
-//! Fixtures: importers/gmail/tests/fixtures (handmade), ../shared/corpora
+//! Fixtures: importers/mbox/tests/fixtures (handmade), ../shared/corpora
 //! (real samples; skipped with a `SKIPPED` line when absent).
 
 use crate::util::{TestDir, code, ok, repo_root, shared};
@@ -12,7 +12,7 @@ fn lines(stdout: &str) -> Vec<Value> {
 #[test]
 fn gmail_takeout_fixture_as_jsonl() {
     let t = TestDir::new();
-    let mbox = repo_root().join("importers/gmail/tests/fixtures/takeout.mbox");
+    let mbox = repo_root().join("importers/mbox/tests/fixtures/takeout.mbox");
     let mut cmd = t.amem();
     cmd.args(["import", "gmail"]).arg(&mbox);
     let (out, err) = code(&mut cmd, 0);
@@ -38,7 +38,7 @@ fn gmail_takeout_fixture_as_jsonl() {
 #[test]
 fn gmail_date_window_with_fixed_now() {
     let t = TestDir::new();
-    let mbox = repo_root().join("importers/gmail/tests/fixtures/takeout.mbox");
+    let mbox = repo_root().join("importers/mbox/tests/fixtures/takeout.mbox");
     let mut cmd = t.amem();
     cmd.args(["import", "mbox", "--since", "2022-02-05", "--until", "2022-02-05", "--now", "2026-11-29T00:00:00Z"]).arg(&mbox);
     let (out, err) = code(&mut cmd, 0);
@@ -54,7 +54,7 @@ fn gmail_date_window_with_fixed_now() {
 #[test]
 fn truncated_and_undated_mbox_keep_going() {
     let t = TestDir::new();
-    let fixtures = repo_root().join("importers/gmail/tests/fixtures");
+    let fixtures = repo_root().join("importers/mbox/tests/fixtures");
     let mut cmd = t.amem();
     cmd.args(["import", "gmail"]).arg(fixtures.join("no_date.mbox"));
     let (out, err) = code(&mut cmd, 0);

@@ -6,7 +6,7 @@
 //! `mcp` package or ../shared is absent.
 
 use crate::util::{TestDir, copy_dir, repo_root, shared};
-use amem_factcheck::testing::{LoopbackServer, Reply, Seen};
+use amem_grounding::testing::{LoopbackServer, Reply, Seen};
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
@@ -36,8 +36,8 @@ fn home_for(t: &TestDir, server: &LoopbackServer) {
 /// papers, an empty feed for anything else, a page at /page.html.
 fn trust_server(shared: &Path) -> LoopbackServer {
     let recorded = std::fs::read(shared.join("fixtures/http/arxiv/query-testing-start0-max10-ok.atom.xml")).expect("recorded arXiv answer");
-    let empty = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-zero.atom.xml")).unwrap();
-    let page = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/http/handmade-page.html")).unwrap();
+    let empty = std::fs::read(repo_root().join("crates/grounding/tests/fixtures/http/arxiv/handmade-zero.atom.xml")).unwrap();
+    let page = std::fs::read(repo_root().join("crates/grounding/tests/fixtures/http/http/handmade-page.html")).unwrap();
     let handler = Arc::new(move |seen: &Seen| {
         if seen.target.starts_with("/page.html") {
             Reply::ok("text/html; charset=utf-8", page.clone())

@@ -136,9 +136,9 @@ pub(crate) fn copy_example_home(to: &Path) {
 /// answers every query with the handmade one-entry feed (an entry on the arXiv API's rate
 /// limit), with a wiki of one unrelated note, and a Slack export of `texts` (Ada's, in #general,
 /// on 2025-05-20, a second apart): the server, the home and the export's `slack:` source.
-pub(crate) fn arxiv_home(t: &TestDir, rate: &str, texts: &[String]) -> (amem_factcheck::testing::LoopbackServer, PathBuf, String) {
-    use amem_factcheck::testing::{LoopbackServer, Reply, routes};
-    let atom = std::fs::read(repo_root().join("crates/factcheck/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
+pub(crate) fn arxiv_home(t: &TestDir, rate: &str, texts: &[String]) -> (amem_grounding::testing::LoopbackServer, PathBuf, String) {
+    use amem_grounding::testing::{LoopbackServer, Reply, routes};
+    let atom = std::fs::read(repo_root().join("crates/grounding/tests/fixtures/http/arxiv/handmade-one-entry.atom.xml")).unwrap();
     let server = LoopbackServer::start("127.0.0.1", routes(vec![("/api/query", Reply::ok("application/atom+xml", atom))])).unwrap();
     let home = t.path().join("net-home");
     std::fs::create_dir_all(home.join("wiki")).unwrap();

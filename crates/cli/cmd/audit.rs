@@ -14,8 +14,8 @@ use crate::printer::{Ctx, write_json_line};
 use crate::{Exit, UsageError};
 use amem_audit::progress::Counters;
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_factcheck::DefaultAction;
-use amem_model::{Group, SourceKind, Who};
+use amem_grounding::DefaultAction;
+use amem_records::{Group, SourceKind, Who};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -99,8 +99,8 @@ struct ChatHistoryArgs {
     /// a mail in the same shard. Each shard keeps its own ledger, lock and unverified queue under
     /// $AMEM_HOME/shards/I-of-N/ and runs offline; `amem grounding fetch --queue` fetches the
     /// shards' misses in one process, then `--reassess` decides them
-    #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
-    shard: Option<amem_model::Shard>,
+    #[arg(long, value_name = "I/N", value_parser = amem_records::Shard::parse)]
+    shard: Option<amem_records::Shard>,
     /// Assess again every message with a claim on the unverified queue (of this shard, with
     /// --shard), against the wiki as it now is: after `amem grounding fetch --queue` captured sources
     #[arg(long, conflicts_with = "rerun")]
@@ -328,7 +328,7 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
 
 /// What to do next, when a run could not say much: no messages in the
 /// window, no claims worth auditing, nothing new, or no notes to ground on.
-fn next_steps(s: &amem_model::RunSummary, wiki_items: u64, offline: bool, home: &std::path::Path) -> Vec<String> {
+fn next_steps(s: &amem_records::RunSummary, wiki_items: u64, offline: bool, home: &std::path::Path) -> Vec<String> {
     let mut out = Vec::new();
     if s.messages_read == 0 {
         out.push("no message fell inside the time window: widen it (--since 1y, --since 2001-01-01) or drop --until".to_string());

@@ -28,7 +28,7 @@ use crate::printer::{Ctx, write_json_line};
 use amem_audit::assess::Assessor;
 use amem_audit::capture::RecallStore;
 use amem_audit::check::{CheckOptions, Checked, check_claim};
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions};
+use amem_grounding::{GroundOutcome, Grounder, GrounderOptions};
 use amem_recall::IndexOptions;
 use anyhow::Context as _;
 use serde_json::Value;

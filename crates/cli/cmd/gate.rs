@@ -91,14 +91,14 @@ struct Pair {
 }
 
 fn read_text(p: &Path) -> anyhow::Result<String> {
-    amem_model::source_file::read_file_to_string(p, amem_model::source_file::Limit::INPUT_TEXT)
+    amem_records::source_file::read_file_to_string(p, amem_records::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {}", p.display()))
 }
 
 /// Read the pairs; malformed lines are reported and counted, not fatal.
 fn read_pairs(path: &Path, ctx: &Ctx) -> anyhow::Result<(Vec<Pair>, usize)> {
-    let limit = amem_model::source_file::Limit { what: "a file of pairs", bytes: 512 << 20 };
-    let text = amem_model::source_file::read_file_to_string(path, limit).with_context(|| format!("cannot read {}", path.display()))?;
+    let limit = amem_records::source_file::Limit { what: "a file of pairs", bytes: 512 << 20 };
+    let text = amem_records::source_file::read_file_to_string(path, limit).with_context(|| format!("cannot read {}", path.display()))?;
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let is_csv = match ext.as_deref() {
         Some("csv") => true,

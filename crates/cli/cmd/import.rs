@@ -1,6 +1,6 @@
 //! `amem import KIND PATH`: print an archive's messages as JSON lines.
 //!
-//! stdout: one `Message` per line (the fields of `amem_model::Message`:
+//! stdout: one `Message` per line (the fields of `amem_records::Message`:
 //! `source`, `archive`, `conversation`, `id`, `author`, `recipients`,
 //! `sent_at` (RFC 3339 UTC), `subject`, `text`, `quoted`
 //! (`kind`, `header`, `author`, `sent_at`, `text`), `locator`, `meta`,
@@ -9,7 +9,7 @@
 
 use crate::printer::{Ctx, write_json_line};
 use crate::{Exit, UsageError};
-use amem_model::{ImportOptions, ImportSummary, SourceKind, TimeWindow};
+use amem_records::{ImportOptions, ImportSummary, SourceKind, TimeWindow};
 use anyhow::Context;
 use std::path::PathBuf;
 

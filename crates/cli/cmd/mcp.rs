@@ -86,7 +86,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// The token file: a regular file of at most 4 KiB (never a FIFO or a device read forever).
 fn read_token_file(p: &std::path::Path) -> anyhow::Result<String> {
-    amem_model::source_file::read_file_to_string(p, amem_model::source_file::Limit::TOKEN)
+    amem_records::source_file::read_file_to_string(p, amem_records::source_file::Limit::TOKEN)
         .with_context(|| format!("cannot read the token file {}", p.display()))
 }
 
@@ -158,9 +158,9 @@ fn call(a: CallArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let inputs = match &a.each {
         None => vec![parse_object(&a.arguments, "JSON")?],
         Some(path) => {
-            let limit = amem_model::source_file::Limit { what: "a file of tool arguments", bytes: 256 << 20 };
+            let limit = amem_records::source_file::Limit { what: "a file of tool arguments", bytes: 256 << 20 };
             let text =
-                amem_model::source_file::read_file_to_string(path, limit).with_context(|| format!("cannot read {}", path.display()))?;
+                amem_records::source_file::read_file_to_string(path, limit).with_context(|| format!("cannot read {}", path.display()))?;
             let mut inputs = Vec::new();
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
                 inputs.push(parse_object(line, &format!("{}:{}", path.display(), i + 1))?);

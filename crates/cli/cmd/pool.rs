@@ -5,11 +5,11 @@
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
 use amem_audit::sources::open_source;
-use amem_model::{ImportOptions, MessageStream, SourceKind};
 use amem_pool::build::{self, Writes};
 use amem_pool::pool_file::PoolWriter;
 use amem_pool::score::{self, MECHANISMS};
 use amem_pool::session;
+use amem_records::{ImportOptions, MessageStream, SourceKind};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;

@@ -93,9 +93,9 @@ pub(crate) fn run(a: ReportArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         states.len(),
         summary.messages_read,
         summary.assessed,
-        summary.group_count(amem_model::Group::Supported),
-        summary.group_count(amem_model::Group::Contradicted),
-        summary.group_count(amem_model::Group::Unverified),
+        summary.group_count(amem_records::Group::Supported),
+        summary.group_count(amem_records::Group::Contradicted),
+        summary.group_count(amem_records::Group::Unverified),
     ));
     for f in &files {
         ctx.note(format!("wrote {}", f.display()));

@@ -4,7 +4,7 @@
 use crate::printer::{Ctx, write_json_line};
 use crate::{Exit, UsageError};
 use amem_audit::unverified;
-use amem_model::{AuditRecord, Status};
+use amem_records::{AuditRecord, Status};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -18,8 +18,8 @@ pub(crate) enum UnverifiedCommand {
         #[command(flatten)]
         filter: ListFilter,
         /// The queue of shard I of N (`amem audit chat-history --shard I/N`) [default: the home's own]
-        #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
-        shard: Option<amem_model::Shard>,
+        #[arg(long, value_name = "I/N", value_parser = amem_records::Shard::parse)]
+        shard: Option<amem_records::Shard>,
     },
     /// Take a claim off the queue, recording why
     Reject {
@@ -29,8 +29,8 @@ pub(crate) enum UnverifiedCommand {
         #[arg(long)]
         why: String,
         /// On the queue of shard I of N [default: the home's own]
-        #[arg(long, value_name = "I/N", value_parser = amem_model::Shard::parse)]
-        shard: Option<amem_model::Shard>,
+        #[arg(long, value_name = "I/N", value_parser = amem_records::Shard::parse)]
+        shard: Option<amem_records::Shard>,
     },
     /// Capture a source file into the wiki and assess the claim again
     Capture {

@@ -8,7 +8,7 @@
 //! echoed back. `--pairs -` reads stdin.
 //!
 //! stdout: `--format json` prints one `{"id","status","group","method","reasons":[...]}`
-//! per pair, in input order (reasons as in `amem_model::Reason`, each citing
+//! per pair, in input order (reasons as in `amem_records::Reason`, each citing
 //! the evidence sentence it rests on, `amem://text-<digest>#chunk=<i>` naming
 //! the i-th evidence string); `--format text` (default) is for people.
 //! stderr: one `error: FILE:LINE: ...` per malformed line (the rest are
@@ -17,7 +17,7 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_model::Evidence;
+use amem_records::Evidence;
 use amem_verify::combine::{Combined, Row, combine};
 use amem_verify::{METHOD, text_evidence, verify};
 use anyhow::Context;
@@ -85,7 +85,7 @@ struct Output<'a> {
     status: &'static str,
     group: &'static str,
     method: &'a str,
-    reasons: &'a [amem_model::Reason],
+    reasons: &'a [amem_records::Reason],
 }
 
 #[allow(clippy::print_stderr)]

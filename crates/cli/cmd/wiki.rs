@@ -11,8 +11,8 @@
 
 use crate::Exit;
 use crate::printer::{Ctx, write_json_line};
-use amem_model::AmemUri;
 use amem_recall::{Capture, IndexOptions, ItemKind, Recall, RecallMethod, SkipReason, Wiki};
+use amem_records::AmemUri;
 use anyhow::Context as _;
 use serde::Serialize;
 use std::io::Write;
@@ -220,7 +220,7 @@ pub(crate) fn captured_now() -> String {
 }
 
 pub(crate) fn run_capture(a: CaptureArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
-    let bytes = amem_model::source_file::read_file(&a.file, amem_model::source_file::Limit::INPUT_TEXT)
+    let bytes = amem_records::source_file::read_file(&a.file, amem_records::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
     let name = a.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = ItemKind::from_name(&name).unwrap_or(ItemKind::Text);

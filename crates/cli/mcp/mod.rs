@@ -29,9 +29,9 @@ use crate::config::HomeConfig;
 use amem_audit::assess::Assessor;
 use amem_audit::capture::RecallStore;
 use amem_audit::check::{CheckOptions, check_claim};
-use amem_factcheck::{GroundOutcome, Grounder};
-use amem_model::AmemUri;
+use amem_grounding::{GroundOutcome, Grounder};
 use amem_recall::{Capture, Recall};
+use amem_records::AmemUri;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
     Implementation, JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
@@ -370,7 +370,7 @@ impl Engine {
                 }
                 match runtime.block_on(self.grounder.capture_url(&url)) {
                     Ok(stored) => stored.item,
-                    Err(e @ (amem_factcheck::UrlCaptureError::BadUrl(_) | amem_factcheck::UrlCaptureError::OffList(_))) => {
+                    Err(e @ (amem_grounding::UrlCaptureError::BadUrl(_) | amem_grounding::UrlCaptureError::OffList(_))) => {
                         return Err(CallError::Arguments(format!("amem_capture: {e}")));
                     }
                     Err(e) => return Err(CallError::Failed(format!("amem_capture: {e}"))),

@@ -11,7 +11,7 @@
 //! the claim (a reply steered by text planted in a passage quotes that text, not the claim's
 //! subject).
 
-use amem_model::{Evidence, Span};
+use amem_records::{Evidence, Span};
 use amem_verify::combine::EndpointAnswer;
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -59,7 +59,7 @@ impl Passage<'_> {
 
 /// The passages for a claim: the items the rules cited first, then the other recalled items,
 /// at most [`MAX_PASSAGES`], each at most [`MAX_PASSAGE_BYTES`].
-pub fn passages<'a>(cited: &[&amem_model::AmemUri], evidence: &'a [Evidence]) -> Vec<Passage<'a>> {
+pub fn passages<'a>(cited: &[&amem_records::AmemUri], evidence: &'a [Evidence]) -> Vec<Passage<'a>> {
     let mut order: Vec<&'a Evidence> = Vec::new();
     for uri in cited {
         if let Some(e) = evidence.iter().find(|e| &&e.uri == uri)

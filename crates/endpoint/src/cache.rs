@@ -5,7 +5,7 @@
 //! construction). Only checked answers are kept; a failure is asked again next time.
 
 use crate::answer::Checked;
-use amem_model::Digest;
+use amem_records::Digest;
 use amem_verify::combine::EndpointAnswer;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};

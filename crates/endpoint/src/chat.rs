@@ -1,6 +1,6 @@
 //! One chat-completions call to an OpenAI-compatible endpoint, synchronously.
 //!
-//! The request goes through `amem_factcheck::HttpClient::post_json`, the run's one HTTP path:
+//! The request goes through `amem_grounding::HttpClient::post_json`, the run's one HTTP path:
 //! the endpoint's URL is its only allowed pattern, its rate and concurrency are the host's
 //! limiter and connection semaphore, 429 (with `Retry-After`), 5xx and time-outs are retried
 //! with back-off, a stalling host opens a circuit, and every try is a line of
@@ -9,7 +9,7 @@
 //! workers, `amem factcheck` and the MCP server's blocking tasks all call it the same way.
 
 use crate::config::ModelConfig;
-use amem_factcheck::{ClientOptions, FetchError, HostPolicy, HttpClient, JsonPost, OutboundLog};
+use amem_grounding::{ClientOptions, FetchError, HostPolicy, HttpClient, JsonPost, OutboundLog};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;

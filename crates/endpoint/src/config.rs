@@ -21,7 +21,7 @@
 //! (`localhost`, `127.0.0.0/8`, `::1`: Ollama, llama.cpp's server, vLLM on this machine), and
 //! `--offline` allows loopback endpoints only. Temperature is always 0.
 
-use amem_factcheck::{Rate, UrlPattern};
+use amem_grounding::{Rate, UrlPattern};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use toml::Spanned;
@@ -126,7 +126,7 @@ impl ModelConfig {
 
     /// True when the endpoint is on this machine (what `--offline` allows).
     pub fn is_loopback(&self) -> bool {
-        self.pattern().is_ok_and(|p| amem_factcheck::trust::is_loopback_host(p.host()))
+        self.pattern().is_ok_and(|p| amem_grounding::trust::is_loopback_host(p.host()))
     }
 }
 
@@ -137,13 +137,13 @@ pub type ModelsTable = Vec<Spanned<ModelConfig>>;
 /// `path` is only used in messages.
 ///
 /// # Errors
-/// [`amem_factcheck::Error::Config`] naming the line, column and key of the bad entry.
-pub fn from_table(table: Option<ModelsTable>, text: &str, path: &Path) -> amem_factcheck::Result<Vec<ModelConfig>> {
+/// [`amem_grounding::Error::Config`] naming the line, column and key of the bad entry.
+pub fn from_table(table: Option<ModelsTable>, text: &str, path: &Path) -> amem_grounding::Result<Vec<ModelConfig>> {
     let mut out: Vec<ModelConfig> = Vec::new();
     for entry in table.unwrap_or_default() {
         let offset = entry.span().start;
         let m = entry.into_inner();
-        validate(&m, &out).map_err(|msg| amem_factcheck::config::located_error(text, path, offset, msg))?;
+        validate(&m, &out).map_err(|msg| amem_grounding::config::located_error(text, path, offset, msg))?;
         out.push(m);
     }
     Ok(out)

@@ -25,7 +25,7 @@ use crate::cache::AnswerCache;
 use crate::config::Role;
 use crate::{Counts, Endpoint, Tally};
 use amem_gate::{AddedContent, Addition, Fixer, Flag, GateModels, Stance, Witness};
-use amem_model::Digest;
+use amem_records::Digest;
 use serde_json::{Value, json};
 use std::ops::Range;
 

@@ -28,7 +28,7 @@ pub use chat::{Endpoint, Unavailable};
 pub use config::{ModelConfig, ModelsTable, Role};
 pub use gate_roles::EndpointGate;
 
-use amem_model::{Digest, Evidence, Reason, Status};
+use amem_records::{Digest, Evidence, Reason, Status};
 use amem_verify::combine::{EndpointAnswer, Row, endpoint_row};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -162,7 +162,7 @@ impl EndpointVerifier {
         if !Self::consults(rules) {
             return None;
         }
-        let cited: Vec<&amem_model::AmemUri> = reasons.iter().flat_map(|r| r.evidence.iter().map(|e| &e.uri)).collect();
+        let cited: Vec<&amem_records::AmemUri> = reasons.iter().flat_map(|r| r.evidence.iter().map(|e| &e.uri)).collect();
         let passages = answer::passages(&cited, evidence);
         if passages.is_empty() {
             return None;

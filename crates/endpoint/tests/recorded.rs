@@ -5,9 +5,9 @@
 
 use amem_endpoint::config::ModelConfig;
 use amem_endpoint::{Endpoint, EndpointVerifier, Judgement, RULE_DISCARDED, RULE_UNAVAILABLE, Role, Unavailable};
-use amem_factcheck::OutboundLog;
-use amem_factcheck::testing::{Handler, LoopbackServer, Reply};
-use amem_model::{Evidence, Reason, Status};
+use amem_grounding::OutboundLog;
+use amem_grounding::testing::{Handler, LoopbackServer, Reply};
+use amem_records::{Evidence, Reason, Status};
 use amem_verify::combine::Row;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

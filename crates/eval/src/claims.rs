@@ -8,7 +8,7 @@
 
 use crate::{Error, Result};
 use amem_extract::CheckWorthiness;
-use amem_model::ClaimKind;
+use amem_records::ClaimKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -23,7 +23,7 @@
 //! of that class at the matched span.
 
 use crate::{Error, Result};
-use amem_model::{CueClass, Span};
+use amem_records::{CueClass, Span};
 use amem_text::cues::detect_cues;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -308,7 +308,7 @@ pub fn mine(corpus: &str, records: &[Record]) -> Vec<Candidate> {
             }
         }
     }
-    let detected: Vec<Vec<amem_model::Cue>> = records.iter().map(|r| detect_cues(&r.text)).collect();
+    let detected: Vec<Vec<amem_records::Cue>> = records.iter().map(|r| detect_cues(&r.text)).collect();
     let mut out = Vec::new();
     for (class, entry) in cands {
         let (mut fires, mut newly, mut annotated) = (0usize, 0usize, 0usize);

@@ -18,7 +18,7 @@
 //!   sentences together, with the claim-level label (DISPUTED claims left out,
 //!   as they are labelled both ways).
 
-use amem_model::{Evidence, Group, Status};
+use amem_records::{Evidence, Group, Status};
 use amem_verify::{Rarity, Verifier, text_evidence};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -34,7 +34,7 @@ fn identical_real_texts_pass() {
         for r in recs.iter().take(400) {
             let g = amem_gate::check(&r.text, &r.text);
             assert!(g.flags.is_empty(), "{name}: {:?}\n{}", r.text, g.to_text());
-            assert!(matches!(g.verdict, amem_model::GateVerdict::Pass | amem_model::GateVerdict::Uncheckable), "{name}: {:?}", r.text);
+            assert!(matches!(g.verdict, amem_records::GateVerdict::Pass | amem_records::GateVerdict::Uncheckable), "{name}: {:?}", r.text);
         }
     }
 }
@@ -45,7 +45,7 @@ fn identical_real_texts_pass() {
 #[test]
 fn deleting_one_real_cue_raises_exactly_its_check() {
     use amem_gate::Check;
-    use amem_model::CueClass;
+    use amem_records::CueClass;
     let eval = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("..").join("shared").join("eval");
     if !eval.is_dir() {
         eprintln!("SKIPPED deleting_one_real_cue_raises_exactly_its_check: ../shared is absent");
@@ -72,7 +72,7 @@ fn deleting_one_real_cue_raises_exactly_its_check() {
                 let memory = format!("{}{}", &r.text[..c.span.start], &r.text[c.span.end..]);
                 tried += 1;
                 let report = amem_gate::check(&r.text, &memory);
-                if report.verdict == amem_model::GateVerdict::Uncheckable {
+                if report.verdict == amem_records::GateVerdict::Uncheckable {
                     // "Not really ." without "Not": nothing left to align
                     uncheckable += 1;
                     continue;

@@ -6,7 +6,7 @@
 #![allow(clippy::print_stderr)]
 
 use amem_extract::{Layout, classify, extract, segment};
-use amem_model::{Message, MessageId, SourceKind};
+use amem_records::{Message, MessageId, SourceKind};
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -96,7 +96,7 @@ fn detect_cues_only(b: divan::Bencher) {
 /// Classification alone, with cues computed beforehand.
 #[divan::bench]
 fn classify_only(b: divan::Bencher) {
-    let with_cues: Vec<(String, Vec<amem_model::Cue>)> = SENTENCES.iter().map(|s| (s.clone(), amem_text::cues::detect_cues(s))).collect();
+    let with_cues: Vec<(String, Vec<amem_records::Cue>)> = SENTENCES.iter().map(|s| (s.clone(), amem_text::cues::detect_cues(s))).collect();
     b.counter(divan::counter::BytesCount::new(total_bytes()))
         .bench(|| with_cues.iter().map(|(s, c)| classify(s, c) as usize).sum::<usize>());
 }

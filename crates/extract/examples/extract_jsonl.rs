@@ -12,7 +12,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use amem_model::Message;
+use amem_records::Message;
 use std::io::Write;
 use std::time::Instant;
 
@@ -52,7 +52,7 @@ fn main() {
     }
     if args.iter().any(|a| a == "--stages") {
         // Each stage alone on the same messages (best of `rounds`).
-        let texts: Vec<(String, Vec<amem_model::Span>)> = msgs
+        let texts: Vec<(String, Vec<amem_records::Span>)> = msgs
             .iter()
             .map(|m| {
                 let (spans, _) = amem_extract::sentence_spans(&m.text, amem_extract::layout_for(m.source));
@@ -60,7 +60,7 @@ fn main() {
             })
             .collect();
         let sentences: Vec<&str> = texts.iter().flat_map(|(t, s)| s.iter().map(move |s| &t[s.start..s.end])).collect();
-        let with_cues: Vec<(&str, Vec<amem_model::Cue>)> = sentences.iter().map(|s| (*s, amem_text::cues::detect_cues(s))).collect();
+        let with_cues: Vec<(&str, Vec<amem_records::Cue>)> = sentences.iter().map(|s| (*s, amem_text::cues::detect_cues(s))).collect();
         let n = msgs.len() as f64;
         let time = |name: &str, f: &dyn Fn() -> usize| {
             let mut best = f64::MAX;

@@ -23,7 +23,7 @@
 //! connectives, ...) are data files in `crates/extract/lexicons/`, one entry
 //! a line with its evidence in comments, each an [`amem_text::stopwords::WordList`].
 
-use amem_model::{ClaimKind, Cue, CueClass};
+use amem_records::{ClaimKind, Cue, CueClass};
 use amem_text::stopwords::WordList;
 use std::borrow::Cow;
 use std::collections::HashSet;

@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use amem_extract::extract;
-//! use amem_model::{ClaimKind, CueClass, Message, MessageId, SourceKind};
+//! use amem_records::{ClaimKind, CueClass, Message, MessageId, SourceKind};
 //! let msg = Message {
 //!     source: SourceKind::Slack,
 //!     archive: "export".into(),
@@ -63,7 +63,7 @@ pub use compound::split_compound;
 pub use amem_text::sentence::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
 pub use strip::find_signature;
 
-use amem_model::{Claim, ClaimKind, Cue, Digest, Message, SourceKind, Span};
+use amem_records::{Claim, ClaimKind, Cue, Digest, Message, SourceKind, Span};
 use amem_text::memory::Memory;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -335,7 +335,7 @@ fn trim_clause(text: &str, s: Span) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::{CueClass, MessageId};
+    use amem_records::{CueClass, MessageId};
     use proptest::prelude::*;
 
     fn msg(source: SourceKind, text: &str) -> Message {

@@ -14,7 +14,7 @@
 //! Greetings and sign-offs themselves ("Thanks,", "Hi John,") stay sentences
 //! and are classified `greeting` so the audit counts them as not audited.
 
-use amem_model::Span;
+use amem_records::Span;
 use amem_text::sentence::lines_of;
 use amem_text::stopwords::WordList;
 

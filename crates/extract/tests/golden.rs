@@ -15,7 +15,7 @@
 #![allow(clippy::print_stderr)]
 
 use amem_extract::extract;
-use amem_model::{Claim, Message, MessageId, SourceKind};
+use amem_records::{Claim, Message, MessageId, SourceKind};
 use sha2::{Digest as _, Sha256};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

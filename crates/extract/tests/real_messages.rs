@@ -8,7 +8,7 @@
 #![allow(clippy::print_stderr)]
 
 use amem_extract::{SetAsideReason, extract, extract_all};
-use amem_model::{ClaimKind, Message, MessageId, SourceKind};
+use amem_records::{ClaimKind, Message, MessageId, SourceKind};
 use std::path::PathBuf;
 
 fn corpora(test: &str) -> Option<PathBuf> {

@@ -2,7 +2,7 @@
 
 use crate::models::GateModels;
 use crate::report::{Alignment, Check, Flag, GateReport, NOT_CHECKED};
-use amem_model::{CueClass, Span};
+use amem_records::{CueClass, Span};
 use amem_text::cues::CueAt;
 use amem_text::cues::cues_from;
 use amem_text::lexicon::{Hit, Kind, Lexicon};

@@ -3,7 +3,7 @@
 
 use crate::check::check;
 use crate::report::{Check, GateReport, NOT_CHECKED};
-use amem_model::{CueClass, GateVerdict, Span};
+use amem_records::{CueClass, GateVerdict, Span};
 use amem_text::cues::detect_cues;
 use serde::{Deserialize, Serialize};
 

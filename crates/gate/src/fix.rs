@@ -5,7 +5,7 @@
 
 use crate::models::GateModels;
 use crate::report::{Flag, GateReport};
-use amem_model::{Digest, GateVerdict};
+use amem_records::{Digest, GateVerdict};
 use serde::{Deserialize, Serialize};
 
 /// The fixer role.

@@ -2,7 +2,7 @@
 
 use crate::check::check;
 use crate::report::{Check, GateReport, NOT_CHECKED};
-use amem_model::{GateVerdict, Span};
+use amem_records::{GateVerdict, Span};
 use serde::{Deserialize, Serialize};
 
 /// One typed change between source and memory.

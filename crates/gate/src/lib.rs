@@ -14,7 +14,7 @@
 //! flags (each with the source sentence, cue text and byte span, memory
 //! sentence and the rule that fired), the verdict from one fixed table
 //! ([`Check::severity`]) and `not_checked`. [`GateReport::summary`] converts
-//! it to the model's [`amem_model::GateSummary`]. [`inspect()`] gives the same
+//! it to the model's [`amem_records::GateSummary`]. [`inspect()`] gives the same
 //! findings as typed changes; [`drift()`] runs a chain of rewrites.
 //!
 //! Models, when the user configured them, are second readers ([`models`], [`check_with`]):
@@ -26,7 +26,7 @@
 //! matched in one aho-corasick pass per text.
 //!
 //! ```
-//! use amem_model::GateVerdict;
+//! use amem_records::GateVerdict;
 //! let r = amem_gate::check(
 //!     "Someone said Alice was promoted this morning.",
 //!     "Alice was elevated to administrator status on August 3, 2026.",

@@ -1,7 +1,7 @@
 //! The gate's output: checks, flags, per-sentence alignment, the verdict
 //! table, and the conversion to the model's [`GateSummary`].
 
-use amem_model::{GateFlag, GateSummary, GateVerdict, Span};
+use amem_records::{GateFlag, GateSummary, GateVerdict, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -192,7 +192,7 @@ impl GateReport {
         }
     }
 
-    /// The report as it travels with an assessment (amem-model types).
+    /// The report as it travels with an assessment (amem-records types).
     pub fn summary(&self) -> GateSummary {
         GateSummary {
             verdict: self.verdict,

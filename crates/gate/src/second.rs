@@ -4,7 +4,7 @@
 use crate::check::Scanned;
 use crate::models::{AddedContent, Addition, ModelUse, Stance, Witness, valid};
 use crate::report::{Check, Flag};
-use amem_model::{CueClass, Span};
+use amem_records::{CueClass, Span};
 use std::collections::HashMap;
 
 /// The witness over the aligned groups `(source sentence, memory sentences)`: for each class

@@ -3,7 +3,7 @@
 //! property tests.
 
 use amem_gate::{Check, GateReport, check, drift, inspect};
-use amem_model::GateVerdict;
+use amem_records::GateVerdict;
 use std::collections::BTreeSet;
 
 fn checks(r: &GateReport) -> Vec<&'static str> {

@@ -4,7 +4,7 @@
 //! through the binary).
 
 use amem_gate::{AddedContent, Addition, Check, GateModels, Stance, Witness, check, check_with};
-use amem_model::GateVerdict;
+use amem_records::GateVerdict;
 use std::ops::Range;
 
 /// A witness that reads `marker` as a hedge wherever it occurs, or answers with `forced`.

@@ -6,7 +6,7 @@
 //! assessments. The ratio of the two is the ledger's cost over encoding.
 
 use amem_ledger::{Ledger, MessageOutcome};
-use amem_model::sample;
+use amem_records::sample;
 use divan::counter::ItemsCount;
 
 const MESSAGES: usize = 1_000;

@@ -10,7 +10,7 @@
 //! runs need: [`Ledger::is_assessed`] (skip messages already assessed under
 //! the same policy version), [`Ledger::latest_assessments`] and
 //! [`Ledger::for_each_latest`] (report rows rebuilt as
-//! [`amem_model::AuditRecord`]s),
+//! [`amem_records::AuditRecord`]s),
 //! and [`Ledger::mark_stale`] (new `stale` observations when an evidence
 //! source changed).
 //!
@@ -46,9 +46,9 @@
 //!
 //! ```no_run
 //! use amem_ledger::{HomeLock, Ledger, MessageOutcome, NoQuotes, Scope};
-//! # fn run(home: &std::path::Path, info: amem_model::RunInfo, msg: amem_model::Message,
-//! #        claims: Vec<amem_model::Claim>, assessments: Vec<amem_model::Assessment>,
-//! #        summary: amem_model::RunSummary) -> amem_ledger::Result<()> {
+//! # fn run(home: &std::path::Path, info: amem_records::RunInfo, msg: amem_records::Message,
+//! #        claims: Vec<amem_records::Claim>, assessments: Vec<amem_records::Assessment>,
+//! #        summary: amem_records::RunSummary) -> amem_ledger::Result<()> {
 //! let _lock = HomeLock::acquire(home, "amem audit chat-history")?;
 //! let mut ledger = Ledger::open(&home.join("ledger.sqlite"))?;
 //! ledger.begin_run(&info)?;
@@ -72,7 +72,7 @@ pub use error::{Error, Result};
 pub use lock::{DAMAGED_LOCK_GRACE, HomeLock, LOCK_FILE, LockHolder};
 pub use read::{ROWS_PER_REBUILD, RowHead};
 
-use amem_model::{AmemUri, Assessment, Claim, ClaimKind, Digest, Message, RunId, Skipped};
+use amem_records::{AmemUri, Assessment, Claim, ClaimKind, Digest, Message, RunId, Skipped};
 use rusqlite::{Connection, ErrorCode};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -101,7 +101,7 @@ pub trait QuoteSource {
     /// The text at `span` of that chunk (byte offsets), when there is such
     /// text. A source that keeps chunks can give the slice without copying
     /// the whole chunk first (the report pass reads a quote per evidence row).
-    fn chunk_slice(&self, uri: &AmemUri, item_digest: &Digest, span: amem_model::Span) -> Option<String> {
+    fn chunk_slice(&self, uri: &AmemUri, item_digest: &Digest, span: amem_records::Span) -> Option<String> {
         self.chunk_text(uri, item_digest).and_then(|text| text.get(span.start..span.end).map(str::to_string))
     }
 }
@@ -264,7 +264,7 @@ pub struct RunTotals {
     /// ([`Ledger::record_copy`]).
     pub copies: u64,
     /// Quoted and forwarded text in the messages this run recorded.
-    pub quoted: amem_model::QuotedTally,
+    pub quoted: amem_records::QuotedTally,
 }
 
 /// The error for a failed SQLite call. The path and action are copied only

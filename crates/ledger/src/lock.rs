@@ -129,7 +129,7 @@ impl HomeLock {
                     return Ok(HomeLock { path, holder, recovered });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                    let text = match amem_model::source_file::read_file_to_string(&path, amem_model::source_file::Limit::LOCK) {
+                    let text = match amem_records::source_file::read_file_to_string(&path, amem_records::source_file::Limit::LOCK) {
                         Ok(t) => t,
                         // Removed between our create and our read: try again.
                         Err(e) if e.kind() == ErrorKind::NotFound => continue,
@@ -199,7 +199,7 @@ impl HomeLock {
     /// The lock file exists but cannot be read.
     pub fn holder_of(home: &Path) -> Result<Option<LockHolder>> {
         let path = home.join(LOCK_FILE);
-        match amem_model::source_file::read_file_to_string(&path, amem_model::source_file::Limit::LOCK) {
+        match amem_records::source_file::read_file_to_string(&path, amem_records::source_file::Limit::LOCK) {
             Ok(t) => Ok(LockHolder::parse(&t)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(source) => Err(Error::LockIo { path, source }),
@@ -211,7 +211,7 @@ impl Drop for HomeLock {
     fn drop(&mut self) {
         // Only remove the file if it still names us: a lock broken as stale
         // by someone else and retaken is theirs now.
-        if let Ok(t) = amem_model::source_file::read_file_to_string(&self.path, amem_model::source_file::Limit::LOCK)
+        if let Ok(t) = amem_records::source_file::read_file_to_string(&self.path, amem_records::source_file::Limit::LOCK)
             && LockHolder::parse(&t).is_some_and(|h| h.pid == self.holder.pid && h.started_at == self.holder.started_at)
         {
             let _ = fs::remove_file(&self.path);

@@ -3,7 +3,7 @@
 //! [`QuoteSource`]).
 
 use crate::{Error, Ledger, QUOTE_UNAVAILABLE, QuoteSource, Result, RunTotals, Scope, write::quote_check};
-use amem_model::{
+use amem_records::{
     AmemUri, Assessment, AuditRecord, ClaimId, ClaimKind, Digest, MessageId, RunId, RunInfo, RunSummary, Skipped, SourceKind, Span,
     cited_evidence,
 };
@@ -154,7 +154,7 @@ impl Ledger {
                 |r| r.get(0),
             )
             .map_err(self.err(action))?;
-        let quoted = amem_model::QuotedTally {
+        let quoted = amem_records::QuotedTally {
             reply_messages: quoted[0] as u64,
             reply_chars: quoted[1] as u64,
             forward_messages: quoted[2] as u64,
@@ -169,7 +169,7 @@ impl Ledger {
     ///
     /// # Errors
     /// SQLite fails.
-    pub fn original_of(&self, keys: &amem_model::CopyKeys) -> Result<Option<Digest>> {
+    pub fn original_of(&self, keys: &amem_records::CopyKeys) -> Result<Option<Digest>> {
         let action = "looking up a copy of a message";
         for key in keys.iter() {
             let found: Option<Vec<u8>> = self

@@ -17,7 +17,7 @@
 
 use crate::read::{digest_of, from_name, read_back, span_of};
 use crate::{Ledger, QuoteSource, Result};
-use amem_model::{
+use amem_records::{
     AmemUri, Assessment, Claim, ClaimId, ClaimKind, Cue, CueClass, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, Status,
 };
 use rusqlite::{OptionalExtension, ToSql};
@@ -44,7 +44,7 @@ const TEXTS_KEPT: usize = 50_000;
 /// An evidence item revision's row.
 #[derive(Clone, Debug)]
 struct Revision {
-    item_digest: amem_model::Digest,
+    item_digest: amem_records::Digest,
     item: String,
     captured_at: Option<String>,
     source_url: Option<String>,

@@ -9,7 +9,7 @@
 //! number per file and so cannot serve two owners.
 
 use crate::{Error, Ids, Ledger, LedgerOptions, Result, map_sql};
-use amem_model::{Assessment, Claim, Digest};
+use amem_records::{Assessment, Claim, Digest};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

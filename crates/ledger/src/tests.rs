@@ -1,6 +1,6 @@
 use super::*;
-use amem_model::{AmemUri, ClaimKind, Cue, CueClass, Evidence, GateFlag, GateSummary, GateVerdict, Group, RunParams, RunSource, Span};
-use amem_model::{AuditRecord, Message, MessageId, Reason, RunInfo, RunSummary, SourceKind, Status, cited_evidence};
+use amem_records::{AmemUri, ClaimKind, Cue, CueClass, Evidence, GateFlag, GateSummary, GateVerdict, Group, RunParams, RunSource, Span};
+use amem_records::{AuditRecord, Message, MessageId, Reason, RunInfo, RunSummary, SourceKind, Status, cited_evidence};
 use jiff::Timestamp;
 use rusqlite::{Connection, params};
 use std::collections::BTreeMap;
@@ -93,7 +93,7 @@ fn run_info(id: &str) -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "home".into(),
-            who: amem_model::Who::All,
+            who: amem_records::Who::All,
             include_bulk: false,
             include_forwarded: false,
             shard: None,

@@ -6,7 +6,7 @@
 //! once it commits (a rollback forgets them all, see [`Ledger::rollback`]).
 
 use crate::{Error, Ids, Ledger, NoQuotes, Pending, QUOTE_UNAVAILABLE, Recorded, Result, STALE_METHOD, encode};
-use amem_model::{
+use amem_records::{
     Assessment, Claim, ClaimId, Digest, Evidence, Message, Reason, RunId, RunInfo, RunSummary, Skipped, Status, cited_evidence,
 };
 use jiff::Timestamp;
@@ -60,7 +60,7 @@ struct EvidenceRow<'a> {
     ord: i64,
     rev: i64,
     chunk: Option<i64>,
-    span: amem_model::Span,
+    span: amem_records::Span,
     check: i64,
     quote: Option<&'a str>,
 }
@@ -526,7 +526,7 @@ impl Ledger {
                     m.sent_at.to_string(),
                     m.subject,
                     run_no,
-                    m.meta.get(amem_model::FORWARDED_BY)
+                    m.meta.get(amem_records::FORWARDED_BY)
                 ])
             })
             .map_err(self.err("recording a message"))? as u64;
@@ -546,12 +546,12 @@ impl Ledger {
                 .map_err(self.err("recording a message's copy keys"))?;
         }
         if inserted == 1 && !m.quoted.is_empty() {
-            let chars = |kind: amem_model::QuoteKind| -> i64 {
+            let chars = |kind: amem_records::QuoteKind| -> i64 {
                 m.quoted.iter().filter(|q| q.kind == kind).map(|q| q.text.chars().count() as i64).sum()
             };
             self.conn
                 .prepare_cached("INSERT INTO message_quoted (msg, reply_chars, forward_chars) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
-                .and_then(|mut s| s.execute(params![msg, chars(amem_model::QuoteKind::Reply), chars(amem_model::QuoteKind::Forward)]))
+                .and_then(|mut s| s.execute(params![msg, chars(amem_records::QuoteKind::Reply), chars(amem_records::QuoteKind::Forward)]))
                 .map_err(self.err("recording a message's quoted text"))?;
         }
         let mut rec = Recorded { messages: inserted, ..Recorded::default() };

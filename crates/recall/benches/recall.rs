@@ -157,7 +157,7 @@ fn reference_pass(home: &Path) -> u64 {
                 stack.push(p);
             } else {
                 let b = std::fs::read(&p).expect("read");
-                n += u64::from(amem_model::Digest::of(&b).0[0]);
+                n += u64::from(amem_records::Digest::of(&b).0[0]);
             }
         }
     }

@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     h.span.start,
                     h.text == h.quote && h.span.end == h.text.len(),
                 )?;
-                write!(w, "{}|", amem_model::Digest::of(h.text.as_bytes()).to_hex())?;
+                write!(w, "{}|", amem_records::Digest::of(h.text.as_bytes()).to_hex())?;
             }
             match df {
                 Some(df) => writeln!(w, " df {} {:?}", df.documents, df.counts)?,

@@ -1,7 +1,7 @@
 //! What a search returns, and what `open` returns.
 
 use crate::item::ItemId;
-use amem_model::{AmemUri, Digest, Evidence, Span};
+use amem_records::{AmemUri, Digest, Evidence, Span};
 use serde::{Deserialize, Serialize};
 
 /// One retrieved chunk with the sentence that best matches the query.

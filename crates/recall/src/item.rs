@@ -6,7 +6,7 @@
 //! or renaming a file keeps its id, and editing it makes a new revision with a
 //! new id. Without a title the id is the 12 hex digits alone.
 
-use amem_model::Digest;
+use amem_records::Digest;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -119,7 +119,7 @@ pub enum SkipReason {
         /// `FIFO`, `character device`, ...
         kind: String,
     },
-    /// One of amem's own reports (it begins with [`amem_model::REPORT_HEADING`]):
+    /// One of amem's own reports (it begins with [`amem_records::REPORT_HEADING`]):
     /// never evidence for the claims it reports.
     AmemReport,
     /// Larger than the wiki reads in one file.
@@ -198,7 +198,7 @@ pub fn parse_item(bytes: &[u8], kind: ItemKind) -> Result<ParsedItem, SkipReason
     }
     let text = std::str::from_utf8(bytes).map_err(|e| SkipReason::InvalidUtf8 { offset: e.valid_up_to() })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.starts_with(amem_model::REPORT_HEADING) {
+    if text.starts_with(amem_records::REPORT_HEADING) {
         return Err(SkipReason::AmemReport);
     }
     let digest = Digest::of(bytes);
@@ -246,7 +246,7 @@ mod tests {
         assert_eq!(it.body, "The sea rose.\n");
         let hex = Digest::of(bytes).short(12);
         assert_eq!(it.id.0, format!("sea-level-2023-report-{hex}"));
-        assert!(format!("amem://{}#chunk=0", it.id).parse::<amem_model::AmemUri>().is_ok());
+        assert!(format!("amem://{}#chunk=0", it.id).parse::<amem_records::AmemUri>().is_ok());
         // No title: the hex alone.
         let plain = parse_item(b"just text", ItemKind::Text).unwrap();
         assert_eq!(plain.id.0, Digest::of(b"just text").short(12));

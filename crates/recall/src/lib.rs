@@ -3,7 +3,7 @@
 //! Where it sits (docs/architecture.md, "Data flow"): extraction yields a `Claim`;
 //! recall looks for text in `$AMEM_HOME/wiki` that could support or
 //! contradict it; the verifier cites what recall returns as
-//! `amem://<item>#chunk=<n>` [`amem_model::Evidence`]; on a miss, fact-check
+//! `amem://<item>#chunk=<n>` [`amem_records::Evidence`]; on a miss, fact-check
 //! fetches from the trust list and [`capture`]s the page back into
 //! `wiki/captured/` so the next run is a local hit.
 //!
@@ -21,7 +21,7 @@
 //!   transaction, searched exactly, alone (`dense`) or fused with bm25 by
 //!   reciprocal rank (`hybrid`, [`RecallMethod`]).
 //! - Output: [`Hit`]s through the [`Recall`] trait, each with the best
-//!   sentence as a byte [`amem_model::Span`] and [`Hit::to_evidence`].
+//!   sentence as a byte [`amem_records::Span`] and [`Hit::to_evidence`].
 //! - Measure: `amem_eval::recall` scores whether gold evidence sentences reach
 //!   the top-k context, verbatim and in value, against a shuffled control.
 //!

@@ -7,7 +7,7 @@
 //! ever read as FTS5 syntax (`NEAR`, `AND`, `*`, `-`, `"`, `:` and `^` are
 //! plain text here). bm25 then ranks chunks that share the rarer terms first.
 
-use amem_model::Span;
+use amem_records::Span;
 use amem_text::stopwords::QUERY_STOPWORDS;
 use amem_text::words::{lower_into, stem, stem_into};
 use std::collections::BTreeSet;

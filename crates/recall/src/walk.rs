@@ -7,7 +7,7 @@
 
 use crate::item::{ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::wiki::{IndexReport, SkippedFile};
-use amem_model::source_file::{FileRefusal, check_regular, read_regular};
+use amem_records::source_file::{FileRefusal, check_regular, read_regular};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@ use crate::index::{FileRow, FtsIndex, IndexStats, ItemRow};
 use crate::item::{ItemId, ItemKind, ParsedItem, SkipReason, parse_item};
 use crate::query::Query;
 use crate::walk::{FoundFile, file_stamp, read_file, walk};
-use amem_model::{AmemUri, Digest};
+use amem_records::{AmemUri, Digest};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
@@ -34,7 +34,7 @@ pub trait Recall {
     fn search_chunks(&self, claim: &str, k: usize) -> Result<Vec<Hit>> {
         let mut hits = self.search(claim, k)?;
         for h in &mut hits {
-            h.span = amem_model::Span::new(0, h.text.len());
+            h.span = amem_records::Span::new(0, h.text.len());
             h.quote.clone_from(&h.text);
         }
         Ok(hits)
@@ -566,7 +566,7 @@ impl Wiki {
                 let span = q.best_span(&row.text);
                 (span, span.slice(&row.text).unwrap_or_default().to_string())
             } else {
-                (amem_model::Span::new(0, row.text.len()), row.text.clone())
+                (amem_records::Span::new(0, row.text.len()), row.text.clone())
             };
             hits.push(Hit {
                 uri: AmemUri::chunk(row.item.id.clone(), row.chunk_no),
@@ -826,7 +826,7 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::Span;
+    use amem_records::Span;
     use std::collections::BTreeMap;
 
     const GLACIERS: &str = "---\ntitle: Glaciers\nsource: https://example.org/glaciers\nretrieved_at: 2024-05-01T10:00:00Z\n---\n\

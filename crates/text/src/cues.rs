@@ -9,14 +9,14 @@
 use crate::lexicon::{Hit, Kind, Lexicon};
 use crate::memory::Memory;
 use crate::numbers::{Number, scan_numbers};
-use amem_model::{Cue, CueClass, Span};
+use amem_records::{Cue, CueClass, Span};
 
 /// Every stance cue in `text`, sorted by position, byte spans relative to
 /// `text`, `rule` naming the lexicon entry (`<file>:<first form>`) or the
 /// scanner rule (`temporal:year`, `temporal:date`).
 ///
 /// ```
-/// use amem_model::CueClass;
+/// use amem_records::CueClass;
 /// let cues = amem_text::cues::detect_cues("Reuters said it may not close if it rains.");
 /// let classes: Vec<CueClass> = cues.iter().map(|c| c.class).collect();
 /// assert_eq!(classes, [CueClass::Attribution, CueClass::Hedge, CueClass::Negation, CueClass::Condition]);

@@ -7,7 +7,7 @@
 //! look-up sets used by the number scanner and the tokenizer.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
-use amem_model::CueClass;
+use amem_records::CueClass;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 

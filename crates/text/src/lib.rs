@@ -3,7 +3,7 @@
 //! Where it sits: under every stage (extract, recall, verify, gate, factcheck
 //! and the importers' HTML bodies), so that the gate, the verifier and recall
 //! read a sentence the same way. It depends on nothing of amem's but
-//! `amem-model` (spans, cue classes) and the word lists it carries as data
+//! `amem-records` (spans, cue classes) and the word lists it carries as data
 //! files (`lexicons/`).
 //!
 //! - [`sentence`]: the sentence splitter (prose, chat, notes and line layouts);

@@ -15,7 +15,7 @@
 //! Spans are byte offsets into the text given, always on char boundaries,
 //! trimmed of surrounding whitespace and of a leading bullet marker.
 
-use amem_model::Span;
+use amem_records::Span;
 
 /// How line breaks are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

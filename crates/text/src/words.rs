@@ -4,7 +4,7 @@
 
 use crate::cues::CueAt;
 use crate::lexicon::Lexicon;
-use amem_model::CueClass;
+use amem_records::CueClass;
 use compact_str::CompactString;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

@@ -2,13 +2,13 @@
 //!
 //! `cargo run --release -p amem-verify --example verify_costs -- CASES.jsonl [ROUNDS [VERDICTS]]` reads
 //! claims with their evidence (one JSON object a line: `claim`, `sent_at`, `evidence` as
-//! [`amem_model::Evidence`] values, `rarity` as `[documents, [[word, chunks], ...]]` or null:
+//! [`amem_records::Evidence`] values, `rarity` as `[documents, [[word, chunks], ...]]` or null:
 //! what an audit hands the verifier), then verifies them in order ROUNDS times (default 3),
 //! each round with a fresh [`amem_verify::Verifier`] as an audit worker keeps one, and prints
 //! the best round's cost per claim, the cache's counters and a digest of every verdict (the
 //! status and reasons serialised), so that a change meant for speed alone can be shown to
 //! leave each verdict byte for byte as it was (VERDICTS, when given, receives them one a line).
-use amem_model::{Digest, Evidence};
+use amem_records::{Digest, Evidence};
 use amem_verify::{Rarity, Verifier};
 use std::sync::Arc;
 use std::time::Instant;

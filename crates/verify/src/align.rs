@@ -25,7 +25,7 @@ use super::number::{self, Quantity, Relation};
 use super::relevance::{self, Rarity, Subject};
 use super::scope::{self, TimeScope};
 use super::text::{self, Word};
-use amem_model::{Evidence, Reason, Span, Status};
+use amem_records::{Evidence, Reason, Span, Status};
 use regex::Regex;
 use std::borrow::Cow;
 use std::collections::BTreeSet;

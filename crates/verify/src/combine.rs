@@ -26,8 +26,8 @@
 //! exact bytes it read, and the method names both (`deterministic@N+model:verifier@M`);
 //! the rules' reasons are kept as they were.
 
-use amem_model::{Digest, Evidence, Reason, Span, Status};
 use amem_models::{Passage, Probs, Thresholds, Verifier};
+use amem_records::{Digest, Evidence, Reason, Span, Status};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -341,7 +341,7 @@ fn read_of_cited(parts: &[&Evidence], claim: &str) -> Option<Read> {
 /// rules cited, item by item; for a claim the rules left undecided, then the recalled items
 /// not cited, whole; at most [`MODEL_EVIDENCE`] reads.
 fn reads_for(rules: Status, reasons: &[Reason], evidence: &[Evidence], claim: &str) -> Vec<Read> {
-    let mut by_item: Vec<(&amem_model::AmemUri, Vec<&Evidence>)> = Vec::new();
+    let mut by_item: Vec<(&amem_records::AmemUri, Vec<&Evidence>)> = Vec::new();
     for e in reasons.iter().flat_map(|r| r.evidence.iter()) {
         match by_item.iter_mut().find(|(uri, _)| **uri == e.uri) {
             Some((_, parts)) => parts.push(e),

@@ -10,7 +10,7 @@
 //! sentence changes what the claim may take from it.
 
 use super::text::Word;
-use amem_model::CueClass;
+use amem_records::CueClass;
 use std::ops::Range;
 
 /// A cue found in a sentence.
@@ -222,7 +222,7 @@ pub(crate) fn stance(text: &str, words: &[Word]) -> (Vec<Cue>, Vec<Cue>) {
 }
 
 /// [`stance`] from the gate's cues of `text` (`amem_text::cues::detect_cues`), read by the caller.
-fn stance_of(text: &str, words: &[Word], found: &[amem_model::Cue]) -> (Vec<Cue>, Vec<Cue>) {
+fn stance_of(text: &str, words: &[Word], found: &[amem_records::Cue]) -> (Vec<Cue>, Vec<Cue>) {
     let mut negations = Vec::new();
     let mut hedges = Vec::new();
     for c in found {
@@ -350,7 +350,7 @@ pub(crate) struct ClaimStance {
     pub stance: Vec<Range<usize>>,
 }
 
-fn stance_words(text: &str, words: &[Word], found: &[amem_model::Cue], hedges: &[Cue]) -> (Vec<usize>, Vec<Range<usize>>) {
+fn stance_words(text: &str, words: &[Word], found: &[amem_records::Cue], hedges: &[Cue]) -> (Vec<usize>, Vec<Range<usize>>) {
     let mut idx: Vec<usize> = Vec::new();
     let mut ranges: Vec<Range<usize>> = Vec::new();
     let overlapping = |r: &Range<usize>| -> Vec<usize> {

@@ -45,7 +45,7 @@
 //!
 //! ```
 //! use amem_verify::verify_text;
-//! use amem_model::Status;
+//! use amem_records::Status;
 //!
 //! let v = verify_text("The launch moved to May 3, 2024.", "After the review, the launch moved to 3 May 2024.");
 //! assert_eq!(v.status, Status::Supported);
@@ -71,7 +71,7 @@ mod verifier;
 pub use relevance::Rarity;
 pub use verifier::{CacheStats, DEFAULT_CAPACITY, Verifier};
 
-use amem_model::{AmemUri, Digest, Evidence, Reason, Span, Status};
+use amem_records::{AmemUri, Digest, Evidence, Reason, Span, Status};
 use serde::{Deserialize, Serialize};
 
 /// The method name recorded in every assessment this verifier makes. The
@@ -219,7 +219,7 @@ pub fn text_evidence(text: &str, chunk: u32) -> Evidence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::Group;
+    use amem_records::Group;
 
     fn status(claim: &str, ev: &str) -> Status {
         verify_text(claim, ev).status

@@ -18,7 +18,7 @@ use super::align;
 use super::analysis::EvidenceAnalysis;
 use super::relevance::Rarity;
 use super::text::FastHash;
-use amem_model::Evidence;
+use amem_records::Evidence;
 use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};

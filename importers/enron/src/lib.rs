@@ -14,7 +14,7 @@
 //!   (`allen-p/_sent_mail/1.`).
 //!
 //! Output: [`MessageStream`]. Each mail goes through
-//! [`amem_importer_mail::parse_message`]: the `Date:` header is read first
+//! [`amem_rfc822::parse_message`]: the `Date:` header is read first
 //! and mail outside the window is dropped before its body is decoded;
 //! `X-From`, `X-To`, `X-cc`, `X-bcc`, `X-Folder`, `X-Origin` and `X-FileName`
 //! are kept in `meta` under their lowercase names, with `meta["file"]` the
@@ -25,7 +25,7 @@
 //! and `Forwarded by` blocks are separated from the author's text.
 //!
 //! ```no_run
-//! use amem_model::ImportOptions;
+//! use amem_records::ImportOptions;
 //! for item in amem_importer_enron::open("maildir".as_ref(), &ImportOptions::default()).unwrap() {
 //!     if let Ok(m) = item {
 //!         println!("{} {} {}", m.meta["file"], m.author, m.text.len());
@@ -34,9 +34,9 @@
 //! ```
 #![deny(missing_docs)]
 
-use amem_importer_mail::pool::{default_workers, ordered_map};
-use amem_importer_mail::{ENRON_X_HEADERS, MailContext, parse_message};
-use amem_model::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, MessageStream, SourceKind, TimeWindow};
+use amem_rfc822::parallel::{default_workers, ordered_map};
+use amem_rfc822::{ENRON_X_HEADERS, MailContext, parse_message};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -51,7 +51,7 @@ const MAX_FILE_BYTES: u64 = 64 << 20;
 /// Largest single CSV record read (64 MiB, the mbox importer's cap on one
 /// message): the csv crate holds a whole record in memory, so a record past
 /// this is skipped, counted, and reading resumes at the next record.
-pub const MAX_CSV_RECORD_BYTES: u64 = amem_importer_mail::mbox::DEFAULT_MAX_MESSAGE_BYTES as u64;
+pub const MAX_CSV_RECORD_BYTES: u64 = amem_rfc822::mbox::DEFAULT_MAX_MESSAGE_BYTES as u64;
 
 /// How the mailbox (custodian) of a file is found from its path below the root.
 #[derive(Debug, Clone)]
@@ -250,7 +250,7 @@ fn detect_rule(root: &Path, entries: &[(bool, OsString)]) -> MailboxRule {
 }
 
 fn read_capped(p: &Path) -> Result<Vec<u8>, (&'static str, String)> {
-    amem_model::source_file::read_regular(p, MAX_FILE_BYTES).map_err(|r| (r.kind(), format!("{r}, skipped")))
+    amem_records::source_file::read_regular(p, MAX_FILE_BYTES).map_err(|r| (r.kind(), format!("{r}, skipped")))
 }
 
 impl Iterator for Walk {
@@ -307,7 +307,7 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
 /// files aside, at most four folders down) starts with header fields? Reads
 /// a few listings and a few KiB; never an error.
 pub fn probe(path: &Path) -> bool {
-    use amem_importer_mail::probe::{head, is_message_head};
+    use amem_rfc822::probe::{head, is_message_head};
     fn first_file(dir: &Path, depth: usize) -> Option<PathBuf> {
         let mut entries = list_dir(dir).ok()?;
         entries.retain(|(_, n)| !n.as_encoded_bytes().starts_with(b"."));
@@ -337,7 +337,7 @@ pub fn probe_csv(path: &Path) -> bool {
     if path.is_dir() {
         return false;
     }
-    let head = amem_importer_mail::probe::head(path);
+    let head = amem_rfc822::probe::head(path);
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(head.as_slice());
     reader.byte_headers().is_ok_and(|h| {
         let has = |want: &str| h.iter().any(|c| String::from_utf8_lossy(c).trim().eq_ignore_ascii_case(want));

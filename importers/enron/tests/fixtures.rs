@@ -1,7 +1,7 @@
 //! The Enron importers on trees and CSVs written at test time (these run
 //! without ../shared).
 
-use amem_model::{ImportOptions, Message};
+use amem_records::{ImportOptions, Message};
 use std::path::Path;
 
 const MAIL: &str = "Message-ID: <1.JavaMail.evans@thyme>\r\nDate: Mon, 26 Mar 2001 16:22:00 -0800 (PST)\r\nFrom: a@enron.com\r\nTo: b@enron.com,\r\n\tc@enron.com\r\nSubject: RE: FW: Curve\nX-From: Lewis, Andrew H. </O=ENRON/CN=ALEWIS>\nX-To: \nX-cc: \nX-Folder: \\Lewis\\Sent Items\nX-Origin: Lewis-A\nX-FileName: x.pst\n\nThe curve moved 3 cents.\n\n -----Original Message-----\nFrom: \tB\nSent:\tMonday, March 26, 2001 9:00 AM\nSubject:\tCurve\n\nWhere is the curve?\n";
@@ -26,7 +26,7 @@ fn tree() -> tempfile::TempDir {
     d
 }
 
-fn ids(items: &[Result<Message, amem_model::ImportError>]) -> Vec<String> {
+fn ids(items: &[Result<Message, amem_records::ImportError>]) -> Vec<String> {
     items.iter().map(|r| r.as_ref().map(|m| m.id.0.clone()).unwrap_or_else(|e| format!("ERR {} {}", e.kind, e.path.display()))).collect()
 }
 
@@ -96,7 +96,7 @@ fn csv_rows_errors_and_bad_header() {
 
 // ---- Issue 16: nothing dropped without a count.
 
-fn csv_items(p: &Path) -> Vec<Result<Message, amem_model::ImportError>> {
+fn csv_items(p: &Path) -> Vec<Result<Message, amem_records::ImportError>> {
     amem_importer_enron::open_csv(p, &ImportOptions::default()).unwrap().collect()
 }
 

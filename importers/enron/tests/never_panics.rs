@@ -2,7 +2,7 @@
 //! bytes and any maildir file open and stream to the end without a panic
 //! or a hang; every error names the file and a position. Bounded cases.
 
-use amem_model::ImportOptions;
+use amem_records::ImportOptions;
 use proptest::prelude::*;
 
 fn csvish() -> impl Strategy<Value = Vec<u8>> {

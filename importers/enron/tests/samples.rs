@@ -2,7 +2,7 @@
 //! (skipped with a `SKIPPED` line when ../shared is absent), and on a
 //! Kaggle-layout CSV built at test time from those same files.
 
-use amem_model::{ImportError, ImportOptions, Message, QuoteKind, SourceKind, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, QuoteKind, SourceKind, TimeWindow};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

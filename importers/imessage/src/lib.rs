@@ -1,5 +1,5 @@
 //! `amem-importer-imessage`: an iMessage `chat.db`, opened read-only, turned
-//! into a lazy stream of [`amem_model::Message`]s.
+//! into a lazy stream of [`amem_records::Message`]s.
 //!
 //! Place in the data flow: first stage. `amem import imessage PATH` and
 //! `amem audit --source imessage:PATH` call [`open`] through
@@ -51,12 +51,12 @@
 //! later pages cannot be reached without it.
 //!
 //! ```no_run
-//! use amem_model::ImportOptions;
+//! use amem_records::ImportOptions;
 //! let stream = amem_importer_imessage::open("chat.db".as_ref(), &ImportOptions::default())?;
 //! for m in stream.flatten() {
 //!     println!("{} {}: {}", m.sent_at, m.author, m.text);
 //! }
-//! # Ok::<(), amem_model::ImportError>(())
+//! # Ok::<(), amem_records::ImportError>(())
 //! ```
 //!
 //! Not handled: edit history in `message_summary_info` (a plist: only the
@@ -72,7 +72,7 @@
 
 pub mod typedstream;
 
-use amem_model::{ImportError, ImportOptions, Message, MessageId, MessageStream, SourceKind, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, MessageId, MessageStream, SourceKind, TimeWindow};
 use jiff::Timestamp;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};

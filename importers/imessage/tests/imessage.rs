@@ -4,7 +4,7 @@
 //! samples in `../shared/corpora/imessage`, checked against direct SQL
 //! queries of the same files.
 
-use amem_model::{ImportError, ImportOptions, Message, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, TimeWindow};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 

@@ -155,7 +155,7 @@ fn measure(what: &str, kind: &str, path: &Path) {
     let mut sink = 0usize;
     match (what, kind) {
         ("importer", "slack") | ("importer", "imessage") => {
-            let opts = amem_model::ImportOptions::default();
+            let opts = amem_records::ImportOptions::default();
             let stream = if kind == "slack" {
                 amem_importer_slack::open(path, &opts).expect("open")
             } else {

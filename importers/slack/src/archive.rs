@@ -4,8 +4,8 @@
 //! memory.
 
 use crate::Error;
-use amem_model::ImportError;
-use amem_model::source_file::read_regular;
+use amem_records::ImportError;
+use amem_records::source_file::read_regular;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -124,7 +124,7 @@ impl Archive {
                         if crate::day_date(&name).is_none() {
                             continue;
                         }
-                        match amem_model::source_file::check_regular(&f.path(), MAX_MEMBER_BYTES) {
+                        match amem_records::source_file::check_regular(&f.path(), MAX_MEMBER_BYTES) {
                             Ok(_) => out.push((folder.clone(), name)),
                             Err(r) => skipped.push(ImportError::new(f.path(), "start", r.kind(), format!("day file {r}"))),
                         }

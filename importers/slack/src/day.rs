@@ -4,7 +4,7 @@
 
 use crate::directory::{ConvKind, Directory};
 use crate::markup::{decode_text, render_blocks};
-use amem_model::{ImportError, Message, MessageId, SourceKind, TimeWindow};
+use amem_records::{ImportError, Message, MessageId, SourceKind, TimeWindow};
 use jiff::Timestamp;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! `amem-importer-slack`: a Slack workspace export, as a folder or as the
-//! `.zip` Slack produces, turned into a lazy stream of [`amem_model::Message`]s.
+//! `.zip` Slack produces, turned into a lazy stream of [`amem_records::Message`]s.
 //!
 //! Place in the data flow: first stage. `amem import slack PATH` and
 //! `amem audit --source slack:PATH` call [`open`] through
@@ -25,7 +25,7 @@
 //!
 //! Streaming: the member list is read at open, then one day file at a time
 //! is read, parsed and yielded; nothing else of the archive is held. With a
-//! [`TimeWindow`](amem_model::TimeWindow), a day file whose name lies more
+//! [`TimeWindow`](amem_records::TimeWindow), a day file whose name lies more
 //! than a day outside the window is not read at all (day-file names are dates
 //! in the exporter's time zone, UTC−12 to UTC+14, so a file can hold messages
 //! from the UTC day before or after its name); every message is then checked
@@ -42,7 +42,7 @@
 //! goes on.
 //!
 //! ```no_run
-//! use amem_model::ImportOptions;
+//! use amem_records::ImportOptions;
 //! let stream = amem_importer_slack::open("export.zip".as_ref(), &ImportOptions::default())?;
 //! for item in stream {
 //!     match item {
@@ -50,7 +50,7 @@
 //!         Err(e) => eprintln!("skipped: {e}"),
 //!     }
 //! }
-//! # Ok::<(), amem_model::ImportError>(())
+//! # Ok::<(), amem_records::ImportError>(())
 //! ```
 //!
 //! Not handled: Enterprise Grid exports with per-workspace subfolders (only
@@ -68,7 +68,7 @@ mod day;
 mod directory;
 mod markup;
 
-use amem_model::{ImportError, ImportOptions, Message, MessageStream, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, MessageStream, TimeWindow};
 use archive::Archive;
 use day::{DayContext, Planned, convert_planned, parse_day, plan_day};
 use directory::{ConvKind, Directory};

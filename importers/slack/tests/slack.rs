@@ -2,7 +2,7 @@
 //! built from them at test time, and on the real samples in
 //! `../shared/corpora/slack` (skipped, saying so, when ../shared is absent).
 
-use amem_model::{ImportError, ImportOptions, Message, TimeWindow};
+use amem_records::{ImportError, ImportOptions, Message, TimeWindow};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -16,8 +16,8 @@
 //! JSON object.
 use amem_audit::assess::{Assessor, RECALL_K};
 use amem_ledger::{Ledger, MessageOutcome};
-use amem_model::{ImportOptions, RunId, RunInfo, RunParams, SourceKind};
 use amem_recall::{Recall, Wiki};
+use amem_records::{ImportOptions, RunId, RunInfo, RunParams, SourceKind};
 use std::time::Instant;
 
 /// The `amem` binary's allocator (crates/cli/main.rs). The stages allocate
@@ -59,9 +59,9 @@ fn main() -> anyhow::Result<()> {
     put("import_per_msg", t.elapsed().as_secs_f64(), n);
 
     let t = Instant::now();
-    let claims: Vec<Vec<amem_model::Claim>> = msgs.iter().map(amem_extract::extract).collect();
+    let claims: Vec<Vec<amem_records::Claim>> = msgs.iter().map(amem_extract::extract).collect();
     put("extract_per_msg", t.elapsed().as_secs_f64(), n);
-    let audited: Vec<(usize, &amem_model::Claim)> =
+    let audited: Vec<(usize, &amem_records::Claim)> =
         claims.iter().enumerate().flat_map(|(i, cs)| cs.iter().map(move |c| (i, c))).filter(|(_, c)| c.kind.is_audited()).collect();
     let na = audited.len() as f64;
 
@@ -79,7 +79,7 @@ fn main() -> anyhow::Result<()> {
     let mut groups = std::collections::BTreeMap::new();
     let t = Instant::now();
     for ((i, c), h) in audited.iter().zip(&hits) {
-        let ev: Vec<amem_model::Evidence> = h.iter().map(amem_recall::Hit::to_evidence).collect();
+        let ev: Vec<amem_records::Evidence> = h.iter().map(amem_recall::Hit::to_evidence).collect();
         // As the audit verifies: the claim's words weighed by their rarity
         // in the wiki, its message's time known.
         if let Some(r) = amem_audit::assess::rarity_of(&wiki, &c.text)? {
@@ -106,7 +106,7 @@ fn main() -> anyhow::Result<()> {
     // claim, one assessment per audited claim (assessed again here, outside
     // the timing, so the rows have their real size).
     let mut assessor = Assessor::new();
-    let mut per_msg: Vec<Vec<amem_model::Assessment>> = vec![Vec::new(); msgs.len()];
+    let mut per_msg: Vec<Vec<amem_records::Assessment>> = vec![Vec::new(); msgs.len()];
     for (i, c) in &audited {
         let o = assessor.assess_at(&wiki, &c.text, Some(&msgs[*i].sent_at.to_string()))?;
         per_msg[*i].push(o.to_assessment(c, "2030-01-01T00:00:00Z", &amem_audit::policy_version()));
@@ -122,7 +122,7 @@ fn main() -> anyhow::Result<()> {
         offline: true,
         policy_version: amem_audit::policy_version(),
         home: String::new(),
-        who: amem_model::Who::All,
+        who: amem_records::Who::All,
         include_bulk: false,
         include_forwarded: false,
         shard: None,

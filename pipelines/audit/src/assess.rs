@@ -11,8 +11,8 @@
 //! cite characters that are not there, and which of the two variants was
 //! assessed first (the workers race) would decide the report.
 
-use amem_model::{Assessment, Claim, Evidence, GateSummary, Reason, Status};
 use amem_recall::{Hit, Recall};
+use amem_records::{Assessment, Claim, Evidence, GateSummary, Reason, Status};
 use amem_verify::Rarity;
 use std::collections::HashMap;
 
@@ -290,7 +290,7 @@ impl Assessor {
             },
         };
         let gate = gate_on(text, &v.reasons, self.gate_models());
-        let local_hit = matches!(v.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+        let local_hit = matches!(v.status.group(), amem_records::Group::Supported | amem_records::Group::Contradicted);
         self.read_day = amem_verify::reads_writing_day(text, evidence);
         let outcome = Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit, rules: None };
         match &self.endpoint {
@@ -336,7 +336,7 @@ fn consult_endpoint(
             let mut reasons = rules.reasons.clone();
             reasons.push(reason);
             let gate = gate_on(text, &reasons, models);
-            let local_hit = matches!(status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+            let local_hit = matches!(status.group(), amem_records::Group::Supported | amem_records::Group::Contradicted);
             let before = RulesVerdict { status: rules.status, reasons: rules.reasons, gate: rules.gate, method: rules.method };
             Outcome { status, reasons, gate, method: endpoint.method().to_string(), local_hit, rules: Some(Box::new(before)) }
         }
@@ -426,7 +426,7 @@ impl Default for OutcomeCache {
 
 #[derive(Default)]
 struct CacheInner {
-    map: HashMap<amem_model::Digest, Slot>,
+    map: HashMap<amem_records::Digest, Slot>,
     bytes: usize,
     earlier: HashMap<u128, EarlierSlot>,
 }
@@ -452,9 +452,9 @@ enum EarlierSlot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EarlierClaim {
     /// The message it was made in.
-    pub message_digest: amem_model::Digest,
+    pub message_digest: amem_records::Digest,
     /// Its id.
-    pub claim: amem_model::ClaimId,
+    pub claim: amem_records::ClaimId,
 }
 
 /// What [`OutcomeCache::lookup`] knows about a claim text.
@@ -477,25 +477,25 @@ impl Outcome {
     /// local hit, as the run's summary counts it.
     pub fn from_assessment(a: Assessment) -> Outcome {
         let local_hit = !a.method.ends_with(TRUST_LIST_SUFFIX)
-            && matches!(a.status.group(), amem_model::Group::Supported | amem_model::Group::Contradicted);
+            && matches!(a.status.group(), amem_records::Group::Supported | amem_records::Group::Contradicted);
         Outcome { status: a.status, reasons: a.reasons, gate: a.gate, method: a.method, local_hit, rules: None }
     }
 }
 
-fn cache_key(claim: &Claim) -> amem_model::Digest {
-    amem_model::Digest::of(claim.text.as_bytes())
+fn cache_key(claim: &Claim) -> amem_records::Digest {
+    amem_records::Digest::of(claim.text.as_bytes())
 }
 
 /// The key of a claim text on one writing day (`YYYY-MM-DD`).
-fn day_key(claim: &Claim, day: &str) -> amem_model::Digest {
+fn day_key(claim: &Claim, day: &str) -> amem_records::Digest {
     let mut bytes = Vec::with_capacity(claim.text.len() + 1 + day.len());
     bytes.extend_from_slice(claim.text.as_bytes());
     bytes.push(0);
     bytes.extend_from_slice(day.as_bytes());
-    amem_model::Digest::of(&bytes)
+    amem_records::Digest::of(&bytes)
 }
 
-fn short_key(d: &amem_model::Digest) -> u128 {
+fn short_key(d: &amem_records::Digest) -> u128 {
     let mut b = [0u8; 16];
     b.copy_from_slice(&d.0[..16]);
     u128::from_le_bytes(b)
@@ -614,7 +614,7 @@ impl OutcomeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::{ClaimKind, Digest, MessageId, Span};
+    use amem_records::{ClaimKind, Digest, MessageId, Span};
 
     const DAY: &str = "2001-05-01";
 

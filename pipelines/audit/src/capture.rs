@@ -1,9 +1,9 @@
 //! The indexed wiki as the grounder's capture store: the one place where
-//! factcheck's captures meet recall's index, so `amem-factcheck` does not
+//! factcheck's captures meet recall's index, so `amem-grounding` does not
 //! depend on `amem-recall` (both sit left of the pipeline).
 
-use amem_factcheck::adapters::Document;
-use amem_factcheck::{CaptureStore, Error, StoredItem};
+use amem_grounding::adapters::Document;
+use amem_grounding::{CaptureStore, Error, StoredItem};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -24,8 +24,8 @@ impl RecallStore {
     /// store their chunks' vectors, and searches rank by its method).
     ///
     /// # Errors
-    /// `amem_factcheck::Error::Store` when the wiki or its index cannot be opened.
-    pub fn open(home: &Path, meaning: Option<amem_recall::Meaning>) -> amem_factcheck::Result<Self> {
+    /// `amem_grounding::Error::Store` when the wiki or its index cannot be opened.
+    pub fn open(home: &Path, meaning: Option<amem_recall::Meaning>) -> amem_grounding::Result<Self> {
         amem_recall::Wiki::open(home).map(|w| Self::new(w.with_meaning(meaning))).map_err(|e| Error::Store(e.to_string()))
     }
 
@@ -37,13 +37,13 @@ impl RecallStore {
 }
 
 impl CaptureStore for RecallStore {
-    fn capture(&self, doc: &Document, retrieved_at: &str) -> amem_factcheck::Result<StoredItem> {
-        let text = amem_factcheck::store::item_text(doc);
+    fn capture(&self, doc: &Document, retrieved_at: &str) -> amem_grounding::Result<StoredItem> {
+        let text = amem_grounding::store::item_text(doc);
         let capture = amem_recall::Capture { text: &text, title: Some(&doc.title), source_url: Some(&doc.url), retrieved_at };
         self.with_wiki(|w| {
             let id = w.capture(&capture)?;
             // The revision digest recall's hits will carry for this item.
-            let opened = w.open_uri(&amem_model::AmemUri::item(id.0.clone()))?;
+            let opened = w.open_uri(&amem_records::AmemUri::item(id.0.clone()))?;
             Ok::<_, amem_recall::Error>(StoredItem { item: id.0, item_digest: opened.item_digest })
         })
         .map_err(|e| Error::Store(format!("capturing {}: {e}", doc.url)))

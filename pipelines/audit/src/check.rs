@@ -4,7 +4,7 @@
 //! three never disagree with each other nor with the audit on the same home:
 //! the wiki's best chunks weighed by how rare the claim's words are
 //! ([`Assessor::assess_weighing`]); on a local miss the trust list
-//! ([`amem_factcheck::Grounder`], given by the caller as a function so that
+//! ([`amem_grounding::Grounder`], given by the caller as a function so that
 //! each caller runs it on its own runtime); then, what was fetched being in
 //! the wiki now, the same local path decides again, its method suffixed
 //! [`crate::assess::TRUST_LIST_SUFFIX`] as in the audit.
@@ -17,8 +17,8 @@
 
 use crate::assess::{Assessor, Outcome, TRUST_LIST_SUFFIX};
 use crate::capture::RecallStore;
-use amem_factcheck::GroundOutcome;
-use amem_model::{Evidence, Reason};
+use amem_grounding::GroundOutcome;
+use amem_records::{Evidence, Reason};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -133,7 +133,7 @@ pub fn check_claim(
 
 /// The answer object of one decided claim.
 fn answer(claim: &str, outcome: &Outcome, weighed: &[Evidence], k: usize, grounding: Value) -> Value {
-    let terms = amem_factcheck::terms::key_terms(claim);
+    let terms = amem_grounding::terms::key_terms(claim);
     let shown = shown_evidence(&outcome.reasons, weighed, k);
     let amem_uri = shown.first().map(|e| e.uri.to_string());
     let evidence: Vec<Value> = shown

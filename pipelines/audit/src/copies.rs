@@ -9,7 +9,7 @@
 //! interrupted process a run resumes) are found in the ledger.
 
 use amem_ledger::Ledger;
-use amem_model::{Digest, Message};
+use amem_records::{Digest, Message};
 use std::collections::HashMap;
 
 /// Keys remembered in memory at most (about 40 bytes each, two a mail):
@@ -78,7 +78,7 @@ impl<'l> CopyFinder<'l> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::{MessageId, SourceKind};
+    use amem_records::{MessageId, SourceKind};
 
     fn mail(id: &str, folder: &str, text: &str) -> Message {
         let mut meta = std::collections::BTreeMap::new();
@@ -122,7 +122,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("ledger.sqlite");
         let mut w = Ledger::open(&path).unwrap();
-        w.begin_run(&amem_model::sample::run_info()).unwrap();
+        w.begin_run(&amem_records::sample::run_info()).unwrap();
         let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
         w.record(&amem_ledger::MessageOutcome { message: &a, claims: &[], assessments: &[], skipped: &[] }).unwrap();
         w.flush().unwrap();

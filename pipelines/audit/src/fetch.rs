@@ -160,12 +160,12 @@ mod tests {
     }
 
     fn file(state: &Path, run: &str, texts: &[&str]) {
-        let mut f = crate::unverified::Filer::open(state, &amem_model::RunId(run.into())).unwrap();
+        let mut f = crate::unverified::Filer::open(state, &amem_records::RunId(run.into())).unwrap();
         for (i, t) in texts.iter().enumerate() {
-            let mut rec = amem_model::sample::audit_records(1).remove(0);
+            let mut rec = amem_records::sample::audit_records(1).remove(0);
             rec.claim.text = (*t).to_string();
-            rec.claim.id = amem_model::ClaimId(amem_model::Digest::of(format!("{run}{i}{t}").as_bytes()));
-            rec.assessment.status = amem_model::Status::NoEvidence;
+            rec.claim.id = amem_records::ClaimId(amem_records::Digest::of(format!("{run}{i}{t}").as_bytes()));
+            rec.assessment.status = amem_records::Status::NoEvidence;
             f.file(&rec).unwrap();
         }
         f.finish().unwrap();

@@ -7,8 +7,8 @@
 //! their own implementation.
 
 use crate::capture::RecallStore;
-use amem_factcheck::{GroundOutcome, Grounder, GrounderOptions, GroundingConfig};
-use amem_model::Digest;
+use amem_grounding::{GroundOutcome, Grounder, GrounderOptions, GroundingConfig};
+use amem_records::Digest;
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;

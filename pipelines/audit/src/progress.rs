@@ -2,7 +2,7 @@
 //! stage can bump them without a lock; the display polls them.
 
 use crate::sources::open_source;
-use amem_model::{ImportOptions, SourceKind, TimeWindow};
+use amem_records::{ImportOptions, SourceKind, TimeWindow};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

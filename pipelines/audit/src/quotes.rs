@@ -2,8 +2,8 @@
 //! evidence by reference (item revision, chunk, span), not as copied text.
 
 use amem_ledger::QuoteSource;
-use amem_model::{AmemUri, Digest};
 use amem_recall::Recall;
+use amem_records::{AmemUri, Digest};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -96,7 +96,7 @@ impl QuoteSource for WikiQuotes<'_> {
         self.with_chunk(uri, item_digest, |text| Some(text.to_string()))
     }
 
-    fn chunk_slice(&self, uri: &AmemUri, item_digest: &Digest, span: amem_model::Span) -> Option<String> {
+    fn chunk_slice(&self, uri: &AmemUri, item_digest: &Digest, span: amem_records::Span) -> Option<String> {
         self.with_chunk(uri, item_digest, |text| text.get(span.start..span.end).map(str::to_string))
     }
 }
@@ -122,9 +122,9 @@ mod tests {
         assert!(text.contains("40 MW"), "{text}");
         assert_eq!(q.chunk_text(&hit.uri, &Digest::of(b"another revision")), None);
         let at = text.find("40 MW").unwrap();
-        let span = amem_model::Span::new(at, at + 5);
+        let span = amem_records::Span::new(at, at + 5);
         assert_eq!(q.chunk_slice(&hit.uri, &hit.item_digest, span).as_deref(), Some("40 MW"));
-        assert_eq!(q.chunk_slice(&hit.uri, &hit.item_digest, amem_model::Span::new(at, text.len() + 1)), None, "past the end");
+        assert_eq!(q.chunk_slice(&hit.uri, &hit.item_digest, amem_records::Span::new(at, text.len() + 1)), None, "past the end");
         assert_eq!(q.chunk_slice(&hit.uri, &Digest::of(b"another revision"), span), None);
         std::fs::write(notes.join("plant.md"), "The plant makes 45 MW of power.\n").unwrap();
         let opts = amem_recall::IndexOptions { rehash: true, now: Some("2030-01-02T00:00:00Z".parse().unwrap()) };

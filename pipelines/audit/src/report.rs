@@ -4,7 +4,7 @@
 
 use crate::run::Formats;
 use amem_ledger::{Ledger, ROWS_PER_REBUILD, RowHead, Scope};
-use amem_model::{AuditRecord, Identity, NoteRef, ReportSink, RunInfo, RunSummary};
+use amem_records::{AuditRecord, Identity, NoteRef, ReportSink, RunInfo, RunSummary};
 use amem_report_arrow::{ArrowSink, JsonlSink, ParquetSink};
 use amem_report_markdown::MarkdownSink;
 use anyhow::Context;
@@ -68,7 +68,7 @@ impl<'w> NoteLookup<'w> {
             }
             if !self.known.contains_key(&e.uri.item) {
                 let wiki = self.wiki;
-                let found = wiki.open_uri(&amem_model::AmemUri::item(e.uri.item.clone())).ok().map(|opened| {
+                let found = wiki.open_uri(&amem_records::AmemUri::item(e.uri.item.clone())).ok().map(|opened| {
                     let modified_at = std::fs::metadata(wiki.dir().join(&opened.path))
                         .and_then(|m| m.modified())
                         .ok()
@@ -98,10 +98,10 @@ fn decorate(
     rec: &mut AuditRecord,
     options: &ReportOptions<'_>,
     notes: &mut NoteLookup<'_>,
-    copies: &HashMap<amem_model::Digest, Vec<String>>,
+    copies: &HashMap<amem_records::Digest, Vec<String>>,
 ) {
     rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
-        || (rec.source == amem_model::SourceKind::Slack && options.slack_names.contains(&rec.author));
+        || (rec.source == amem_records::SourceKind::Slack && options.slack_names.contains(&rec.author));
     rec.notes = notes.notes_for(rec);
     rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
     rec.forwarded_by_me = rec.forwarded_by.as_deref().is_some_and(|by| options.identity.is_mine_by(rec.source, by, None));
@@ -335,7 +335,7 @@ pub struct ShardPart {
     /// That run's counts.
     pub summary: RunSummary,
     /// The runs after it (reassessments): their verdicts replace the audit's.
-    pub later: Vec<amem_model::RunId>,
+    pub later: Vec<amem_records::RunId>,
 }
 
 /// The part of a merged report the shard whose state folder is `state` gives.
@@ -374,7 +374,7 @@ pub fn shard_part(state: &Path) -> anyhow::Result<ShardPart> {
 /// No shard, or shards of different audits (other archives, window, whose messages or policy).
 pub fn merged_run(parts: &[ShardPart]) -> anyhow::Result<RunInfo> {
     let Some(first) = parts.first() else { anyhow::bail!("no shard to merge") };
-    let same_audit = |p: &amem_model::RunParams| {
+    let same_audit = |p: &amem_records::RunParams| {
         let q = &first.run.params;
         (&p.sources, p.since, p.until, &p.policy_version, p.who, p.include_bulk, p.include_forwarded)
             == (&q.sources, q.since, q.until, &q.policy_version, q.who, q.include_bulk, q.include_forwarded)
@@ -386,7 +386,7 @@ pub fn merged_run(parts: &[ShardPart]) -> anyhow::Result<RunInfo> {
             other.state.display()
         );
     }
-    let mut shards: Vec<amem_model::Shard> = parts.iter().filter_map(|p| p.run.params.shard).collect();
+    let mut shards: Vec<amem_records::Shard> = parts.iter().filter_map(|p| p.run.params.shard).collect();
     shards.sort_by_key(|s| (s.count, s.index));
     shards.dedup();
     if shards.len() != parts.len() {
@@ -403,7 +403,7 @@ pub fn merged_run(parts: &[ShardPart]) -> anyhow::Result<RunInfo> {
     let mut params = first.run.params.clone();
     params.shard = None;
     params.reassess = false;
-    Ok(RunInfo { run_id: amem_model::RunId::derive(started_at, format!("merge {}", ids.join(" ")).as_bytes()), started_at, params })
+    Ok(RunInfo { run_id: amem_records::RunId::derive(started_at, format!("merge {}", ids.join(" ")).as_bytes()), started_at, params })
 }
 
 /// Render one set of reports of `merged` ([`merged_run`]) from the shards' `parts`, as one run

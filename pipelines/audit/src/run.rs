@@ -27,11 +27,11 @@ use crate::ground::{Grounded, Grounding};
 use crate::progress::Counters;
 use crate::sources::open_source;
 use amem_ledger::{HomeLock, Ledger};
-use amem_model::{
+use amem_recall::{IndexOptions, Wiki};
+use amem_records::{
     Assessment, AuditRecord, Claim, Digest, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary,
     Shard, Skipped, SourceKind, TimeWindow, Who,
 };
-use amem_recall::{IndexOptions, Wiki};
 use anyhow::Context;
 use jiff::Timestamp;
 use std::ops::ControlFlow;
@@ -223,7 +223,7 @@ pub fn policy_version_with(
 struct Work {
     message: Message,
     /// `message.digest()`, computed once (it serialises the whole message).
-    digest: amem_model::Digest,
+    digest: amem_records::Digest,
     claims: Vec<Claim>,
     /// One slot per claim: `None` for claims not audited.
     outcomes: Vec<Option<Outcome>>,
@@ -231,7 +231,7 @@ struct Work {
     pending: Vec<usize>,
     skipped: Vec<Skipped>,
     /// Item revisions a re-fetch replaced while grounding this message.
-    stale: Vec<amem_model::Digest>,
+    stale: Vec<amem_records::Digest>,
 }
 
 enum Item {
@@ -239,7 +239,7 @@ enum Item {
     Skipped(Skipped),
     /// A copy of a message read before: where it was.
     Copy {
-        original: amem_model::Digest,
+        original: amem_records::Digest,
         archive: String,
         locator: String,
     },
@@ -533,7 +533,7 @@ fn resolve_run(
 }
 
 /// A message as an importer gives it, or why one could not be read.
-type Imported = Result<Message, amem_model::ImportError>;
+type Imported = Result<Message, amem_records::ImportError>;
 
 /// What the importer thread passes on.
 // Nearly every item is a message, moved in a batch as before: boxing it to
@@ -544,12 +544,12 @@ enum Incoming {
     /// check: it serialises the whole message). `recurring`: its sender has
     /// now sent its template on several days (src/templates.rs), so it is
     /// bulk unless `--include-bulk`.
-    Message { message: Message, digest: amem_model::Digest, recurring: bool },
+    Message { message: Message, digest: amem_records::Digest, recurring: bool },
     /// A record an importer could not read.
-    Failed(amem_model::ImportError),
+    Failed(amem_records::ImportError),
     /// A copy of a message read before (src/copies.rs): not audited, its
     /// place recorded.
-    Copy { original: amem_model::Digest, archive: String, locator: String },
+    Copy { original: amem_records::Digest, archive: String, locator: String },
 }
 
 /// Messages (and the workers' results) travel between the run's threads
@@ -611,7 +611,7 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
                 return;
             }
             let parts = match &item {
-                Ok(m) if forwarded => amem_importer_mail::forwarded_messages(m),
+                Ok(m) if forwarded => amem_rfc822::forwarded_messages(m),
                 _ => Vec::new(),
             };
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
@@ -660,7 +660,7 @@ impl Selection<'_> {
     /// so the report's skipped table has one row per kind.
     fn reason_to_skip(&self, message: &Message, recurring: bool) -> Option<String> {
         // A forwarded part is chosen by its forwarder, who passed it on.
-        let mine = match message.meta.get(amem_model::FORWARDED_BY) {
+        let mine = match message.meta.get(amem_records::FORWARDED_BY) {
             Some(by) => self.identity.is_mine_by(message.source, by, None),
             None => self.identity.is_mine(message),
         };
@@ -697,7 +697,7 @@ struct AssessStage<'a> {
     wiki: Wiki,
     /// This worker's read connection to the ledger ("already assessed?").
     seen: Ledger,
-    run_id: &'a amem_model::RunId,
+    run_id: &'a amem_records::RunId,
     policy: &'a str,
     /// Assess messages the ledger already holds under this policy.
     rerun: bool,
@@ -851,11 +851,11 @@ fn assess_stage(stage: AssessStage<'_>) {
 /// verdict depends on it), else assessed now and remembered. The error is
 /// the message the run stops with.
 fn outcome_for(
-    claim: &amem_model::Claim,
+    claim: &amem_records::Claim,
     sent_at: &str,
     cache: &OutcomeCache,
     seen: &Ledger,
-    run_id: &amem_model::RunId,
+    run_id: &amem_records::RunId,
     assessor: &mut Assessor,
     wiki: &Wiki,
 ) -> Result<Outcome, String> {
@@ -1047,7 +1047,7 @@ pub fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
     if rec.assessment.reasons.iter().any(|r| r.rule == UNAVAILABLE_RULE) {
         *s.uncheckable.entry("source_unavailable".into()).or_default() += 1;
     }
-    if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_model::Group::Unverified {
+    if !rec.assessment.method.ends_with(crate::assess::TRUST_LIST_SUFFIX) && rec.group() != amem_records::Group::Unverified {
         s.local_hits += 1;
     }
     if rec.assessment.method.starts_with("llm:") {
@@ -1062,7 +1062,7 @@ pub fn count_row(s: &mut RunSummary, rec: &AuditRecord) {
 mod tests {
     use super::*;
     use amem_ledger::MessageOutcome;
-    use amem_model::{Claim, ClaimKind, MessageId, Reason, RunParams, Span, Status};
+    use amem_records::{Claim, ClaimKind, MessageId, Reason, RunParams, Span, Status};
     use std::collections::BTreeMap;
 
     fn message(n: u32, text: &str) -> Message {
@@ -1108,7 +1108,7 @@ mod tests {
             offline: true,
             policy_version: "p@1".into(),
             home: String::new(),
-            who: amem_model::Who::All,
+            who: amem_records::Who::All,
             include_bulk: false,
             include_forwarded: false,
             shard: None,

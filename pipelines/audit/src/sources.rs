@@ -1,7 +1,7 @@
 //! Which importer reads which archive: the one place that maps a
 //! [`SourceKind`] to an importer crate.
 
-use amem_model::{ImportError, ImportOptions, MessageStream, SourceKind};
+use amem_records::{ImportError, ImportOptions, MessageStream, SourceKind};
 use std::path::{Path, PathBuf};
 
 /// Open `path` with the importer for `kind`.
@@ -13,7 +13,7 @@ pub fn open_source(kind: SourceKind, path: &Path, opts: &ImportOptions) -> Resul
     match kind {
         SourceKind::Slack => amem_importer_slack::open(path, opts),
         SourceKind::Imessage => amem_importer_imessage::open(path, opts),
-        SourceKind::Gmail => amem_importer_gmail::open(path, opts),
+        SourceKind::Gmail => amem_importer_mbox::open(path, opts),
         SourceKind::Enron => amem_importer_enron::open(path, opts),
         SourceKind::EnronCsv => amem_importer_enron::open_csv(path, opts),
     }
@@ -52,7 +52,7 @@ pub fn probe(kind: SourceKind, path: &Path) -> bool {
     match kind {
         SourceKind::Slack => amem_importer_slack::probe(path),
         SourceKind::Imessage => amem_importer_imessage::probe(path),
-        SourceKind::Gmail => amem_importer_gmail::probe(path),
+        SourceKind::Gmail => amem_importer_mbox::probe(path),
         SourceKind::Enron => amem_importer_enron::probe(path),
         SourceKind::EnronCsv => amem_importer_enron::probe_csv(path),
     }

@@ -15,7 +15,7 @@
 //! conversations, never a template by their subject. Only mail: a chat
 //! message has no subject, and people say "ok" every day.
 
-use amem_model::{Digest, Message, SourceKind};
+use amem_records::{Digest, Message, SourceKind};
 use std::collections::{HashMap, HashSet};
 
 /// Distinct days (UTC) one sender's template must have been sent on.
@@ -78,7 +78,7 @@ impl Templates {
         if self.days.len() >= REMEMBERED {
             self.days.clear();
         }
-        let sender = amem_model::address_of(&message.author).unwrap_or(&message.author).to_lowercase();
+        let sender = amem_records::address_of(&message.author).unwrap_or(&message.author).to_lowercase();
         let day = (message.sent_at.as_second().div_euclid(86_400)) as i32;
         let mut keys = Vec::with_capacity(2);
         if let Some(subject) = message.subject.as_deref() {
@@ -107,7 +107,7 @@ impl Templates {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::MessageId;
+    use amem_records::MessageId;
 
     fn mail(from: &str, day: u32, subject: &str, text: &str) -> Message {
         Message {

@@ -19,8 +19,8 @@
 
 use crate::assess::assess_text;
 use amem_ledger::Ledger;
-use amem_model::{AuditRecord, Group, RunId, RunInfo, RunParams, RunSummary};
 use amem_recall::{Capture, IndexOptions, Wiki};
+use amem_records::{AuditRecord, Group, RunId, RunInfo, RunParams, RunSummary};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -111,22 +111,22 @@ fn rejected_ids(home: &Path) -> HashSet<String> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Queued {
     run_id: RunId,
-    source: amem_model::SourceKind,
+    source: amem_records::SourceKind,
     archive: String,
     conversation: String,
-    message_id: amem_model::MessageId,
+    message_id: amem_records::MessageId,
     locator: String,
     author: String,
     sent_at: jiff::Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     subject: Option<String>,
-    claim: amem_model::ClaimId,
-    message_digest: amem_model::Digest,
-    span: amem_model::Span,
+    claim: amem_records::ClaimId,
+    message_digest: amem_records::Digest,
+    span: amem_records::Span,
     text: String,
-    kind: amem_model::ClaimKind,
+    kind: amem_records::ClaimKind,
     extractor: String,
-    status: amem_model::Status,
+    status: amem_records::Status,
     method: String,
     assessed_at: String,
     policy_version: String,
@@ -163,7 +163,7 @@ impl Queued {
     /// The report row it stands for, without what the queue does not keep
     /// (reasons, gate, cues, evidence, notes: read them in the reports).
     fn into_record(self) -> AuditRecord {
-        let claim = amem_model::Claim {
+        let claim = amem_records::Claim {
             id: self.claim,
             message: self.message_id.clone(),
             message_digest: self.message_digest,
@@ -173,7 +173,7 @@ impl Queued {
             cues: Vec::new(),
             extractor: self.extractor,
         };
-        let assessment = amem_model::Assessment {
+        let assessment = amem_records::Assessment {
             claim: self.claim,
             status: self.status,
             method: self.method,
@@ -259,7 +259,7 @@ impl Filer {
         let id = short_id(rec);
         // A claim with nothing to check has nothing to look for either: it
         // leaves the queue (an older policy filed such claims as ambiguous).
-        if rec.group() != Group::Unverified || rec.assessment.status == amem_model::Status::NotCheckable {
+        if rec.group() != Group::Unverified || rec.assessment.status == amem_records::Status::NotCheckable {
             return self.line(&QueueLine::Resolved { id, status: rec.assessment.status.as_str().to_string() });
         }
         if self.rejected.contains(&id) {
@@ -408,7 +408,7 @@ pub fn capture_and_reassess(
     meaning: Option<amem_recall::Meaning>,
 ) -> anyhow::Result<AuditRecord> {
     let (_, mut rec) = find(home, id)?;
-    let text = amem_model::source_file::read_file_to_string(file, amem_model::source_file::Limit::INPUT_TEXT)
+    let text = amem_records::source_file::read_file_to_string(file, amem_records::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {} as UTF-8 text", file.display()))?;
     let mut wiki = Wiki::open(home).context("cannot open the wiki index")?.with_meaning(meaning);
     let title = file.file_stem().and_then(|s| s.to_str()).map(str::to_string);
@@ -418,7 +418,7 @@ pub fn capture_and_reassess(
     let outcome = assess_text(&wiki, &rec.claim.text)?;
     let policy = rec.assessment.policy_version.clone();
     rec.assessment = outcome.to_assessment(&rec.claim, &now.to_string(), &policy);
-    rec.evidence = amem_model::cited_evidence(&rec.assessment);
+    rec.evidence = amem_records::cited_evidence(&rec.assessment);
     // The reassessment is a new observation in the ledger, under a run of
     // its own that names what it was.
     let mut ledger = Ledger::open(&home.join(amem_ledger::LEDGER_FILE))?;
@@ -430,7 +430,7 @@ pub fn capture_and_reassess(
         offline: true,
         policy_version: policy.clone(),
         home: home.display().to_string(),
-        who: amem_model::Who::All,
+        who: amem_records::Who::All,
         include_bulk: false,
         include_forwarded: false,
         shard: None,
@@ -452,7 +452,7 @@ pub fn capture_and_reassess(
 mod tests {
     use super::*;
 
-    fn with_status(mut rec: AuditRecord, status: amem_model::Status, run: &str) -> AuditRecord {
+    fn with_status(mut rec: AuditRecord, status: amem_records::Status, run: &str) -> AuditRecord {
         rec.assessment.status = status;
         rec.run_id = RunId(run.into());
         rec
@@ -474,9 +474,9 @@ mod tests {
     /// clock: a later pass moves a claim on or off the queue.
     #[test]
     fn queue_is_the_passes_replayed_in_writing_order() {
-        use amem_model::Status;
+        use amem_records::Status;
         let home = tempfile::tempdir().unwrap();
-        let rows = amem_model::sample::audit_records(3);
+        let rows = amem_records::sample::audit_records(3);
         let (a, b, c) = (&rows[0], &rows[1], &rows[2]);
         // Run ids whose clocks run backwards: order must not come from them.
         pass(
@@ -510,9 +510,9 @@ mod tests {
     /// rejected is never filed again; files of the first version are read.
     #[test]
     fn interrupted_rejected_and_first_version_files() {
-        use amem_model::Status;
+        use amem_records::Status;
         let home = tempfile::tempdir().unwrap();
-        let rows = amem_model::sample::audit_records(3);
+        let rows = amem_records::sample::audit_records(3);
         let a = with_status(rows[0].clone(), Status::NoEvidence, "r1");
         let b = with_status(rows[1].clone(), Status::NoEvidence, "r1");
         pass(home.path(), "r1", &[a.clone(), b.clone()]);
@@ -543,7 +543,7 @@ mod tests {
     #[test]
     fn the_queue_keeps_claims_not_their_evidence() {
         let home = tempfile::tempdir().unwrap();
-        let mut rec = with_status(amem_model::sample::audit_records(1).remove(0), amem_model::Status::NotAddressed, "r1");
+        let mut rec = with_status(amem_records::sample::audit_records(1).remove(0), amem_records::Status::NotAddressed, "r1");
         let one = rec.assessment.reasons.iter().flat_map(|r| r.evidence.first()).next().cloned().expect("the sample cites evidence");
         for r in &mut rec.assessment.reasons {
             r.evidence = vec![one.clone(); 50];
@@ -567,7 +567,7 @@ mod tests {
         assert!(bytes < context as u64 + 600, "{bytes} bytes for {context} bytes of claim and context");
         // A line of the earlier format (the whole row) is still read.
         let old = dir(home.path()).join(queue_name(2, &RunId("r0".into())));
-        let mut other = with_status(amem_model::sample::audit_records(2).remove(1), amem_model::Status::NoEvidence, "r0");
+        let mut other = with_status(amem_records::sample::audit_records(2).remove(1), amem_records::Status::NoEvidence, "r0");
         other.evidence.clear();
         std::fs::write(&old, format!("{}\n", serde_json::json!({ "filed": other }))).unwrap();
         assert_eq!(find(home.path(), &short_id(&other)).unwrap().1, other);
@@ -578,8 +578,8 @@ mod tests {
     #[test]
     fn a_damaged_line_names_file_and_line() {
         let home = tempfile::tempdir().unwrap();
-        let rows = amem_model::sample::audit_records(1);
-        pass(home.path(), "r1", &[with_status(rows[0].clone(), amem_model::Status::NoEvidence, "r1")]);
+        let rows = amem_records::sample::audit_records(1);
+        pass(home.path(), "r1", &[with_status(rows[0].clone(), amem_records::Status::NoEvidence, "r1")]);
         let p = dir(home.path()).join(queue_name(1, &RunId("r1".into())));
         let mut text = std::fs::read_to_string(&p).unwrap();
         text.push_str("{\"filed\": {\"truncated\n");

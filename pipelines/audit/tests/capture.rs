@@ -3,8 +3,8 @@
 //! wiki and found by the next local search, with the digest recall's evidence carries.
 
 use amem_audit::capture::RecallStore;
-use amem_factcheck::testing::{LoopbackServer, Reply, Seen, fast_options as fast_opts, source_config as source, trust_list as grounding};
-use amem_factcheck::*;
+use amem_grounding::testing::{LoopbackServer, Reply, Seen, fast_options as fast_opts, source_config as source, trust_list as grounding};
+use amem_grounding::*;
 use amem_recall::Recall;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 const ATOM: &str = "application/atom+xml; charset=utf-8";
 
 fn fixture(rel: &str) -> Vec<u8> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/factcheck/tests/fixtures/http");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/grounding/tests/fixtures/http");
     std::fs::read(dir.join(rel)).expect("handmade fixture")
 }
 

@@ -12,8 +12,8 @@
 
 use amem_audit::progress::Counters;
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_model::{Identity, SourceKind, Status, Who};
 use amem_recall::{IndexOptions, Wiki};
+use amem_records::{Identity, SourceKind, Status, Who};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 
 use crate::stats::Ratio;
 use crate::{Error, Result};
-use amem_model::GateVerdict;
+use amem_records::GateVerdict;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;

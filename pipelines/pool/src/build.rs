@@ -14,7 +14,7 @@
 //! baseline: what it loses, it loses by leaving the context behind).
 
 use crate::{Candidate, Error, Result};
-use amem_model::{Digest, Message, MessageStream};
+use amem_records::{Digest, Message, MessageStream};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
@@ -186,7 +186,7 @@ fn rules_writes(msg: &Message, source: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_model::{MessageId, QuoteKind, QuotedPart, SourceKind};
+    use amem_records::{MessageId, QuoteKind, QuotedPart, SourceKind};
 
     fn msg(id: &str, text: &str, quoted: Option<&str>) -> Message {
         Message {

@@ -14,7 +14,7 @@ pub mod score;
 pub mod session;
 pub mod stats;
 
-use amem_model::{GateFlag, GateVerdict};
+use amem_records::{GateFlag, GateVerdict};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

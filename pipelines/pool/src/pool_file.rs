@@ -7,7 +7,7 @@
 //! rule Utf8, source_sentence Utf8, memory_sentence Utf8}>.
 
 use crate::{Candidate, Error, Result};
-use amem_model::{GateFlag, GateVerdict, Span};
+use amem_records::{GateFlag, GateVerdict, Span};
 use arrow_array::builder::{ListBuilder, StringBuilder, StructBuilder};
 use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};

@@ -8,7 +8,7 @@
 
 use crate::stats::SplitMix64;
 use crate::{Candidate, Error, Result};
-use amem_model::{Digest, GateVerdict};
+use amem_records::{Digest, GateVerdict};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! Writes 10,000 rows with `ArrowSink` and `JsonlSink`; `reference_json_encode`
 //! (JSON-encoding the same rows in memory) is the yardstick in the same process.
 
-use amem_model::{AuditRecord, sample};
+use amem_records::{AuditRecord, sample};
 use amem_report_arrow::{ArrowSink, JsonlSink};
 use divan::counter::ItemsCount;
 

@@ -10,7 +10,7 @@
 
 use crate::columns::Columns;
 use crate::{DEFAULT_BATCH_ROWS, Error, RUN_INFO_KEY, RUN_SUMMARY_KEY, Result, audit_schema, remove_if_exists};
-use amem_model::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
+use amem_records::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
 use arrow_array::RecordBatch;
 use std::fs::{self, File};
 use std::io::BufWriter;

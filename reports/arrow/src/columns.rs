@@ -6,7 +6,7 @@
 //! that could fail.
 
 use crate::schema::{audit_schema, cue_fields, evidence_fields, flag_fields, reason_fields, span_fields};
-use amem_model::{AuditRecord, Group, Status, evidence_with_roles};
+use amem_records::{AuditRecord, Group, Status, evidence_with_roles};
 use arrow_array::builder::{BooleanBuilder, Int32Builder, StringBuilder, TimestampMicrosecondBuilder, UInt64Builder};
 use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, DictionaryArray, ListArray, RecordBatch, StringArray, StructArray};
@@ -148,7 +148,7 @@ pub(crate) struct Columns {
 }
 
 /// `uri` as text, in `buf`.
-fn uri_text<'a>(buf: &'a mut String, uri: &amem_model::AmemUri) -> &'a str {
+fn uri_text<'a>(buf: &'a mut String, uri: &amem_records::AmemUri) -> &'a str {
     use std::fmt::Write;
     buf.clear();
     // Writing into a String cannot fail.
@@ -284,7 +284,7 @@ impl Columns {
 
         // The sentences the verdict rests on, each with its role; a value
         // cited inside a sentence is that sentence's `value`, not a row of
-        // its own (amem_model::evidence_with_roles).
+        // its own (amem_records::evidence_with_roles).
         let cited = evidence_with_roles(a);
         let e = &mut self.evidence;
         e.lengths.push(cited.len());

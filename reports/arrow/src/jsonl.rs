@@ -3,7 +3,7 @@
 //! `schema_version`), one `assessment` per row, `run_summary`.
 
 use crate::{Error, Result, remove_if_exists};
-use amem_model::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
+use amem_records::{AuditRecord, ReportError, ReportSink, RunInfo, RunSummary};
 use serde::Serialize;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};

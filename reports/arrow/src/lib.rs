@@ -23,10 +23,10 @@
 //! shape: `{"type": "run_begin" | "assessment" | "run_summary", "data": ...}`.
 //!
 //! ```no_run
-//! use amem_model::ReportSink;
+//! use amem_records::ReportSink;
 //! use amem_report_arrow::ArrowSink;
-//! # fn run(info: &amem_model::RunInfo, rows: Vec<amem_model::AuditRecord>, summary: &amem_model::RunSummary)
-//! #     -> Result<(), amem_model::ReportError> {
+//! # fn run(info: &amem_records::RunInfo, rows: Vec<amem_records::AuditRecord>, summary: &amem_records::RunSummary)
+//! #     -> Result<(), amem_records::ReportError> {
 //! let mut sink = ArrowSink::new(std::path::Path::new("reports").join(&info.run_id.0));
 //! sink.begin(info)?;
 //! for r in &rows {

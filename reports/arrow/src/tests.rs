@@ -1,9 +1,9 @@
 use super::*;
-use amem_model::{
+use amem_records::{
     AmemUri, Assessment, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, RunId,
     RunParams, RunSource, SourceKind, Span, Status,
 };
-use amem_model::{AuditRecord, ReportSink, RunInfo, RunSummary};
+use amem_records::{AuditRecord, ReportSink, RunInfo, RunSummary};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, TimestampMicrosecondType, UInt64Type};
 use arrow_array::{Array, RecordBatch};
@@ -24,7 +24,7 @@ fn run() -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "home".into(),
-            who: amem_model::Who::All,
+            who: amem_records::Who::All,
             include_bulk: false,
             include_forwarded: false,
             shard: None,
@@ -125,7 +125,7 @@ fn row(i: usize) -> AuditRecord {
         evidence,
         from_me: i.is_multiple_of(4),
         notes: if with_extras {
-            vec![amem_model::NoteRef {
+            vec![amem_records::NoteRef {
                 item: "launch-notes".into(),
                 path: "notes/launch.md".into(),
                 modified_at: Some("2024-04-01T08:00:00Z".into()),

@@ -3,7 +3,7 @@
 //! sorted); `reference_json_encode` (JSON-encoding the same rows in memory)
 //! is the yardstick in the same process.
 
-use amem_model::{AuditRecord, sample};
+use amem_records::{AuditRecord, sample};
 use amem_report_markdown::MarkdownSink;
 use divan::counter::ItemsCount;
 

@@ -17,7 +17,7 @@
 //! times in microseconds), so both give the same report.
 
 use crate::{TopRow, group_rank};
-use amem_model::AuditRecord;
+use amem_records::AuditRecord;
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -197,7 +197,7 @@ impl BestRows {
             self.counts[3] += 1;
             self.uncheckable.offer(rec);
         }
-        if rank != group_rank(amem_model::Group::Unverified) as usize {
+        if rank != group_rank(amem_records::Group::Unverified) as usize {
             return;
         }
         match &mut self.current {

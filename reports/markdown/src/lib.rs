@@ -41,10 +41,10 @@
 //! by sort keys, never by arrival.
 //!
 //! ```no_run
-//! use amem_model::ReportSink;
+//! use amem_records::ReportSink;
 //! use amem_report_markdown::MarkdownSink;
-//! # fn run(info: &amem_model::RunInfo, rows: Vec<amem_model::AuditRecord>, summary: &amem_model::RunSummary)
-//! #     -> Result<(), amem_model::ReportError> {
+//! # fn run(info: &amem_records::RunInfo, rows: Vec<amem_records::AuditRecord>, summary: &amem_records::RunSummary)
+//! #     -> Result<(), amem_records::ReportError> {
 //! let mut sink = MarkdownSink::new(std::path::Path::new("reports").join(&info.run_id.0));
 //! sink.begin(info)?;
 //! for r in &rows {
@@ -59,7 +59,7 @@ mod best;
 mod escape;
 mod render;
 
-use amem_model::{AuditRecord, Group, ReportError, ReportSink, RunInfo, RunSummary};
+use amem_records::{AuditRecord, Group, ReportError, ReportSink, RunInfo, RunSummary};
 use rusqlite::{Connection, params};
 use std::fs;
 use std::io::{BufWriter, Write};

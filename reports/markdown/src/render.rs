@@ -2,7 +2,9 @@
 
 use crate::RenderError;
 use crate::escape::{blockquote, code, inline, url};
-use amem_model::{AuditRecord, CitedEvidence, EvidenceRole, GateVerdict, Group, NoteRef, RunInfo, RunSummary, Status, evidence_with_roles};
+use amem_records::{
+    AuditRecord, CitedEvidence, EvidenceRole, GateVerdict, Group, NoteRef, RunInfo, RunSummary, Status, evidence_with_roles,
+};
 use jiff::Timestamp;
 use std::io::Write;
 
@@ -43,7 +45,7 @@ fn status_mark(s: Status) -> &'static str {
 }
 
 pub(crate) fn title(out: &mut impl Write, run: &RunInfo) -> R {
-    writeln!(out, "{}{}\n", amem_model::REPORT_HEADING, code(&run.run_id.0))?;
+    writeln!(out, "{}{}\n", amem_records::REPORT_HEADING, code(&run.run_id.0))?;
     Ok(())
 }
 
@@ -96,9 +98,9 @@ pub(crate) fn run_table(out: &mut impl Write, run: &RunInfo, s: &RunSummary) -> 
         out,
         "| whose | {} |",
         match p.who {
-            amem_model::Who::All => "everyone's (`--who all`)",
-            amem_model::Who::Me => "yours only (`--who me`)",
-            amem_model::Who::Others => "others' only (`--who others`)",
+            amem_records::Who::All => "everyone's (`--who all`)",
+            amem_records::Who::Me => "yours only (`--who me`)",
+            amem_records::Who::Others => "others' only (`--who others`)",
         }
     )?;
     writeln!(out, "| bulk mail and bots | {} |", if p.include_bulk { "audited (`--include-bulk`)" } else { "skipped and counted" })?;

@@ -1,5 +1,5 @@
 use super::*;
-use amem_model::{
+use amem_records::{
     AmemUri, Assessment, Claim, ClaimKind, Cue, CueClass, Digest, Evidence, GateFlag, GateSummary, GateVerdict, MessageId, Reason, RunId,
     RunParams, RunSource, Skipped, SourceKind, Span, Status,
 };
@@ -20,7 +20,7 @@ fn run() -> RunInfo {
             offline: true,
             policy_version: "policy@1".into(),
             home: "examples/home".into(),
-            who: amem_model::Who::All,
+            who: amem_records::Who::All,
             include_bulk: false,
             include_forwarded: false,
             shard: None,
@@ -98,7 +98,7 @@ fn row(
         from_me: author.contains("alice@example.org"),
         notes: evidence
             .iter()
-            .map(|e| amem_model::NoteRef {
+            .map(|e| amem_records::NoteRef {
                 item: e.uri.item.clone(),
                 path: format!("notes/{}.md", e.uri.item),
                 modified_at: Some("2024-04-01T08:00:00Z".into()),
@@ -510,7 +510,7 @@ fn in_memory_listings_match_the_row_store() {
 
 #[test]
 fn a_notes_time_says_which_time_it_is() {
-    let note = |written_at: Option<&str>, written_from: Option<&str>, modified_at: Option<&str>| amem_model::NoteRef {
+    let note = |written_at: Option<&str>, written_from: Option<&str>, modified_at: Option<&str>| amem_records::NoteRef {
         item: "i".into(),
         path: "team.md".into(),
         modified_at: modified_at.map(Into::into),
@@ -547,7 +547,7 @@ fn forwarded_rows_copies_and_quoted_text_are_said() {
     let mut s = summary(&rows);
     s.copies = 1;
     s.quoted =
-        amem_model::QuotedTally { reply_messages: 3, reply_chars: 120, forward_messages: 2, forward_chars: 90, forwarded_audited: 2 };
+        amem_records::QuotedTally { reply_messages: 3, reply_chars: 120, forward_messages: 2, forward_chars: 90, forwarded_audited: 2 };
     let dir = tempfile::tempdir().unwrap();
     let mut sink = MarkdownSink::new(dir.path()).full(true);
     sink.begin(&run()).unwrap();
