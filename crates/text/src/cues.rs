@@ -68,6 +68,15 @@ pub struct CueAt<'a> {
     pub rule: &'static str,
 }
 
+impl crate::words::MarkedSpan for CueAt<'_> {
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn is_temporal(&self) -> bool {
+        self.class == CueClass::Temporal
+    }
+}
+
 /// Cues from an existing scan (the gate scans once and reuses the hits).
 pub fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], numbers: &[Number]) -> Vec<CueAt<'a>> {
     let mut out: Vec<CueAt<'a>> = Vec::with_capacity(hits.len() + numbers.len());

@@ -2,9 +2,8 @@
 //! content words and clauses. The gate, the verifier and recall's cited span
 //! read words through these functions.
 
-use crate::cues::CueAt;
 use crate::lexicon::Lexicon;
-use amem_records::CueClass;
+use amem_records::Span;
 use compact_str::CompactString;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -71,11 +70,34 @@ pub struct WordAt {
     pub temporal: bool,
 }
 
+/// A marked span of a text that [`content_words`] reads around: a stance cue
+/// (`crate::cues::CueAt`). Defined here, not taken from the cue module, so the
+/// word reader sits below the cue reader (cues read words; words never read cues).
+pub trait MarkedSpan {
+    /// Its byte span in the text.
+    fn span(&self) -> Span;
+    /// True for a temporal cue: its words stay content words, marked temporal.
+    fn is_temporal(&self) -> bool;
+}
+
+/// A plain span covers its words (what a non-temporal cue does).
+impl MarkedSpan for Span {
+    fn span(&self) -> Span {
+        *self
+    }
+    fn is_temporal(&self) -> bool {
+        false
+    }
+}
+
+/// No marked spans: every word of the text is read.
+pub const NO_MARKS: &[Span] = &[];
+
 /// Content words of `text[start..end]` in text order: alphanumeric runs
 /// (inner apostrophes kept) that are not stopwords and not covered by a
 /// non-temporal cue of `cues` (sorted by span, spans in bytes of `text`),
 /// stemmed and hashed; those inside a temporal cue are kept and marked.
-pub fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
+pub fn content_words<C: MarkedSpan>(lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[C]) -> Vec<WordAt> {
     // one borrow of this thread's stem cache for the whole text, not one per word
     STEMS
         .try_with(|c| c.try_borrow_mut().ok().map(|mut c| content_words_with(&mut c, lex, text, start, end, cues)))
@@ -85,7 +107,14 @@ pub fn content_words(lex: &Lexicon, text: &str, start: usize, end: usize, cues: 
 }
 
 /// [`content_words`] with the stem cache to use.
-fn content_words_with(cache: &mut StemCache, lex: &Lexicon, text: &str, start: usize, end: usize, cues: &[CueAt<'_>]) -> Vec<WordAt> {
+fn content_words_with<C: MarkedSpan>(
+    cache: &mut StemCache,
+    lex: &Lexicon,
+    text: &str,
+    start: usize,
+    end: usize,
+    cues: &[C],
+) -> Vec<WordAt> {
     let piece = &text[start..end];
     let mut out = Vec::with_capacity(piece.len() / 6 + 1);
     let (mut lower, mut stemmed) = (String::new(), String::new());
@@ -93,14 +122,14 @@ fn content_words_with(cache: &mut StemCache, lex: &Lexicon, text: &str, start: u
     // one cursor per span list moves forward only.
     // two cursors over the one cue list: one over the covering
     // (non-temporal) cues, one over the temporal ones
-    let covers = |c: &CueAt<'_>| c.class != CueClass::Temporal;
+    let covers = |c: &C| !c.is_temporal();
     let (mut ci, mut ti) = (0usize, 0usize);
     let mut emit = |s: usize, e: usize, ascii: bool, lower: &mut String| {
         let (as_, ae) = (s + start, e + start);
-        while cues.get(ci).is_some_and(|c| !covers(c) || c.span.end <= as_) {
+        while cues.get(ci).is_some_and(|c| !covers(c) || c.span().end <= as_) {
             ci += 1;
         }
-        if cues.get(ci).is_some_and(|c| c.span.start < ae) {
+        if cues.get(ci).is_some_and(|c| c.span().start < ae) {
             return;
         }
         let w = &piece[s..e];
@@ -128,10 +157,10 @@ fn content_words_with(cache: &mut StemCache, lex: &Lexicon, text: &str, start: u
             }
             cache.stem_hash(lower, lower_hash, &mut stemmed)
         };
-        while cues.get(ti).is_some_and(|c| covers(c) || c.span.end <= as_) {
+        while cues.get(ti).is_some_and(|c| covers(c) || c.span().end <= as_) {
             ti += 1;
         }
-        let in_temporal = cues.get(ti).is_some_and(|c| c.span.start < ae);
+        let in_temporal = cues.get(ti).is_some_and(|c| c.span().start < ae);
         out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
     let mut i = 0usize;
@@ -1059,7 +1088,7 @@ mod tests {
                 let mut uncached = String::new();
                 stem_uncached(&lower, &mut uncached);
                 assert_eq!(stem(&lower), uncached, "{w}");
-                let got = content_words(lex, w, 0, w.len(), &[]);
+                let got = content_words(lex, w, 0, w.len(), NO_MARKS);
                 if !lex.is_stopword(word_hash(lower.as_bytes())) {
                     assert_eq!(got.len(), 1, "{w}");
                     assert_eq!(got[0].word, word_hash(uncached.as_bytes()), "{w}");
