@@ -120,10 +120,7 @@ pub struct Extraction {
 /// The line layout for a message's source: chat lines for Slack and
 /// iMessage, wrapped prose for mail.
 pub fn layout_for(source: SourceKind) -> Layout {
-    match source {
-        SourceKind::Slack | SourceKind::Imessage => Layout::Chat,
-        SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv => Layout::Prose,
-    }
+    if source.is_chat() { Layout::Chat } else { Layout::Prose }
 }
 
 /// The claims of a message: every sentence of `msg.text`, classified.

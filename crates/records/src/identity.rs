@@ -12,7 +12,7 @@
 //!   last ten when longer, so `+1 (555) 010-2000` is `5550102000`; e-mail
 //!   handles case-insensitively).
 
-use crate::{Message, SourceKind};
+use crate::{AuthorForm, Message, SourceKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -87,14 +87,14 @@ impl Identity {
     /// The same test from what a report row carries: the source, the
     /// author as recorded, and the Slack user id when known.
     pub fn is_mine_by(&self, source: SourceKind, author: &str, slack_user: Option<&str>) -> bool {
-        match source {
-            SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv => address_of(author).is_some_and(|a| self.has_email(a)),
-            SourceKind::Slack => {
+        match source.authors() {
+            AuthorForm::Email => address_of(author).is_some_and(|a| self.has_email(a)),
+            AuthorForm::SlackUser => {
                 slack_user.is_some_and(|u| self.slack_ids.iter().any(|id| id.trim() == u))
                     || self.slack_ids.iter().any(|id| id.trim() == author)
                     || self.slack_names.iter().any(|n| n.trim().eq_ignore_ascii_case(author.trim()))
             }
-            SourceKind::Imessage => author == "me" || self.has_handle(author),
+            AuthorForm::Handle => author == "me" || self.has_handle(author),
         }
     }
 }

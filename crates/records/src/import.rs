@@ -1,10 +1,30 @@
-//! What every importer shares: options, the error that carries a locator,
-//! and the end-of-run summary.
+//! What every importer shares: the [`Source`] face it shows the rest of amem,
+//! options, the error that carries a locator, and the end-of-run summary.
 
-use crate::{Message, TimeWindow};
+use crate::{Message, SourceKind, TimeWindow};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// One importer, as the rest of amem sees it: what it reads, how to tell an archive of its
+/// kind, and how to open one as a stream of messages. Each importer crate implements it once
+/// per archive format it reads; `amem_audit::sources::SOURCES` lists them, in the order a
+/// path of unknown kind is probed (docs/architecture.md, "Adding a source").
+pub trait Source: Sync {
+    /// The kind its messages carry.
+    fn kind(&self) -> SourceKind;
+    /// What an archive of this kind is, in words (said when a path is given as the wrong kind).
+    fn describe(&self) -> &'static str;
+    /// Whether `path` looks like an archive of this kind. Cheap: a header or a directory
+    /// listing, never the whole archive.
+    fn probe(&self, path: &Path) -> bool;
+    /// Open `path` as a stream of messages.
+    ///
+    /// # Errors
+    /// The archive cannot be opened at all (missing, unreadable, not this format);
+    /// record-level problems come through the stream instead.
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError>;
+}
 
 /// Options every importer takes.
 #[derive(Clone, Debug, Default)]

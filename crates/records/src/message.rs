@@ -23,6 +23,9 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
+    /// Every kind.
+    pub const ALL: [SourceKind; 5] = [SourceKind::Slack, SourceKind::Imessage, SourceKind::Gmail, SourceKind::Enron, SourceKind::EnronCsv];
+
     /// The name used on the command line and in reports.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -31,6 +34,20 @@ impl SourceKind {
             SourceKind::Gmail => "gmail",
             SourceKind::Enron => "enron",
             SourceKind::EnronCsv => "enron-csv",
+        }
+    }
+
+    /// True for chat (Slack, iMessage): a line is a unit of its own. Mail is wrapped prose.
+    pub fn is_chat(&self) -> bool {
+        matches!(self, SourceKind::Slack | SourceKind::Imessage)
+    }
+
+    /// How an author is named in this kind's messages, and so how `[me]` recognises one.
+    pub fn authors(&self) -> AuthorForm {
+        match self {
+            SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv => AuthorForm::Email,
+            SourceKind::Slack => AuthorForm::SlackUser,
+            SourceKind::Imessage => AuthorForm::Handle,
         }
     }
 
@@ -46,6 +63,17 @@ impl SourceKind {
             _ => return None,
         })
     }
+}
+
+/// How a source kind names a message's author ([`SourceKind::authors`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthorForm {
+    /// A mail `From:` (an address, maybe with a display name).
+    Email,
+    /// A Slack user: an id (`U024BE7LH`) or a display name.
+    SlackUser,
+    /// A phone number or Apple ID, or `me` for the device's owner.
+    Handle,
 }
 
 impl fmt::Display for SourceKind {
@@ -354,7 +382,7 @@ mod tests {
 
     #[test]
     fn source_kind_names() {
-        for k in [SourceKind::Slack, SourceKind::Imessage, SourceKind::Gmail, SourceKind::Enron, SourceKind::EnronCsv] {
+        for k in SourceKind::ALL {
             assert_eq!(SourceKind::parse(k.as_str()), Some(k));
         }
         assert_eq!(SourceKind::parse("fax"), None);

@@ -786,6 +786,44 @@ pub fn open_csv(path: &Path, opts: &ImportOptions) -> Result<MessageStream, Impo
     Ok(CsvImporter::open(path, opts)?.into_parallel(default_workers()))
 }
 
+/// The Enron CSV form, as amem's importers are listed ([`amem_records::Source`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EnronCsvSource;
+
+impl amem_records::Source for EnronCsvSource {
+    fn kind(&self) -> amem_records::SourceKind {
+        amem_records::SourceKind::EnronCsv
+    }
+    fn describe(&self) -> &'static str {
+        "an Enron CSV (a header row with file and message columns)"
+    }
+    fn probe(&self, path: &Path) -> bool {
+        probe_csv(path)
+    }
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+        open_csv(path, opts)
+    }
+}
+
+/// Enron-style mail: a maildir tree or one message file, as amem's importers are listed ([`amem_records::Source`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EnronSource;
+
+impl amem_records::Source for EnronSource {
+    fn kind(&self) -> amem_records::SourceKind {
+        amem_records::SourceKind::Enron
+    }
+    fn describe(&self) -> &'static str {
+        "Enron-style mail (a maildir tree or one message file starting with header fields)"
+    }
+    fn probe(&self, path: &Path) -> bool {
+        probe(path)
+    }
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+        open(path, opts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -813,6 +813,25 @@ impl Iterator for ChatDb {
     }
 }
 
+/// An iMessage chat.db, as amem's importers are listed ([`amem_records::Source`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ImessageSource;
+
+impl amem_records::Source for ImessageSource {
+    fn kind(&self) -> amem_records::SourceKind {
+        amem_records::SourceKind::Imessage
+    }
+    fn describe(&self) -> &'static str {
+        "an iMessage chat.db (a SQLite file with a message table)"
+    }
+    fn probe(&self, path: &Path) -> bool {
+        probe(path)
+    }
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+        open(path, opts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -191,3 +191,22 @@ pub fn open(path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportEr
         }
     })))
 }
+
+/// An mbox file (Gmail Takeout or any other), as amem's importers are listed ([`amem_records::Source`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MboxSource;
+
+impl amem_records::Source for MboxSource {
+    fn kind(&self) -> amem_records::SourceKind {
+        amem_records::SourceKind::Gmail
+    }
+    fn describe(&self) -> &'static str {
+        "an mbox file (its first line a `From ` separator)"
+    }
+    fn probe(&self, path: &Path) -> bool {
+        probe(path)
+    }
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+        open(path, opts)
+    }
+}

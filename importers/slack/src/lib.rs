@@ -280,6 +280,25 @@ pub fn parse_day_bytes(bytes: &[u8]) -> Vec<Result<Message, ImportError>> {
     parse_day(bytes, &ctx)
 }
 
+/// A Slack workspace export, as amem's importers are listed ([`amem_records::Source`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SlackSource;
+
+impl amem_records::Source for SlackSource {
+    fn kind(&self) -> amem_records::SourceKind {
+        amem_records::SourceKind::Slack
+    }
+    fn describe(&self) -> &'static str {
+        "a Slack export (a folder or .zip with channels.json or users.json)"
+    }
+    fn probe(&self, path: &Path) -> bool {
+        probe(path)
+    }
+    fn open(&self, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
+        open(path, opts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

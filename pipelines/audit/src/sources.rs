@@ -1,8 +1,25 @@
-//! Which importer reads which archive: the one place that maps a
-//! [`SourceKind`] to an importer crate.
+//! Which importer reads which archive: the list of importers ([`SOURCES`]), each an
+//! [`amem_records::Source`], and what is asked of them by kind (open, probe, describe).
+//! Adding an importer is its crate and a line here (docs/architecture.md, "Adding a source").
 
-use amem_records::{ImportError, ImportOptions, MessageStream, SourceKind};
+use amem_records::{ImportError, ImportOptions, MessageStream, Source, SourceKind};
 use std::path::{Path, PathBuf};
+
+/// Every importer, in the order [`detect`] probes a path of unknown kind: the most specific
+/// first (a SQLite header, export metadata files), a maildir tree last.
+pub static SOURCES: [&dyn Source; 5] = [
+    &amem_importer_imessage::ImessageSource,
+    &amem_importer_slack::SlackSource,
+    &amem_importer_mbox::MboxSource,
+    &amem_importer_enron::EnronCsvSource,
+    &amem_importer_enron::EnronSource,
+];
+
+/// The importer of `kind`.
+pub fn source_of(kind: SourceKind) -> &'static dyn Source {
+    // Every kind has its importer: `every_kind_has_one_importer` pins it.
+    SOURCES.iter().copied().find(|s| s.kind() == kind).unwrap_or(SOURCES[0])
+}
 
 /// Open `path` with the importer for `kind`.
 ///
@@ -10,13 +27,7 @@ use std::path::{Path, PathBuf};
 /// The archive cannot be opened at all (missing, unreadable, not that
 /// format). Record-level problems come through the stream instead.
 pub fn open_source(kind: SourceKind, path: &Path, opts: &ImportOptions) -> Result<MessageStream, ImportError> {
-    match kind {
-        SourceKind::Slack => amem_importer_slack::open(path, opts),
-        SourceKind::Imessage => amem_importer_imessage::open(path, opts),
-        SourceKind::Gmail => amem_importer_mbox::open(path, opts),
-        SourceKind::Enron => amem_importer_enron::open(path, opts),
-        SourceKind::EnronCsv => amem_importer_enron::open_csv(path, opts),
-    }
+    source_of(kind).open(path, opts)
 }
 
 /// Parse a `KIND:PATH` source spec (`--source slack:exports/acme`).
@@ -43,35 +54,19 @@ pub fn parse_source_spec(spec: &str) -> Result<(Option<SourceKind>, &Path), Stri
     Ok((kind, Path::new(p)))
 }
 
-/// The kinds in the order [`detect`] tries them: the most specific first
-/// (a SQLite header, export metadata files), a maildir tree last.
-const PROBE_ORDER: [SourceKind; 5] = [SourceKind::Imessage, SourceKind::Slack, SourceKind::Gmail, SourceKind::EnronCsv, SourceKind::Enron];
-
 /// Whether `path` looks like an archive of `kind` (the importer's cheap `probe`).
 pub fn probe(kind: SourceKind, path: &Path) -> bool {
-    match kind {
-        SourceKind::Slack => amem_importer_slack::probe(path),
-        SourceKind::Imessage => amem_importer_imessage::probe(path),
-        SourceKind::Gmail => amem_importer_mbox::probe(path),
-        SourceKind::Enron => amem_importer_enron::probe(path),
-        SourceKind::EnronCsv => amem_importer_enron::probe_csv(path),
-    }
+    source_of(kind).probe(path)
 }
 
-/// The kind `path` looks like, if any.
+/// The kind `path` looks like, if any: the first importer in [`SOURCES`] whose probe says yes.
 pub fn detect(path: &Path) -> Option<SourceKind> {
-    PROBE_ORDER.into_iter().find(|k| probe(*k, path))
+    SOURCES.iter().find(|s| s.probe(path)).map(|s| s.kind())
 }
 
 /// What an archive of each kind is, in words.
 pub fn describe_kind(kind: SourceKind) -> &'static str {
-    match kind {
-        SourceKind::Slack => "a Slack export (a folder or .zip with channels.json or users.json)",
-        SourceKind::Imessage => "an iMessage chat.db (a SQLite file with a message table)",
-        SourceKind::Gmail => "an mbox file (its first line a `From ` separator)",
-        SourceKind::Enron => "Enron-style mail (a maildir tree or one message file starting with header fields)",
-        SourceKind::EnronCsv => "an Enron CSV (a header row with file and message columns)",
-    }
+    source_of(kind).describe()
 }
 
 /// A source whose content is not the kind it was given as, or of no kind.
@@ -134,6 +129,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_kind_has_one_importer() {
+        for k in SourceKind::ALL {
+            assert_eq!(SOURCES.iter().filter(|s| s.kind() == k).count(), 1, "{k}");
+            assert_eq!(source_of(k).kind(), k);
+        }
+        assert_eq!(SOURCES.len(), SourceKind::ALL.len());
+    }
+
+    #[test]
     fn specs() {
         assert_eq!(parse_source_spec("slack:a/b").unwrap(), (Some(SourceKind::Slack), Path::new("a/b")));
         assert_eq!(parse_source_spec("enron-csv:x.csv").unwrap().0, Some(SourceKind::EnronCsv));
@@ -164,7 +168,7 @@ mod tests {
             assert_eq!(detect(&p), Some(kind), "{rel}");
             assert_eq!(resolve_kind(Some(kind), &p), Ok(kind), "{rel}");
             // Exactly one probe says yes for each.
-            let yes: Vec<_> = PROBE_ORDER.into_iter().filter(|k| probe(*k, &p)).collect();
+            let yes: Vec<_> = SOURCES.iter().filter(|s| s.probe(&p)).map(|s| s.kind()).collect();
             assert_eq!(yes, [kind], "{rel}");
         }
     }
