@@ -106,14 +106,14 @@ def run_eval(amem, home, args):
     p = subprocess.run([amem] + args, env=dict(os.environ, AMEM_HOME=home), capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit("amem %s failed:\n%s" % (" ".join(args), p.stderr))
-    note = [l for l in p.stderr.splitlines() if "questions" in l or "claims put to it" in l]
+    note = [l for l in p.stderr.splitlines() if " questions, " in l]
     return p.stdout.strip(), (note[-1].strip() if note else ""), time.time() - t0
 
 
 def calls(note):
     """(unavailable, answered + discarded) from an eval's closing note."""
     un = re.search(r"(\d+) unavailable", note)
-    ans = re.search(r"(\d+) (?:calls )?answered", note)
+    ans = re.search(r"(\d+) answered", note)
     dis = re.search(r"(\d+) discarded", note)
     return (int(un.group(1)) if un else -1, (int(ans.group(1)) if ans else 0) + (int(dis.group(1)) if dis else 0))
 

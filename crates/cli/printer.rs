@@ -151,16 +151,31 @@ pub(crate) fn open_endpoint(
     answers: Option<&std::path::Path>,
     note: &mut dyn FnMut(String),
 ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>> {
-    let Some(config) = models.iter().find(|m| m.roles.contains(&amem_endpoint::Role::Verifier)) else { return Ok(None) };
+    let Some(endpoint) = open_first(home, models, offline, note, |m| m.roles.contains(&amem_endpoint::Role::Verifier))? else {
+        return Ok(None);
+    };
+    let verifier =
+        amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
+    Ok(Some(std::sync::Arc::new(verifier)))
+}
+
+/// The endpoint of the first entry of `models` that `plays` picks, logging to the home's
+/// `grounding.log`; `None` when none does, or when `offline` and it is not on this machine
+/// (said to `note`).
+fn open_first(
+    home: &std::path::Path,
+    models: &[amem_endpoint::ModelConfig],
+    offline: bool,
+    note: &mut dyn FnMut(String),
+    plays: impl Fn(&amem_endpoint::ModelConfig) -> bool,
+) -> anyhow::Result<Option<amem_endpoint::Endpoint>> {
+    let Some(config) = models.iter().find(|m| plays(m)) else { return Ok(None) };
     if offline && !config.is_loopback() {
         note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
         return Ok(None);
     }
     let log = amem_grounding::OutboundLog::in_home(home);
-    let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let verifier =
-        amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
-    Ok(Some(std::sync::Arc::new(verifier)))
+    amem_endpoint::Endpoint::open(config, offline, Some(log)).map(Some).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The gate's roles (witness, added content, fixer) of the first `[[models]]` entry that plays
@@ -177,13 +192,7 @@ pub(crate) fn open_gate_roles(
     answers: Option<&std::path::Path>,
     note: &mut dyn FnMut(String),
 ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
-    let Some(config) = models.iter().find(|m| amem_endpoint::EndpointGate::plays_any(m)) else { return Ok(None) };
-    if offline && !config.is_loopback() {
-        note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
-        return Ok(None);
-    }
-    let log = amem_grounding::OutboundLog::in_home(home);
-    let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let Some(endpoint) = open_first(home, models, offline, note, amem_endpoint::EndpointGate::plays_any)? else { return Ok(None) };
     let roles =
         amem_endpoint::EndpointGate::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
     Ok(Some(std::sync::Arc::new(roles)))

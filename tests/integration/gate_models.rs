@@ -224,7 +224,7 @@ fn the_witness_and_verifier_evals_run_through_a_named_endpoint() {
     let hedge = rows.iter().find(|r| r["class"] == "hedge").unwrap();
     assert_eq!(hedge["lexicon"]["recall"], 0.5, "{hedge}");
     assert_eq!(hedge["with_witness"]["recall"], 1.0, "{hedge}");
-    assert!(note.contains("3 questions, 0 remembered answers, 3 calls answered"), "{note}");
+    assert!(note.contains("3 questions, 0 remembered answers, 3 answered"), "{note}");
     let (_, note) = run();
     assert!(note.contains("3 questions, 3 remembered answers"), "asked again, the ledger answers: {note}");
 

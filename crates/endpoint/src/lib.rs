@@ -76,6 +76,24 @@ pub struct Counts {
     pub wait_ms: u64,
 }
 
+impl Counts {
+    /// One line for people: what was asked, how it came back, and what it cost.
+    pub fn describe(&self) -> String {
+        let calls = self.consulted.saturating_sub(self.cache_hits);
+        format!(
+            "{} questions, {} remembered answers, {} answered, {} unavailable, {} discarded; {} tokens; {} ms waiting ({} ms a call)",
+            self.consulted,
+            self.cache_hits,
+            self.answered,
+            self.unavailable,
+            self.discarded,
+            self.tokens,
+            self.wait_ms,
+            self.wait_ms / calls.max(1)
+        )
+    }
+}
+
 /// The counters of one role, shared by its worker threads.
 #[derive(Debug, Default)]
 pub(crate) struct Tally {

@@ -162,6 +162,16 @@ struct Tally {
     annotated_found: usize,
 }
 
+impl Tally {
+    /// One record's `detected` cues against its `annotated` ones (overlap counts).
+    fn add(&mut self, detected: &[Span], annotated: &[Span]) {
+        self.detected += detected.len();
+        self.detected_ok += detected.iter().filter(|d| annotated.iter().any(|a| a.overlaps(d))).count();
+        self.annotated += annotated.len();
+        self.annotated_found += annotated.iter().filter(|a| detected.iter().any(|d| d.overlaps(a))).count();
+    }
+}
+
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
@@ -175,28 +185,10 @@ pub fn evaluate(corpus: &str, records: &[Record]) -> Vec<Score> {
         for (class, t) in tallies.iter_mut() {
             let det: Vec<Span> = found.iter().filter(|c| c.class == *class).map(|c| c.span).collect();
             let ann: Vec<Span> = r.cues.iter().filter(|c| c.0 == *class).map(|c| c.1).collect();
-            t.detected += det.len();
-            t.detected_ok += det.iter().filter(|d| ann.iter().any(|a| a.overlaps(d))).count();
-            t.annotated += ann.len();
-            t.annotated_found += ann.iter().filter(|a| det.iter().any(|d| d.overlaps(a))).count();
+            t.add(&det, &ann);
         }
     }
-    tallies
-        .into_iter()
-        .map(|(class, t)| {
-            let p = if t.detected == 0 { 0.0 } else { t.detected_ok as f64 / t.detected as f64 };
-            let r = if t.annotated == 0 { 0.0 } else { t.annotated_found as f64 / t.annotated as f64 };
-            let f = if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) };
-            Score {
-                corpus: corpus.to_string(),
-                class: class.as_str().to_string(),
-                precision: round3(p),
-                recall: round3(r),
-                f1: round3(f),
-                n: t.annotated,
-            }
-        })
-        .collect()
+    tallies.into_iter().map(|(class, t)| score_of(corpus, class, &t)).collect()
 }
 
 /// Load and score every corpus under `dir`.
@@ -427,12 +419,8 @@ pub fn evaluate_witness(corpus: &str, records: &[&Record], witness: &dyn amem_ga
                     .unwrap_or_default();
                 let mut joint = det.clone();
                 joint.extend(markers.iter().filter(|m| !det.iter().any(|d| d.overlaps(m))));
-                for (t, found) in [(&mut lex, &det), (&mut both, &joint)] {
-                    t.detected += found.len();
-                    t.detected_ok += found.iter().filter(|d| ann.iter().any(|a| a.overlaps(d))).count();
-                    t.annotated += ann.len();
-                    t.annotated_found += ann.iter().filter(|a| found.iter().any(|d| d.overlaps(a))).count();
-                }
+                lex.add(&det, &ann);
+                both.add(&joint, &ann);
                 said_gold.push((reading.as_ref().map(|_| !markers.is_empty()), !ann.is_empty()));
             }
             // Sentence level, over the records the witness answered; the control pairs each

@@ -100,18 +100,11 @@ fn run_witness(a: &CuesArgs, name: &str, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     out.flush()?;
     ctx.note(format!(
-        "witness {} (model {} at {}): {} questions, {} remembered answers, {} calls answered, {} unavailable, {} discarded; {} tokens; {} ms waiting ({} ms a call); {:.1} s in all",
+        "witness {} (model {} at {}): {}; {:.1} s in all",
         roles.models().witness.map(|w| w.method()).unwrap_or(""),
         config.model,
         config.url,
-        counts.consulted,
-        counts.cache_hits,
-        counts.answered,
-        counts.unavailable,
-        counts.discarded,
-        counts.tokens,
-        counts.wait_ms,
-        counts.wait_ms / (counts.consulted - counts.cache_hits).max(1),
+        counts.describe(),
         started.elapsed().as_secs_f64()
     ));
     Ok(Exit::Success)

@@ -124,21 +124,7 @@ fn run_methods(a: VerifyEvalArgs, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)
         }
     }
     pb.finish_and_clear();
-    let mut out = ctx.stdout();
-    match a.format {
-        Format::Markdown => out.write_all(eval::render_methods_markdown(&rows).as_bytes())?,
-        Format::Json => {
-            for (m, s) in &rows {
-                let mut v = eval::to_json(s);
-                if let Some(o) = v.as_object_mut() {
-                    o.insert("method".into(), serde_json::json!(m.as_str()));
-                    o.insert("part".into(), serde_json::json!("heldout"));
-                }
-                write_json_line(&mut out, &v)?;
-            }
-        }
-    }
-    out.flush()?;
+    write_method_rows(ctx, a.format, &rows, None)?;
     ctx.note(format!(
         "{} sets' held-out parts ({} pairs) scored by {}; weights sha256 {}",
         parts.len(),
@@ -186,39 +172,40 @@ fn run_endpoint(a: VerifyEvalArgs, name: &str, ctx: &Ctx, sets: Vec<(String, Vec
         });
         rows.push((eval::Method::WithEndpoint, scored));
     }
+    write_method_rows(ctx, a.format, &rows, Some(endpoint.method()))?;
+    ctx.note(format!(
+        "verifier {} ({} at {}), held-out parts of {} sets ({} pairs, each also against shuffled evidence): {}; {:.1} s in all",
+        endpoint.method(),
+        config.name,
+        config.url,
+        parts.len(),
+        parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
+        endpoint.counts().describe(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(Exit::Success)
+}
+
+/// The rows of a methods table (held-out parts): markdown, or one JSON object per row naming
+/// its method, the part and, when an endpoint was asked, the endpoint's method.
+fn write_method_rows(ctx: &Ctx, format: Format, rows: &[(eval::Method, eval::Scored)], endpoint: Option<&str>) -> anyhow::Result<()> {
     let mut out = ctx.stdout();
-    match a.format {
-        Format::Markdown => out.write_all(eval::render_methods_markdown(&rows).as_bytes())?,
+    match format {
+        Format::Markdown => out.write_all(eval::render_methods_markdown(rows).as_bytes())?,
         Format::Json => {
-            for (m, s) in &rows {
+            for (m, s) in rows {
                 let mut v = eval::to_json(s);
                 if let Some(o) = v.as_object_mut() {
                     o.insert("method".into(), serde_json::json!(m.as_str()));
                     o.insert("part".into(), serde_json::json!("heldout"));
-                    o.insert("endpoint_method".into(), serde_json::json!(endpoint.method()));
+                    if let Some(e) = endpoint {
+                        o.insert("endpoint_method".into(), serde_json::json!(e));
+                    }
                 }
                 write_json_line(&mut out, &v)?;
             }
         }
     }
     out.flush()?;
-    let c = endpoint.counts();
-    ctx.note(format!(
-        "{} ({} at {}), held-out parts of {} sets ({} pairs, each also against shuffled evidence): {} claims put to it, {} remembered answers, {} answered, {} unavailable, {} discarded; {} tokens; {} ms waiting ({} ms a call); {:.1} s in all",
-        endpoint.method(),
-        config.name,
-        config.url,
-        parts.len(),
-        parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
-        c.consulted,
-        c.cache_hits,
-        c.answered,
-        c.unavailable,
-        c.discarded,
-        c.tokens,
-        c.wait_ms,
-        c.wait_ms / (c.consulted - c.cache_hits).max(1),
-        started.elapsed().as_secs_f64()
-    ));
-    Ok(Exit::Success)
+    Ok(())
 }
