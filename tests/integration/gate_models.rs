@@ -138,6 +138,14 @@ fn gate_roles_only_add_findings_and_a_fix_is_a_proposal_that_must_pass_the_gate(
     assert_eq!(again[1]["fix"]["outcome"], "shown");
     assert_eq!(server.count() - calls, 1, "only the hostile reply, never remembered, is asked again");
 
+    // The MCP amem_gate tool gates with the same roles (one code path).
+    let args = json!({"source": PROMOTION, "memory": ADDED_MEMORY}).to_string();
+    let out = ok(t.amem().args(["mcp", "call", "amem_gate", &args, "--offline"]));
+    let mcp: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(mcp["verdict"], "REWRITE", "{mcp}");
+    assert_eq!(mcp["flags"][0]["check"], "added", "{mcp}");
+    assert!(mcp["models"].as_array().is_some_and(|m| m.iter().any(|m| m["role"] == "added_content")), "{mcp}");
+
     // --fix without a fixer is refused, with what to add.
     home_with(&t, &server, r#"["witness"]"#);
     let (_, err) = code(t.amem().args(["gate", "--fix", "--pairs"]).arg(&pairs_file), 2);
