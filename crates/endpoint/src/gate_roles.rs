@@ -7,8 +7,8 @@
 //!
 //! - witness (`witness-1`): `{"hedges": bool, "hedge_markers": [..], "attributes": bool,
 //!   "attribution_markers": [..]}`; a `true` needs at least one marker, and every marker of a
-//!   `true` must be found in the sentence (whitespace aside; ASCII case aside, small models
-//!   capitalise) and be at most [`MAX_MARKER_WORDS`] words;
+//!   `true` must be found in the sentence (whitespace aside, and the case of its first letter:
+//!   models capitalise a marker they quote) and be at most [`MAX_MARKER_WORDS`] words;
 //! - added-content (`added-1`): `{"status": "supported" | "unsupported" | "cannot_tell",
 //!   "source_quote": .., "added": ..}`; both non-abstaining answers must quote the source
 //!   verbatim (two words or more), and an unsupported one must name added words found in the
@@ -258,10 +258,23 @@ fn yes(v: Option<&Value>) -> Option<bool> {
     }
 }
 
-/// Where `quote` is in `text`: verbatim (whitespace aside), else with ASCII case aside (which
-/// keeps byte offsets).
+/// Where `quote` is in `text`: verbatim (whitespace aside), else with the case of its first
+/// letter changed the way quoting changes it: a model capitalises a marker it quotes
+/// ("Probably" from "... will probably close"), and a sentence capitalises its first word
+/// ("reportedly" from "Reportedly, ..."). Never case aside altogether: "may" is not found in
+/// "closes in May", where a month would pass for a hedge.
 fn locate(text: &str, quote: &str) -> Option<Range<usize>> {
-    find_verbatim(text, quote).or_else(|| find_verbatim(&text.to_ascii_lowercase(), &quote.to_ascii_lowercase()))
+    if let Some(r) = find_verbatim(text, quote) {
+        return Some(r);
+    }
+    let mut chars = quote.trim_start().chars();
+    let first = chars.next()?;
+    if first.is_uppercase() {
+        let lowered: String = first.to_lowercase().chain(chars).collect();
+        return find_verbatim(text, &lowered);
+    }
+    let raised: String = first.to_uppercase().chain(chars).collect();
+    find_verbatim(text, &raised).filter(|r| text[..r.start].trim().is_empty())
 }
 
 fn words(s: &str) -> usize {
@@ -325,10 +338,15 @@ mod tests {
         .unwrap();
         assert_eq!(&s[st.hedge[0].clone()], "probably");
         assert_eq!(&s[st.attribution[0].clone()], "the CFO told analysts");
-        // Case aside, byte offsets kept.
+        // A capitalised first letter aside.
         let st = check_witness(r#"{"hedges":"yes","hedge_markers":["Probably"],"attributes":false}"#, s).unwrap();
         assert_eq!(&s[st.hedge[0].clone()], "probably");
         assert!(st.attribution.is_empty());
+        // Not case aside altogether: the month is no hedge; a sentence's capitalised first word is.
+        assert_eq!(check_witness(r#"{"hedges":true,"hedge_markers":["may"],"attributes":false}"#, s), None);
+        let opening = "Reportedly, the deal is off.";
+        let st = check_witness(r#"{"hedges":true,"hedge_markers":["reportedly"],"attributes":false}"#, opening).unwrap();
+        assert_eq!(&opening[st.hedge[0].clone()], "Reportedly");
         for bad in [
             r#"{"hedges":true,"hedge_markers":["possibly"],"attributes":false}"#,
             r#"{"hedges":true,"hedge_markers":[],"attributes":false}"#,
