@@ -20,7 +20,7 @@
 //! Stance cues come from [`amem_text::cues::detect_cues`]; the word lists of
 //! the gate are not copied here. This classifier's own lists (sentence
 //! openers, imperative verbs, evaluative adjectives, comparison and causal
-//! connectives, ...) are data files in `crates/extract/lexicons/`, one entry
+//! connectives, ...) are data files in `crates/text/lexicons/claims/`, one entry
 //! a line with its evidence in comments, each an [`amem_text::stopwords::WordList`].
 
 use amem_records::{ClaimKind, Cue, CueClass};
@@ -30,124 +30,124 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 /// Greeting and social openers (lower case, matched as a prefix on word boundaries).
-static GREETING_PREFIXES: WordList = WordList::new(include_str!("../lexicons/greeting_prefixes.txt"));
+static GREETING_PREFIXES: WordList = WordList::new(amem_text::claim_words::GREETING_PREFIXES);
 
 /// The greeting prefixes that open a message rather than thank or apologise:
 /// only a name may follow them in a greeting.
-static SALUTATIONS: WordList = WordList::new(include_str!("../lexicons/salutations.txt"));
+static SALUTATIONS: WordList = WordList::new(amem_text::claim_words::SALUTATIONS);
 
 /// Whole-sentence reactions (lower case, punctuation trimmed).
-static REACTIONS: WordList = WordList::new(include_str!("../lexicons/reactions.txt"));
+static REACTIONS: WordList = WordList::new(amem_text::claim_words::REACTIONS);
 
 /// Laughter and smileys that mark a joke wherever they appear.
-static JOKE_MARKS: WordList = WordList::new(include_str!("../lexicons/joke_marks.txt"));
+static JOKE_MARKS: WordList = WordList::new(amem_text::claim_words::JOKE_MARKS);
 
 /// Base-form verbs that open an imperative (a request or instruction).
-static IMPERATIVE_VERBS: WordList = WordList::new(include_str!("../lexicons/imperative_verbs.txt"));
+static IMPERATIVE_VERBS: WordList = WordList::new(amem_text::claim_words::IMPERATIVE_VERBS);
 
 /// Words that may precede the imperative verb ("Just compare", "Or just look").
-static IMPERATIVE_LEADS: WordList = WordList::new(include_str!("../lexicons/imperative_leads.txt"));
+static IMPERATIVE_LEADS: WordList = WordList::new(amem_text::claim_words::IMPERATIVE_LEADS);
 
 /// Phrases that mark logistics anywhere in the sentence (lower case).
-static LOGISTICS_PHRASES: WordList = WordList::new(include_str!("../lexicons/logistics_phrases.txt"));
+static LOGISTICS_PHRASES: WordList = WordList::new(amem_text::claim_words::LOGISTICS_PHRASES);
 
-/// Phrases of request and advice (`lexicons/request_phrases.txt`): logistics
+/// Phrases of request and advice (`text/lexicons/claims/request_phrases.txt`): logistics
 /// unless the sentence is long and states a quantity.
-static REQUEST_PHRASES: WordList = WordList::new(include_str!("../lexicons/request_phrases.txt"));
+static REQUEST_PHRASES: WordList = WordList::new(amem_text::claim_words::REQUEST_PHRASES);
 
 /// The author's own plans and intentions (a sentence starting so is logistics).
-static OWN_PLAN_PREFIXES: WordList = WordList::new(include_str!("../lexicons/own_plan_prefixes.txt"));
+static OWN_PLAN_PREFIXES: WordList = WordList::new(amem_text::claim_words::OWN_PLAN_PREFIXES);
 
 /// Line labels that introduce contact and schedule data ("CONTACT: ...").
-static LABEL_PREFIXES: WordList = WordList::new(include_str!("../lexicons/label_prefixes.txt"));
+static LABEL_PREFIXES: WordList = WordList::new(amem_text::claim_words::LABEL_PREFIXES);
 
 /// Evaluative words: a predicate made of one is a judgement, not a checkable property.
-static EVALUATIVE: WordList = WordList::new(include_str!("../lexicons/evaluative.txt"));
+static EVALUATIVE: WordList = WordList::new(amem_text::claim_words::EVALUATIVE);
 
 /// First-person preference openers: the user's own preferences are opinions.
-static PREFERENCE_PREFIXES: WordList = WordList::new(include_str!("../lexicons/preference_prefixes.txt"));
+static PREFERENCE_PREFIXES: WordList = WordList::new(amem_text::claim_words::PREFERENCE_PREFIXES);
 
 /// Connectives that state a cause or a consequence.
-static CAUSAL: WordList = WordList::new(include_str!("../lexicons/causal.txt"));
+static CAUSAL: WordList = WordList::new(amem_text::claim_words::CAUSAL);
 
 /// Comparison words.
-static COMPARISON: WordList = WordList::new(include_str!("../lexicons/comparison.txt"));
+static COMPARISON: WordList = WordList::new(amem_text::claim_words::COMPARISON);
 
 /// Markers of a statement about the future (the subject is not the author:
 /// the author's own plans are logistics, rule 4).
-static FUTURE: WordList = WordList::new(include_str!("../lexicons/future.txt"));
+static FUTURE: WordList = WordList::new(amem_text::claim_words::FUTURE);
 
 /// Modal verbs that, with a non-first-person subject and a bare verb after
 /// them, speak of a possible future event ("AEP May Sell Some Foreign Assets").
-static MODALS_OF_POSSIBILITY: WordList = WordList::new(include_str!("../lexicons/modals_of_possibility.txt"));
+static MODALS_OF_POSSIBILITY: WordList = WordList::new(amem_text::claim_words::MODALS_OF_POSSIBILITY);
 
 /// Finite auxiliaries, copulas and modals: the finite verbs a clause can
 /// hang on (shared with the compound splitter).
-pub(crate) static FINITE: WordList = WordList::new(include_str!("../lexicons/finite.txt"));
+pub(crate) static FINITE: WordList = WordList::new(amem_text::claim_words::FINITE);
 
 /// Auxiliaries and copulas beyond [`FINITE`]: infinitive and participle
 /// forms and subject contractions; together with it, a finite verb.
-static AUX_EXTRA: WordList = WordList::new(include_str!("../lexicons/aux_extra.txt"));
+static AUX_EXTRA: WordList = WordList::new(amem_text::claim_words::AUX_EXTRA);
 
 /// Irregular past-tense verbs (no -ed ending).
-static IRREGULAR_PAST: WordList = WordList::new(include_str!("../lexicons/irregular_past.txt"));
+static IRREGULAR_PAST: WordList = WordList::new(amem_text::claim_words::IRREGULAR_PAST);
 
 /// Common verbs whose third-person `-s` form marks a finite verb in a
 /// headline ("Hacker Modifies NPA-Operated Site", "Honeywell Lands ...").
-static VERB_STEMS: WordList = WordList::new(include_str!("../lexicons/verb_stems.txt"));
+static VERB_STEMS: WordList = WordList::new(amem_text::claim_words::VERB_STEMS);
 
 /// Subject pronouns: a pronoun followed by a lower-case word is a clause.
-static SUBJECT_PRONOUNS: WordList = WordList::new(include_str!("../lexicons/subject_pronouns.txt"));
+static SUBJECT_PRONOUNS: WordList = WordList::new(amem_text::claim_words::SUBJECT_PRONOUNS);
 
 /// Determiners that open a noun phrase subject.
-static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/determiners.txt"));
+static DETERMINERS: WordList = WordList::new(amem_text::claim_words::DETERMINERS);
 
 /// Calendar-anchored temporal cues (the gate's temporal class also holds
 /// scope words such as "currently" or "since", which do not date an event).
-static CALENDAR_WORDS: WordList = WordList::new(include_str!("../lexicons/calendar_words.txt"));
+static CALENDAR_WORDS: WordList = WordList::new(amem_text::claim_words::CALENDAR_WORDS);
 
 /// Spelled-out numbers that count something ("four schemes"). "one" is left
 /// out: "one of the few analysts" counts nothing.
-static NUMBER_WORDS: WordList = WordList::new(include_str!("../lexicons/number_words.txt"));
+static NUMBER_WORDS: WordList = WordList::new(amem_text::claim_words::NUMBER_WORDS);
 
-/// First-person subjects (`lexicons/first_person.txt`).
-static FIRST_PERSON: WordList = WordList::new(include_str!("../lexicons/first_person.txt"));
+/// First-person subjects (`text/lexicons/claims/first_person.txt`).
+static FIRST_PERSON: WordList = WordList::new(amem_text::claim_words::FIRST_PERSON);
 
-/// Second-person subjects (`lexicons/second_person.txt`).
-static SECOND_PERSON: WordList = WordList::new(include_str!("../lexicons/second_person.txt"));
+/// Second-person subjects (`text/lexicons/claims/second_person.txt`).
+static SECOND_PERSON: WordList = WordList::new(amem_text::claim_words::SECOND_PERSON);
 
-/// Subjects that point rather than name (`lexicons/vague_subjects.txt`).
-static VAGUE_SUBJECTS: WordList = WordList::new(include_str!("../lexicons/vague_subjects.txt"));
+/// Subjects that point rather than name (`text/lexicons/claims/vague_subjects.txt`).
+static VAGUE_SUBJECTS: WordList = WordList::new(amem_text::claim_words::VAGUE_SUBJECTS);
 
-/// Verbs of stance that frame a clause (`lexicons/stance_verbs.txt`).
-static STANCE_VERBS: WordList = WordList::new(include_str!("../lexicons/stance_verbs.txt"));
+/// Verbs of stance that frame a clause (`text/lexicons/claims/stance_verbs.txt`).
+static STANCE_VERBS: WordList = WordList::new(amem_text::claim_words::STANCE_VERBS);
 
-/// Modals of obligation (`lexicons/deontic.txt`).
-static DEONTIC: WordList = WordList::new(include_str!("../lexicons/deontic.txt"));
+/// Modals of obligation (`text/lexicons/claims/deontic.txt`).
+static DEONTIC: WordList = WordList::new(amem_text::claim_words::DEONTIC);
 
-/// Future and volition markers (`lexicons/intent.txt`).
-static INTENT: WordList = WordList::new(include_str!("../lexicons/intent.txt"));
+/// Future and volition markers (`text/lexicons/claims/intent.txt`).
+static INTENT: WordList = WordList::new(amem_text::claim_words::INTENT);
 
-/// Modals of possibility and ability (`lexicons/possibility_modals.txt`).
-static POSSIBILITY_MODALS: WordList = WordList::new(include_str!("../lexicons/possibility_modals.txt"));
+/// Modals of possibility and ability (`text/lexicons/claims/possibility_modals.txt`).
+static POSSIBILITY_MODALS: WordList = WordList::new(amem_text::claim_words::POSSIBILITY_MODALS);
 
-/// Words after which a pronoun opens a clause (`lexicons/clause_openers.txt`).
-static CLAUSE_OPENERS: WordList = WordList::new(include_str!("../lexicons/clause_openers.txt"));
+/// Words after which a pronoun opens a clause (`text/lexicons/claims/clause_openers.txt`).
+static CLAUSE_OPENERS: WordList = WordList::new(amem_text::claim_words::CLAUSE_OPENERS);
 
-/// Units of time (`lexicons/time_units.txt`).
-static TIME_UNITS: WordList = WordList::new(include_str!("../lexicons/time_units.txt"));
+/// Units of time (`text/lexicons/claims/time_units.txt`).
+static TIME_UNITS: WordList = WordList::new(amem_text::claim_words::TIME_UNITS);
 
-/// Irregular past participles (`lexicons/participles.txt`).
-static PARTICIPLES: WordList = WordList::new(include_str!("../lexicons/participles.txt"));
+/// Irregular past participles (`text/lexicons/claims/participles.txt`).
+static PARTICIPLES: WordList = WordList::new(amem_text::claim_words::PARTICIPLES);
 
-/// Phrases marking the speaker's view (`lexicons/stance_markers.txt`).
-static STANCE_MARKERS: WordList = WordList::new(include_str!("../lexicons/stance_markers.txt"));
+/// Phrases marking the speaker's view (`text/lexicons/claims/stance_markers.txt`).
+static STANCE_MARKERS: WordList = WordList::new(amem_text::claim_words::STANCE_MARKERS);
 
-/// Openers that introduce a statement (`lexicons/discourse_frames.txt`).
-static DISCOURSE_FRAMES: WordList = WordList::new(include_str!("../lexicons/discourse_frames.txt"));
+/// Openers that introduce a statement (`text/lexicons/claims/discourse_frames.txt`).
+static DISCOURSE_FRAMES: WordList = WordList::new(amem_text::claim_words::DISCOURSE_FRAMES);
 
-/// Predicates that state nothing after a modal (`lexicons/empty_predicates.txt`).
-static EMPTY_PREDICATES: WordList = WordList::new(include_str!("../lexicons/empty_predicates.txt"));
+/// Predicates that state nothing after a modal (`text/lexicons/claims/empty_predicates.txt`).
+static EMPTY_PREDICATES: WordList = WordList::new(amem_text::claim_words::EMPTY_PREDICATES);
 
 /// The word lists above as hash sets: each is probed for every word of
 /// every sentence.
@@ -181,19 +181,19 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
     l.iter().map(|e| e.split(' ').collect()).collect()
 }
 
-/// Verbs of the speaker's own experience (`lexicons/experience_verbs.txt`).
-static EXPERIENCE_VERBS: WordList = WordList::new(include_str!("../lexicons/experience_verbs.txt"));
+/// Verbs of the speaker's own experience (`text/lexicons/claims/experience_verbs.txt`).
+static EXPERIENCE_VERBS: WordList = WordList::new(amem_text::claim_words::EXPERIENCE_VERBS);
 static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
 
-/// Month names (`lexicons/month_names.txt`).
-static MONTH_NAMES: WordList = WordList::new(include_str!("../lexicons/month_names.txt"));
+/// Month names (`text/lexicons/claims/month_names.txt`).
+static MONTH_NAMES: WordList = WordList::new(amem_text::claim_words::MONTH_NAMES);
 static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(MONTH_NAMES.iter().copied()));
 
-/// Superlatives (`lexicons/superlatives.txt`).
-static SUPERLATIVES: WordList = WordList::new(include_str!("../lexicons/superlatives.txt"));
+/// Superlatives (`text/lexicons/claims/superlatives.txt`).
+static SUPERLATIVES: WordList = WordList::new(amem_text::claim_words::SUPERLATIVES);
 static SUPERLATIVES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(SUPERLATIVES.iter().copied()));
-/// The sets a superlative ranks over (`lexicons/ranking_scopes.txt`), split into words.
-static RANKING_SCOPES: WordList = WordList::new(include_str!("../lexicons/ranking_scopes.txt"));
+/// The sets a superlative ranks over (`text/lexicons/claims/ranking_scopes.txt`), split into words.
+static RANKING_SCOPES: WordList = WordList::new(amem_text::claim_words::RANKING_SCOPES);
 static RANKING_SCOPE_WORDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| split_entries(&RANKING_SCOPES));
 
 /// A ranking over a named set: a superlative within three words after
@@ -793,7 +793,7 @@ fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hi
 
 /// Leading discourse words that do not change what a sentence does
 /// ("Unfortunately, I will not be available" is still the author's plan).
-static DISCOURSE_LEADS: WordList = WordList::new(include_str!("../lexicons/discourse_leads.txt"));
+static DISCOURSE_LEADS: WordList = WordList::new(amem_text::claim_words::DISCOURSE_LEADS);
 
 /// `body` without leading discourse words and their commas.
 fn without_discourse_lead(body: &str) -> &str {

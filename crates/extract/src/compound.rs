@@ -16,16 +16,16 @@ use amem_text::stopwords::WordList;
 use std::borrow::Cow;
 
 /// Conjunctions that may join two independent clauses after a comma.
-static CONJUNCTIONS: WordList = WordList::new(include_str!("../lexicons/clause_conjunctions.txt"));
+static CONJUNCTIONS: WordList = WordList::new(amem_text::claim_words::CLAUSE_CONJUNCTIONS);
 
 /// Words that open a subordinate clause.
-static SUBORDINATORS: WordList = WordList::new(include_str!("../lexicons/clause_subordinators.txt"));
+static SUBORDINATORS: WordList = WordList::new(amem_text::claim_words::CLAUSE_SUBORDINATORS);
 
 /// Subject pronouns.
-static PRONOUNS: WordList = WordList::new(include_str!("../lexicons/clause_pronouns.txt"));
+static PRONOUNS: WordList = WordList::new(amem_text::claim_words::CLAUSE_PRONOUNS);
 
 /// Determiners that open a noun-phrase subject.
-static DETERMINERS: WordList = WordList::new(include_str!("../lexicons/clause_determiners.txt"));
+static DETERMINERS: WordList = WordList::new(amem_text::claim_words::CLAUSE_DETERMINERS);
 
 /// Half-open byte ranges of the clauses of `sentence` (one range when it
 /// does not split).

@@ -1,6 +1,7 @@
-//! The extractor's word lists, kept as data files under `lexicons/` (one
-//! entry per line, `#` starts a comment giving the entry's evidence) and
-//! compiled in, so the rules read as code and the words as data.
+//! The extractor's word lists, kept as data files with every other word list of amem in the
+//! text layer's folder (`crates/text/lexicons/claims/`, one entry per line, `#` starts a
+//! comment giving the entry's evidence) and compiled in there (`amem_text::claim_words`), so
+//! the rules read as code and the words as data.
 //!
 //! Each list is an [`amem_text::stopwords::WordList`] (the one loader of
 //! word-list files: parsed once, on first use, into lower-case entries).
@@ -11,7 +12,7 @@
 mod tests {
     use amem_text::stopwords::WordList;
 
-    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/lexicons");
+    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../text/lexicons/claims");
     const SOURCES: [&str; 3] = [include_str!("classify.rs"), include_str!("compound.rs"), include_str!("strip.rs")];
 
     #[test]
@@ -38,8 +39,8 @@ mod tests {
                 assert_eq!(*w, w.to_lowercase(), "{stem}: {w} is not lower case");
                 assert!(seen.insert(*w), "{stem}: {w} listed twice");
             }
-            let include = format!("\"../lexicons/{stem}.txt\"");
-            assert!(SOURCES.iter().any(|s| s.contains(&include)), "{stem}.txt is loaded by no rule");
+            let constant = format!("amem_text::claim_words::{}", stem.to_uppercase());
+            assert!(SOURCES.iter().any(|s| s.contains(&constant)), "{stem}.txt is loaded by no rule");
         }
         assert!(n >= 20, "{n} lexicon files");
     }

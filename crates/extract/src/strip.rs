@@ -23,7 +23,7 @@ use amem_text::stopwords::WordList;
 const MAX_SIGNATURE_LINES: usize = 7;
 
 /// Sign-off phrases a line may consist of (lower case, without punctuation).
-static SIGN_OFFS: WordList = WordList::new(include_str!("../lexicons/sign_offs.txt"));
+static SIGN_OFFS: WordList = WordList::new(amem_text::claim_words::SIGN_OFFS);
 
 /// True when the line is a sign-off, optionally followed by a short name:
 /// "Thanks,", "Regards", "Thanks, John", "Thanks.".

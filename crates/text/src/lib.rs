@@ -23,6 +23,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod claim_words;
 pub mod cues;
 pub mod dates;
 pub mod html;

@@ -22,7 +22,7 @@ pub struct WordList(OnceLock<Vec<&'static str>>, &'static str);
 impl WordList {
     /// A list over a lexicon file's text (`include_str!`), parsed on first
     /// use; for the lists other crates keep as data files of their own
-    /// (`crates/extract/lexicons/`).
+    /// (`crates/text/lexicons/claims/`).
     pub const fn new(text: &'static str) -> WordList {
         WordList(OnceLock::new(), text)
     }
