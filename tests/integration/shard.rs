@@ -361,3 +361,55 @@ fn the_kubernetes_manifest_validates() {
     let out = ok(&mut c);
     assert_eq!(out.matches("passed").count(), 4, "{out}");
 }
+
+/// A claim on a shard's queue is captured by hand with `--shard`: the source goes into the
+/// home's wiki (every shard reads it), the reassessment into that shard's ledger and queue.
+#[test]
+fn a_shards_claim_is_captured_by_hand_into_that_shard() {
+    let t = TestDir::new();
+    let home = t.home();
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    let mbox = t.write(
+        "mail.mbox",
+        "From x@x Mon May 05 10:00:00 +0000 2025\nMessage-ID: <orion@example.org>\nDate: Mon, 5 May 2025 10:00:00 +0000\nFrom: Ann <ann@example.org>\nSubject: s\n\nThe Orion reactor produced 300 megawatts in 1990.\n\n",
+    );
+    // Run both shards; the one mail lands on one of them, filed as unverified there.
+    let mut owner = None;
+    for i in 0..2 {
+        let mut c = t.amem();
+        c.args(["--no-models", "audit", "chat-history", "--since", "2025-01-01", "--now", "2025-06-01T00:00:00Z", "--home"])
+            .arg(&home)
+            .args(["--source", &format!("gmail:{}", mbox.display()), "--shard", &format!("{i}/2")]);
+        ok(&mut c);
+        let mut c = t.amem();
+        c.args(["unverified", "list", "--format", "json", "--shard", &format!("{i}/2"), "--home"]).arg(&home);
+        let listed: Vec<Value> = ok(&mut c).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        if let Some(v) = listed.iter().find(|v| v["record"]["claim"]["text"].as_str().is_some_and(|c| c.contains("Orion"))) {
+            owner = Some((i, v["id"].as_str().unwrap().to_string()));
+        }
+    }
+    let (i, id) = owner.expect("the claim is on one shard's queue");
+    let src = t.write("orion.txt", "Plant log: the Orion reactor produced 300 megawatts in 1990.\n");
+    // Without the shard, the home's own queue does not hold it.
+    let mut c = t.amem();
+    c.args(["--no-models", "unverified", "capture", &id[..8]]).arg(&src).arg("--home").arg(&home);
+    code(&mut c, 1);
+    let mut c = t.amem();
+    c.args(["--no-models", "unverified", "capture", &id[..8]]).arg(&src).args(["--shard", &format!("{i}/2"), "--home"]).arg(&home);
+    let out = ok(&mut c);
+    assert!(out.contains("supported") && out.contains("amem://"), "{out}");
+    let mut c = t.amem();
+    c.args(["unverified", "list", "--format", "json", "--shard", &format!("{i}/2"), "--home"]).arg(&home);
+    assert!(!ok(&mut c).contains(&id), "off the shard's queue");
+    let shard_ledger = home.join("shards").join(format!("{i}-of-2")).join("ledger.sqlite");
+    let conn = rusqlite::Connection::open(&shard_ledger).unwrap();
+    let n: i64 = conn
+        .query_row("SELECT count(*) FROM assessments a JOIN names s ON s.id = a.status WHERE s.name = 'supported'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 1, "the reassessment is in the shard's ledger");
+    // The home's own ledger file (it holds the wiki's index) records no assessment.
+    let conn = rusqlite::Connection::open(home.join("ledger.sqlite")).unwrap();
+    let has: i64 = conn.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'assessments'", [], |r| r.get(0)).unwrap();
+    let n: i64 = if has == 0 { 0 } else { conn.query_row("SELECT count(*) FROM assessments", [], |r| r.get(0)).unwrap() };
+    assert_eq!(n, 0, "the home's own ledger records no assessment of a shard's claim");
+}

@@ -41,6 +41,10 @@ pub(crate) enum UnverifiedCommand {
         /// Where the text came from
         #[arg(long)]
         source: Option<String>,
+        /// A claim on the queue of shard I of N: its reassessment goes to that shard's ledger
+        /// (the capture goes into the home's wiki, which every shard reads) [default: the home's own]
+        #[arg(long, value_name = "I/N", value_parser = amem_records::Shard::parse)]
+        shard: Option<amem_records::Shard>,
     },
 }
 
@@ -161,9 +165,16 @@ pub(crate) fn run(c: UnverifiedCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             ctx.note(format!("rejected {}: {}", r.id, r.why));
             Ok(Exit::Success)
         }
-        UnverifiedCommand::Capture { id, file, source } => {
-            let rec =
-                amem_audit::unverified::capture_and_reassess(home, &id, &file, source.as_deref(), jiff::Timestamp::now(), ctx.meaning()?)?;
+        UnverifiedCommand::Capture { id, file, source, shard } => {
+            let rec = amem_audit::unverified::capture_and_reassess(
+                home,
+                shard,
+                &id,
+                &file,
+                source.as_deref(),
+                jiff::Timestamp::now(),
+                ctx.meaning()?,
+            )?;
             let mut out = ctx.stdout();
             writeln!(out, "{}  {}  {}", unverified::short_id(&rec), rec.assessment.status.as_str(), rec.claim.text)?;
             for e in &rec.evidence {

@@ -401,13 +401,17 @@ pub fn reject(home: &Path, id: &str, why: &str, at: jiff::Timestamp) -> anyhow::
 /// Unknown id; the file cannot be read; the wiki cannot be written or searched.
 pub fn capture_and_reassess(
     home: &Path,
+    shard: Option<amem_records::Shard>,
     id: &str,
     file: &Path,
     source_url: Option<&str>,
     now: jiff::Timestamp,
     meaning: Option<amem_recall::Meaning>,
 ) -> anyhow::Result<AuditRecord> {
-    let (_, mut rec) = find(home, id)?;
+    // A shard's queue and ledger are its own; the wiki the capture goes into is the home's,
+    // which every shard reads.
+    let state = crate::run::state_dir(home, shard);
+    let (_, mut rec) = find(&state, id)?;
     let text = amem_records::source_file::read_file_to_string(file, amem_records::source_file::Limit::INPUT_TEXT)
         .with_context(|| format!("cannot read {} as UTF-8 text", file.display()))?;
     let mut wiki = Wiki::open(home).context("cannot open the wiki index")?.with_meaning(meaning);
@@ -421,7 +425,7 @@ pub fn capture_and_reassess(
     rec.evidence = amem_records::cited_evidence(&rec.assessment);
     // The reassessment is a new observation in the ledger, under a run of
     // its own that names what it was.
-    let mut ledger = Ledger::open(&home.join(amem_ledger::LEDGER_FILE))?;
+    let mut ledger = Ledger::open(&state.join(amem_ledger::LEDGER_FILE))?;
     let params = RunParams {
         sources: vec![],
         since: None,
@@ -433,7 +437,7 @@ pub fn capture_and_reassess(
         who: amem_records::Who::All,
         include_bulk: false,
         include_forwarded: false,
-        shard: None,
+        shard,
         reassess: false,
     };
     let tag = format!("unverified capture {} {}", rec.claim.id.0, file.display());
@@ -442,7 +446,7 @@ pub fn capture_and_reassess(
     ledger.append_assessment(&rec.claim.message_digest, &rec.assessment)?;
     rec.run_id = run.run_id.clone();
     ledger.finish_run(&RunSummary { assessed: 1, finished_at: Some(now), ..RunSummary::default() })?;
-    let mut filer = Filer::open(home, &run.run_id)?;
+    let mut filer = Filer::open(&state, &run.run_id)?;
     filer.file(&rec)?;
     filer.finish()?;
     Ok(rec)
