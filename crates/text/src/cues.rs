@@ -150,19 +150,15 @@ fn attribution_is_unrealised(text: &str, start: usize) -> bool {
     is_one_of(word_before(text, start), UNREALISED)
 }
 
-/// The word (letters and digits) ending right before `start`, spaces
-/// skipped; empty at the start of the text or after punctuation.
+/// The word (letters and digits) ending right before `start`, whitespace skipped; empty at
+/// the start of the text or after punctuation.
 fn word_before(text: &str, start: usize) -> &str {
-    let before = text[..start].trim_end();
-    let word_start = before.rfind(|c: char| !c.is_alphanumeric()).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
-    &before[word_start..]
+    crate::words::word_before(text, start, char::is_alphanumeric, crate::words::Gap::Whitespace)
 }
 
-/// The word (letters and digits) starting right after `end`, spaces skipped.
+/// The word (letters and digits) starting right after `end`, whitespace skipped.
 fn word_after(text: &str, end: usize) -> &str {
-    let after = text[end..].trim_start();
-    let word_end = after.find(|c: char| !c.is_alphanumeric()).unwrap_or(after.len());
-    &after[..word_end]
+    crate::words::word_after(text, end, char::is_alphanumeric, crate::words::Gap::Whitespace)
 }
 
 fn is_one_of(w: &str, set: &[&str]) -> bool {

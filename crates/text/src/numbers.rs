@@ -31,18 +31,14 @@ pub fn is_month(w: &str) -> bool {
     crate::dates::is_month_word(w)
 }
 
-/// The previous word before byte `i` (letters and periods), as written.
+/// The previous word before byte `i` (letters and periods), as written, on its line.
 fn prev_word(text: &str, i: usize) -> Option<&str> {
-    let before = text[..i].trim_end_matches([' ', '\t']);
-    let len: usize = before.chars().rev().take_while(|c| c.is_alphabetic() || *c == '.').map(char::len_utf8).sum();
-    if len == 0 { None } else { Some(&before[before.len() - len..]) }
+    Some(crate::words::word_before(text, i, |c| c.is_alphabetic() || c == '.', crate::words::Gap::Blanks)).filter(|w| !w.is_empty())
 }
 
-/// The next word after byte `i` (letters only), as written.
+/// The next word after byte `i` (letters only), as written, on its line.
 fn next_word(text: &str, i: usize) -> Option<&str> {
-    let rest = text[i..].trim_start_matches([' ', '\t']);
-    let len: usize = rest.chars().take_while(|c| c.is_alphabetic()).map(char::len_utf8).sum();
-    if len == 0 { None } else { Some(&rest[..len]) }
+    Some(crate::words::word_after(text, i, char::is_alphabetic, crate::words::Gap::Blanks)).filter(|w| !w.is_empty())
 }
 
 /// All numbers in `text`, left to right: the gate's view of [`crate::quantity::read_numbers`] (every number

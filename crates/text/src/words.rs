@@ -348,6 +348,41 @@ impl Hasher for FastHasher {
     }
 }
 
+/// What lies between a position and its neighbouring word: [`word_before`], [`word_after`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gap {
+    /// Spaces and tabs only: a line break ends the search (a value's unit is on its line).
+    Blanks,
+    /// Any whitespace, line breaks too.
+    Whitespace,
+}
+
+impl Gap {
+    fn skips(self, c: char) -> bool {
+        match self {
+            Gap::Blanks => c == ' ' || c == '\t',
+            Gap::Whitespace => c.is_whitespace(),
+        }
+    }
+}
+
+/// The word ending right before byte `at`, `gap` skipped: the longest run of `is_word`
+/// characters there, as written; empty when there is none. The one neighbour-word reader of
+/// the text layer (cue conditions, month names beside numbers).
+pub fn word_before(text: &str, at: usize, is_word: impl Fn(char) -> bool, gap: Gap) -> &str {
+    let before = text[..at].trim_end_matches(|c| gap.skips(c));
+    let len: usize = before.chars().rev().take_while(|&c| is_word(c)).map(char::len_utf8).sum();
+    &before[before.len() - len..]
+}
+
+/// The word starting right after byte `at`, `gap` skipped: the longest run of `is_word`
+/// characters there, as written; empty when there is none.
+pub fn word_after(text: &str, at: usize, is_word: impl Fn(char) -> bool, gap: Gap) -> &str {
+    let after = text[at..].trim_start_matches(|c| gap.skips(c));
+    let len: usize = after.chars().take_while(|&c| is_word(c)).map(char::len_utf8).sum();
+    &after[..len]
+}
+
 /// Byte ranges of the words of `text`: runs of letters and digits (hyphens and apostrophes split words).
 ///
 /// ASCII bytes are classed without decoding (an ASCII character is alphanumeric exactly when
@@ -819,6 +854,19 @@ pub fn stems_match(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbour_words_by_gap() {
+        let t = "due  in\nMay 2024, so-called deal";
+        let may = t.find("May").unwrap();
+        assert_eq!(word_before(t, may, char::is_alphanumeric, Gap::Whitespace), "in");
+        assert_eq!(word_before(t, may, char::is_alphanumeric, Gap::Blanks), "", "a line break ends the search");
+        assert_eq!(word_after(t, may + 3, char::is_alphanumeric, Gap::Blanks), "2024");
+        let called = t.find("called").unwrap();
+        assert_eq!(word_before(t, called, char::is_alphanumeric, Gap::Whitespace), "", "punctuation is no gap");
+        assert_eq!(word_after(t, t.len(), char::is_alphanumeric, Gap::Whitespace), "");
+        assert_eq!(word_before(t, 0, char::is_alphanumeric, Gap::Whitespace), "");
+    }
 
     /// [`clauses`] as it was written with a sorted list of cuts; the
     /// property test below holds the streaming version to it.
