@@ -135,69 +135,61 @@ pub(crate) enum Format {
     Json,
 }
 
-/// What every command gets: the home and the printer.
-/// The verifier role of the first `[[models]]` entry that plays it (crate `amem-endpoint`),
-/// logging its calls to the home's `grounding.log` and remembering its answers in the SQLite
-/// file `answers` (the ledger); `None` when no entry does, or when `offline` and the endpoint
-/// is not on this machine (said to `note`).
+/// The model roles of a home's `[[models]]` (crate `amem-endpoint`): the verifier of the first
+/// entry that plays it, the gate's roles of the first entry that plays one.
+#[derive(Default)]
+pub(crate) struct ModelRoles {
+    /// The verifier role.
+    pub verifier: Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>,
+    /// The gate's roles (witness, added content, fixer).
+    pub gate: Option<std::sync::Arc<amem_endpoint::EndpointGate>>,
+}
+
+/// Open the roles `models` configure, logging their calls to the home's `grounding.log` and
+/// remembering answers in the SQLite file `answers` (the ledger). An entry that plays both a
+/// verifier and a gate role is opened once: its roles share one client, so one rate limiter
+/// and one connection limit, whichever role asks. A role whose entry is not on this machine
+/// is left out when `offline` (said to `note`).
 ///
 /// # Errors
-/// The endpoint cannot be set up (its key's variable is unset) or its answers table opened:
+/// An endpoint cannot be set up (its key's variable is unset) or its answers table opened:
 /// refused, never silently left out.
-pub(crate) fn open_endpoint(
+pub(crate) fn open_model_roles(
     home: &std::path::Path,
     models: &[amem_endpoint::ModelConfig],
     offline: bool,
     answers: Option<&std::path::Path>,
     note: &mut dyn FnMut(String),
-) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>> {
-    let Some(endpoint) = open_first(home, models, offline, note, |m| m.roles.contains(&amem_endpoint::Role::Verifier))? else {
-        return Ok(None);
+) -> anyhow::Result<ModelRoles> {
+    let verifier_entry = models.iter().find(|m| m.roles.contains(&amem_endpoint::Role::Verifier));
+    let gate_entry = models.iter().find(|m| amem_endpoint::EndpointGate::plays_any(m));
+    let mut open = |config: &amem_endpoint::ModelConfig| -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::Endpoint>>> {
+        if offline && !config.is_loopback() {
+            note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
+            return Ok(None);
+        }
+        let log = amem_grounding::OutboundLog::in_home(home);
+        let endpoint = amem_endpoint::Endpoint::open(config, offline, Some(log)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Some(std::sync::Arc::new(endpoint)))
     };
-    let verifier =
-        amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
-    Ok(Some(std::sync::Arc::new(verifier)))
-}
-
-/// The endpoint of the first entry of `models` that `plays` picks, logging to the home's
-/// `grounding.log`; `None` when none does, or when `offline` and it is not on this machine
-/// (said to `note`).
-fn open_first(
-    home: &std::path::Path,
-    models: &[amem_endpoint::ModelConfig],
-    offline: bool,
-    note: &mut dyn FnMut(String),
-    plays: impl Fn(&amem_endpoint::ModelConfig) -> bool,
-) -> anyhow::Result<Option<amem_endpoint::Endpoint>> {
-    let Some(config) = models.iter().find(|m| plays(m)) else { return Ok(None) };
-    if offline && !config.is_loopback() {
-        note(format!("offline: the model endpoint {:?} at {} is not on this machine and is not asked", config.name, config.url));
-        return Ok(None);
+    let verifier_endpoint = verifier_entry.map(&mut open).transpose()?.flatten();
+    let gate_endpoint = match (gate_entry, verifier_entry) {
+        (Some(g), Some(v)) if g.name == v.name => verifier_endpoint.clone(),
+        (Some(g), _) => open(g)?,
+        (None, _) => None,
+    };
+    let table = |e| anyhow::anyhow!("cannot open the model answers table: {e}");
+    let mut roles = ModelRoles::default();
+    if let Some(endpoint) = verifier_endpoint {
+        roles.verifier = Some(std::sync::Arc::new(amem_endpoint::EndpointVerifier::new(endpoint, answers).map_err(table)?));
     }
-    let log = amem_grounding::OutboundLog::in_home(home);
-    amem_endpoint::Endpoint::open(config, offline, Some(log)).map(Some).map_err(|e| anyhow::anyhow!("{e}"))
+    if let Some(endpoint) = gate_endpoint {
+        roles.gate = Some(std::sync::Arc::new(amem_endpoint::EndpointGate::new(endpoint, answers).map_err(table)?));
+    }
+    Ok(roles)
 }
 
-/// The gate's roles (witness, added content, fixer) of the first `[[models]]` entry that plays
-/// one, logging to the home's `grounding.log` and remembering answers in `answers`; `None`
-/// when no entry does, or when `offline` and the endpoint is not on this machine (said to
-/// `note`).
-///
-/// # Errors
-/// As [`open_endpoint`].
-pub(crate) fn open_gate_roles(
-    home: &std::path::Path,
-    models: &[amem_endpoint::ModelConfig],
-    offline: bool,
-    answers: Option<&std::path::Path>,
-    note: &mut dyn FnMut(String),
-) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
-    let Some(endpoint) = open_first(home, models, offline, note, amem_endpoint::EndpointGate::plays_any)? else { return Ok(None) };
-    let roles =
-        amem_endpoint::EndpointGate::new(endpoint, answers).map_err(|e| anyhow::anyhow!("cannot open the model answers table: {e}"))?;
-    Ok(Some(std::sync::Arc::new(roles)))
-}
-
+/// What every command gets: the home and the printer.
 pub(crate) struct Ctx {
     /// `$AMEM_HOME`.
     pub home: PathBuf,
@@ -312,50 +304,35 @@ impl Ctx {
         Ok(Some(amem_recall::Meaning { embedder, method }))
     }
 
-    /// [`open_endpoint`], unless `--no-models`.
+    /// [`open_model_roles`] with `models`, answers remembered in the ledger at `answers`;
+    /// none with `--no-models`.
     ///
     /// # Errors
-    /// As [`open_endpoint`].
-    pub(crate) fn endpoint(
+    /// As [`open_model_roles`].
+    pub(crate) fn model_roles(
         &self,
         models: &[amem_endpoint::ModelConfig],
         offline: bool,
-        answers: Option<&std::path::Path>,
-    ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointVerifier>>> {
+        answers: &std::path::Path,
+    ) -> anyhow::Result<ModelRoles> {
         if self.no_models {
-            return Ok(None);
+            return Ok(ModelRoles::default());
         }
-        open_endpoint(&self.home, models, offline, answers, &mut |n| self.note(n))
+        open_model_roles(&self.home, models, offline, Some(answers), &mut |n| self.note(n))
     }
 
-    /// [`open_gate_roles`] with the home's `[[models]]`, unless `--no-models`; answers are
-    /// remembered in the home's ledger.
+    /// The gate's roles of the home's `[[models]]` (answers in the home's ledger), for the
+    /// commands that gate and ask no verifier; none with `--no-models`.
     ///
     /// # Errors
-    /// The configuration cannot be read, or as [`open_gate_roles`].
+    /// The configuration cannot be read, or as [`open_model_roles`].
     pub(crate) fn gate_roles(&self, offline: bool) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
         if self.no_models {
             return Ok(None);
         }
         let cfg = crate::config::HomeConfig::load(&self.home).map_err(|e| anyhow::anyhow!("cannot load the configuration: {e}"))?;
-        self.gate_roles_for(&cfg.models, offline, &self.home.join(amem_ledger::LEDGER_FILE))
-    }
-
-    /// [`open_gate_roles`] with `models`, remembering answers in the ledger at `answers`
-    /// (created only when a role is configured), unless `--no-models`.
-    ///
-    /// # Errors
-    /// As [`open_gate_roles`].
-    pub(crate) fn gate_roles_for(
-        &self,
-        models: &[amem_endpoint::ModelConfig],
-        offline: bool,
-        answers: &std::path::Path,
-    ) -> anyhow::Result<Option<std::sync::Arc<amem_endpoint::EndpointGate>>> {
-        if self.no_models || !models.iter().any(amem_endpoint::EndpointGate::plays_any) {
-            return Ok(None);
-        }
-        open_gate_roles(&self.home, models, offline, Some(answers), &mut |n| self.note(n))
+        let gate_only: Vec<amem_endpoint::ModelConfig> = cfg.models.into_iter().filter(amem_endpoint::EndpointGate::plays_any).collect();
+        Ok(self.model_roles(&gate_only, offline, &self.home.join(amem_ledger::LEDGER_FILE))?.gate)
     }
 
     /// The `[[models]]` entry named `name` in the home's config.toml, to play `role` (what an
@@ -434,4 +411,39 @@ pub(crate) fn write_json_line<W: Write>(out: &mut W, v: &impl serde::Serialize) 
     serde_json::to_writer(&mut *out, v)?;
     out.write_all(b"\n")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, roles: &[amem_endpoint::Role]) -> amem_endpoint::ModelConfig {
+        amem_endpoint::ModelConfig {
+            name: name.into(),
+            url: "http://127.0.0.1:9/v1".into(),
+            model: "m".into(),
+            api_key_env: None,
+            timeout_secs: 1,
+            concurrency: 1,
+            rate: None,
+            max_tokens: 10,
+            roles: roles.to_vec(),
+        }
+    }
+
+    #[test]
+    fn an_entry_playing_both_kinds_of_role_is_one_client() {
+        use amem_endpoint::Role;
+        let home = tempfile::tempdir().unwrap();
+        let answers = home.path().join("ledger.sqlite");
+        let both = [entry("local", &[Role::Verifier, Role::Witness])];
+        let roles = open_model_roles(home.path(), &both, true, Some(&answers), &mut |_| {}).unwrap();
+        let (v, g) = (roles.verifier.unwrap(), roles.gate.unwrap());
+        assert!(std::ptr::eq(v.endpoint(), g.endpoint()), "one limiter and one connection limit for the host");
+        let two = [entry("a", &[Role::Verifier]), entry("b", &[Role::AddedContent])];
+        let roles = open_model_roles(home.path(), &two, true, Some(&answers), &mut |_| {}).unwrap();
+        assert!(!std::ptr::eq(roles.verifier.unwrap().endpoint(), roles.gate.unwrap().endpoint()));
+        let none = open_model_roles(home.path(), &[], true, Some(&answers), &mut |_| {}).unwrap();
+        assert!(none.verifier.is_none() && none.gate.is_none());
+    }
 }

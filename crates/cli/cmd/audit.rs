@@ -185,6 +185,13 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     let offline = a.offline || a.shard.is_some() || !config.grounding.enabled || config.grounding.sources.is_empty();
     let grounder = if offline { None } else { Some(amem_audit::ground::from_config(&home, &config.grounding, ctx.meaning()?)?) };
+    // A sharded run asks only loopback endpoints, as it asks no trust-list host: n shards
+    // would each spend a hosted key's rate.
+    let model_roles = ctx.model_roles(
+        &config.models,
+        a.offline || a.shard.is_some(),
+        &amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE),
+    )?;
     let params = AuditParams {
         home: home.clone(),
         sources,
@@ -207,18 +214,8 @@ fn chat_history(a: ChatHistoryArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
         meaning: ctx.meaning()?,
         shard: a.shard,
         reassess: a.reassess,
-        // A sharded run asks only loopback endpoints, as it asks no trust-list host: n shards
-        // would each spend a hosted key's rate.
-        endpoint: ctx.endpoint(
-            &config.models,
-            a.offline || a.shard.is_some(),
-            Some(&amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE)),
-        )?,
-        gate_roles: ctx.gate_roles_for(
-            &config.models,
-            a.offline || a.shard.is_some(),
-            &amem_audit::run::state_dir(&home, a.shard).join(amem_ledger::LEDGER_FILE),
-        )?,
+        endpoint: model_roles.verifier,
+        gate_roles: model_roles.gate,
     };
     if a.who == Who::Me && config.me.is_empty() {
         ctx.warn(format!(

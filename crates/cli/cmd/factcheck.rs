@@ -94,9 +94,8 @@ pub(crate) fn run(a: FactcheckArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     let trust_list = &grounder;
     let mut ground_on = runtime.as_ref().map(|rt| move |claim: &str| -> GroundOutcome { rt.block_on(trust_list.ground(claim)) });
     let ground = ground_on.as_mut().map(|g| g as &mut dyn FnMut(&str) -> GroundOutcome);
-    let endpoint = ctx.endpoint(&cfg.models, a.offline, Some(&ctx.home.join(amem_ledger::LEDGER_FILE)))?;
-    let gate_roles = ctx.gate_roles_for(&cfg.models, a.offline, &ctx.home.join(amem_ledger::LEDGER_FILE))?;
-    let mut assessor = Assessor::with_model(ctx.model()?).with_endpoint(endpoint).with_gate_roles(gate_roles);
+    let roles = ctx.model_roles(&cfg.models, a.offline, &ctx.home.join(amem_ledger::LEDGER_FILE))?;
+    let mut assessor = Assessor::with_model(ctx.model()?).with_endpoint(roles.verifier).with_gate_roles(roles.gate);
     let opts = CheckOptions { k: a.k, refresh: a.refresh, offline: a.offline };
     let Checked { mut answer, warnings } =
         check_claim(&store, ground, &mut assessor, &a.claim, opts, &mut |_, _, _| {}).context("cannot search the wiki")?;

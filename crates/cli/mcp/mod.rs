@@ -217,16 +217,15 @@ impl Engine {
         let grounder = grounder(&opts.home, &config, store.clone(), opts.offline, false)?;
         // The model roles the home configures, unless models are off: the verifier for
         // amem_factcheck, the gate's roles for amem_gate and the factcheck's gate.
-        let (endpoint, gate_roles) = match opts.endpoints {
-            true => {
-                let answers = opts.home.join(amem_ledger::LEDGER_FILE);
-                let mut note = |n: String| tracing::info!("{n}");
-                (
-                    crate::printer::open_endpoint(&opts.home, &config.models, opts.offline, Some(&answers), &mut note)?,
-                    crate::printer::open_gate_roles(&opts.home, &config.models, opts.offline, Some(&answers), &mut note)?,
-                )
-            }
-            false => (None, None),
+        let crate::printer::ModelRoles { verifier: endpoint, gate: gate_roles } = match opts.endpoints {
+            true => crate::printer::open_model_roles(
+                &opts.home,
+                &config.models,
+                opts.offline,
+                Some(&opts.home.join(amem_ledger::LEDGER_FILE)),
+                &mut |n| tracing::info!("{n}"),
+            )?,
+            false => crate::printer::ModelRoles::default(),
         };
         Ok(Engine {
             home: opts.home.clone(),

@@ -84,7 +84,7 @@ struct RoleState {
 /// The gate's roles of one configured endpoint (those its `roles` name).
 #[derive(Debug)]
 pub struct EndpointGate {
-    endpoint: Endpoint,
+    endpoint: std::sync::Arc<Endpoint>,
     cache: Option<AnswerCache>,
     witness: Option<RoleState>,
     added: Option<RoleState>,
@@ -97,7 +97,8 @@ impl EndpointGate {
     ///
     /// # Errors
     /// The answers table cannot be opened.
-    pub fn new(endpoint: Endpoint, answers: Option<&std::path::Path>) -> rusqlite::Result<EndpointGate> {
+    pub fn new(endpoint: impl Into<std::sync::Arc<Endpoint>>, answers: Option<&std::path::Path>) -> rusqlite::Result<EndpointGate> {
+        let endpoint = endpoint.into();
         let cache = answers.map(AnswerCache::open).transpose()?;
         let model = endpoint.config().model.clone();
         let roles = endpoint.config().roles.clone();

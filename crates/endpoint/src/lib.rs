@@ -135,7 +135,7 @@ impl Tally {
 /// The verifier role of one configured endpoint.
 #[derive(Debug)]
 pub struct EndpointVerifier {
-    endpoint: Endpoint,
+    endpoint: std::sync::Arc<Endpoint>,
     cache: Option<cache::AnswerCache>,
     method: String,
     tally: Tally,
@@ -147,7 +147,8 @@ impl EndpointVerifier {
     ///
     /// # Errors
     /// The answers table cannot be opened.
-    pub fn new(endpoint: Endpoint, answers: Option<&std::path::Path>) -> rusqlite::Result<EndpointVerifier> {
+    pub fn new(endpoint: impl Into<std::sync::Arc<Endpoint>>, answers: Option<&std::path::Path>) -> rusqlite::Result<EndpointVerifier> {
+        let endpoint = endpoint.into();
         let cache = answers.map(cache::AnswerCache::open).transpose()?;
         let method = format!("llm:{}@{}", endpoint.config().model, answer::PROMPT_VERSION);
         Ok(EndpointVerifier { endpoint, cache, method, tally: Tally::default() })

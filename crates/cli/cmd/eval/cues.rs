@@ -76,7 +76,7 @@ fn run_witness(a: &CuesArgs, name: &str, ctx: &Ctx) -> anyhow::Result<Exit> {
     let config = ctx.named_model(name, amem_endpoint::Role::Witness)?;
     let answers = ctx.home.join(amem_ledger::LEDGER_FILE);
     let Some(roles) =
-        crate::printer::open_gate_roles(&ctx.home, std::slice::from_ref(&config), a.offline, Some(&answers), &mut |n| ctx.note(n))?
+        crate::printer::open_model_roles(&ctx.home, std::slice::from_ref(&config), a.offline, Some(&answers), &mut |n| ctx.note(n))?.gate
     else {
         anyhow::bail!("the model {name:?} cannot be asked offline");
     };

@@ -142,7 +142,8 @@ fn run_endpoint(a: VerifyEvalArgs, name: &str, ctx: &Ctx, sets: Vec<(String, Vec
     let config = ctx.named_model(name, amem_endpoint::Role::Verifier)?;
     let answers = ctx.home.join(amem_ledger::LEDGER_FILE);
     let Some(endpoint) =
-        crate::printer::open_endpoint(&ctx.home, std::slice::from_ref(&config), a.offline, Some(&answers), &mut |n| ctx.note(n))?
+        crate::printer::open_model_roles(&ctx.home, std::slice::from_ref(&config), a.offline, Some(&answers), &mut |n| ctx.note(n))?
+            .verifier
     else {
         anyhow::bail!("the model {name:?} cannot be asked offline");
     };
