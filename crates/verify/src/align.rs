@@ -35,6 +35,14 @@ use std::sync::OnceLock;
 mod conflict;
 use conflict::{apart_in_short_claim, conflict_in, direction_unstated, rank_unshared, value_unstated};
 
+/// A facet rule: the claim against every sentence aligned to it (each with its word matches), a
+/// reason when the evidence leaves part of the claim unstated.
+type FacetRule = fn(&ClaimView<'_>, &[(&Sentence<'_>, &[Option<usize>])], &[Evidence]) -> Option<Reason>;
+
+/// The facet rules asked of supporting sentences beside polarity, each adding its reason: a value,
+/// two words said apart, a rank, a direction.
+const UNSTATED_FACET_RULES: [FacetRule; 4] = [value_unstated, apart_in_short_claim, rank_unshared, direction_unstated];
+
 /// Share of the claim's content words a sentence must hold to count as on topic at all.
 pub(crate) const TOPIC_MIN: f64 = 0.25;
 /// Share needed before a sentence's values and polarity are compared with the claim's.
@@ -1191,18 +1199,7 @@ fn facets(
     if (claim_neg && !ev_near) || (ev_neg && !claim_near) || claim_near != ev_near || denial_unshared(claim, &per) {
         missing.push(reason("polarity", "polarity.differs", "the claim and the evidence differ in negation".into(), None, vec![]));
     }
-    if let Some(r) = value_unstated(claim, &per, evidence) {
-        missing.push(r);
-    }
-    if let Some(r) = apart_in_short_claim(claim, &per, evidence) {
-        missing.push(r);
-    }
-    if let Some(r) = rank_unshared(claim, &per, evidence) {
-        missing.push(r);
-    }
-    if let Some(r) = direction_unstated(claim, &per, evidence) {
-        missing.push(r);
-    }
+    missing.extend(UNSTATED_FACET_RULES.iter().filter_map(|rule| rule(claim, &per, evidence)));
     if !missing.is_empty() {
         return Facets::Missing(missing);
     }

@@ -154,7 +154,119 @@ pub(super) fn direction_unstated(
     None
 }
 
-/// A conflict between the claim and one aligned sentence: a value, a date or the polarity.
+/// One claim against one aligned sentence, with what the conflict rules share, computed once.
+pub(super) struct Aligned<'a> {
+    claim: &'a ClaimView<'a>,
+    s: &'a Sentence<'a>,
+    /// For each claim content word, the sentence word it matched.
+    m: &'a [Option<usize>],
+    /// For each claim content word, a given name the sentence leaves off a surname it holds
+    /// ([`given_names_left_off`]): it stands for the same person, so it counts as held.
+    excused: Vec<bool>,
+    /// The share of the claim the sentence holds, excused names counted.
+    cov: f64,
+    evidence: &'a [Evidence],
+    /// True when another sentence of the same item states the claim's quantity.
+    item_states: &'a dyn Fn(&Quantity) -> bool,
+    /// Claim words that must be held (not optional).
+    checked: usize,
+    /// Claim words the sentence lacks (not optional, not excused).
+    missing: usize,
+    /// The same, a name of several words missing whole counted once ("Fort Lauderdale").
+    missing_units: usize,
+}
+
+impl<'a> Aligned<'a> {
+    fn new(
+        claim: &'a ClaimView<'a>,
+        s: &'a Sentence<'a>,
+        m: &'a [Option<usize>],
+        cov: f64,
+        evidence: &'a [Evidence],
+        item_states: &'a dyn Fn(&Quantity) -> bool,
+    ) -> Aligned<'a> {
+        let excused = given_names_left_off(claim, s, m);
+        let units =
+            m.len() - claim.optional.iter().zip(m).filter(|(o, x)| **o && x.is_none()).count() + claim.quantities.len() + claim.dates.len();
+        let cov = cov + excused.iter().filter(|e| **e).count() as f64 / units.max(1) as f64;
+        let unheld = |k: usize| m[k].is_none() && !claim.optional[k] && !excused[k];
+        let missing_units = (0..m.len())
+            .filter(|&k| unheld(k))
+            .filter(|&k| {
+                let (ci, prev) = (claim.content[k], k.checked_sub(1));
+                let joined = prev.is_some_and(|p| {
+                    m[p].is_none() && claim.names.contains(&claim.content[p]) && claim.names.contains(&ci) && claim.content[p] + 1 == ci
+                });
+                !joined
+            })
+            .count();
+        let checked = claim.optional.iter().filter(|o| !**o).count();
+        let missing = (0..m.len()).filter(|&k| unheld(k)).count();
+        Aligned { claim, s, m, excused, cov, evidence, item_states, checked, missing, missing_units }
+    }
+
+    /// The sentence cited whole, then the conflicting value's own bytes inside it.
+    fn cited(&self, r: &Range<usize>) -> Vec<Evidence> {
+        let mut e = cite(self.evidence, self.s);
+        let base = self.evidence[self.s.item].span.start + self.s.range.start;
+        e.span = Span::new(base + r.start, base + r.end);
+        e.quote = self.s.text[r.clone()].to_string();
+        vec![cite(self.evidence, self.s), e]
+    }
+
+    /// An evidence value that states one of the claim's values is accounted for and cannot
+    /// also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
+    fn quantity_used(&self, e: &Quantity) -> bool {
+        self.claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees)
+    }
+
+    /// [`Aligned::quantity_used`] for dates.
+    fn date_used(&self, e: &Date) -> bool {
+        self.claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts)
+    }
+
+    /// The claim word a value at `at` is bound to, as written (empty when none).
+    fn binder(&self, at: usize) -> &'a str {
+        let claim = self.claim;
+        bound_word(&claim.words, claim.text, at).map_or("", |b| &claim.text[claim.words[b].range.clone()])
+    }
+
+    /// The one content word the sentence lacks is a name swapped for another in the same slot
+    /// only in a claim of three words or more: with more missing, the sentence may well be about
+    /// something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
+    fn one_missing(&self) -> bool {
+        self.missing_units == 1 && self.m.len() >= 3
+    }
+}
+
+/// A conflict rule: one claim against one aligned sentence, a reason when they conflict.
+type ConflictRule = fn(&Aligned<'_>) -> Option<Reason>;
+
+/// The conflict rules, in the order they are asked; the first that finds a conflict decides.
+/// Values first (bound to a shared word, then plain), then ranks, a swapped name or nationality,
+/// the frame's other readings, and last polarity and antonyms.
+const CONFLICT_RULES: [ConflictRule; 17] = [
+    bound_number_differs,
+    bound_date_differs,
+    number_differs,
+    date_differs,
+    rank_conflict,
+    name_substitution,
+    nationality_substitution,
+    role_differs,
+    place_differs,
+    month_differs,
+    comparison_ranked_otherwise,
+    outside_against_in,
+    exclusive_slot_differs,
+    agent_kind_differs,
+    kind_differs,
+    polarity_conflict,
+    antonym_conflict,
+];
+
+/// A conflict between the claim and one aligned sentence: a value, a date, a name, a rank or
+/// the polarity ([`CONFLICT_RULES`]).
 pub(super) fn conflict_in(
     claim: &ClaimView<'_>,
     s: &Sentence<'_>,
@@ -163,73 +275,73 @@ pub(super) fn conflict_in(
     evidence: &[Evidence],
     item_states: &dyn Fn(&Quantity) -> bool,
 ) -> Option<Reason> {
-    let cited = |r: &Range<usize>| {
-        let mut e = cite(evidence, s);
-        // Name the evidence span of the conflicting value itself inside the sentence.
-        let base = evidence[s.item].span.start + s.range.start;
-        e.span = Span::new(base + r.start, base + r.end);
-        e.quote = s.text[r.clone()].to_string();
-        vec![cite(evidence, s), e]
-    };
-    // A given name the sentence leaves off a surname it shares stands for the same person
-    // ("Brad Wilk helped co-found Rage in 1962" against "Wilk ... helped co-found Rage ... in
-    // August 1991"): not a missing word of the proposition, so it counts as held.
-    let excused = given_names_left_off(claim, s, m);
-    let units =
-        m.len() - claim.optional.iter().zip(m).filter(|(o, x)| **o && x.is_none()).count() + claim.quantities.len() + claim.dates.len();
-    let cov = cov + excused.iter().filter(|e| **e).count() as f64 / units.max(1) as f64;
-    // An evidence value that states one of the claim's values is accounted for and cannot
-    // also conflict with another ("held in 2018, and again in November 2019" against "4 November 2019").
-    let q_used = |e: &Quantity| claim.quantities.iter().any(|q| number::relate(q, e) == Relation::Agrees);
-    let d_used = |e: &Date| claim.dates.iter().any(|d| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts);
-    // A value bound to a shared word ("born on 22 November 1968", "grossed more than $1
-    // million") against the value the sentence binds to that word ("born 22 November 1948 ...
-    // after graduating on 22 November 1968", "grossed $181,674 on a budget of $160 million"):
-    // the sentence's other value is said of something else.
-    // Read only where the sentence states the claim's value somewhere: elsewhere the plain
-    // comparison below decides.
-    let binder = |at: usize| bound_word(&claim.words, claim.text, at).map_or("", |b| &claim.text[claim.words[b].range.clone()]);
+    let aligned = Aligned::new(claim, s, m, cov, evidence, item_states);
+    CONFLICT_RULES.iter().find_map(|rule| rule(&aligned))
+}
+
+/// A value bound to a shared word ("born on 22 November 1968", "grossed more than $1 million")
+/// against the value the sentence binds to that word ("born 22 November 1948 ... after graduating
+/// on 22 November 1968", "grossed $181,674 on a budget of $160 million"): the sentence's other
+/// value is said of something else. Read only where the sentence states the claim's value
+/// somewhere: elsewhere the plain comparison ([`number_differs`]) decides.
+fn bound_number_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s) = (a.claim, a.s);
     for q in &claim.quantities {
         if !s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) {
             continue;
         }
         // The bound value must be one the claim does not state itself: a sentence giving both
         // of the claim's values to one word ("reading was 1273/1592") restates the claim.
-        let Some(e) = bound_value(claim, &q.range, s, s.quantities(), |e| &e.range).filter(|e| !q_used(e)) else { continue };
+        let Some(e) = bound_value(claim, &q.range, s, s.quantities(), |e| &e.range).filter(|e| !a.quantity_used(e)) else { continue };
         if !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e) && number::relate(q, e) == Relation::Conflicts {
             let detail = format!(
                 "the claim says {:?}, the evidence says {:?} of the same word {:?}",
                 &claim.text[q.range.clone()],
                 &s.text[e.range.clone()],
-                binder(q.range.start)
+                a.binder(q.range.start)
             );
-            return Some(reason("number", "number.value_mismatch", detail, span(&q.range), cited(&e.range)));
+            return Some(reason("number", "number.value_mismatch", detail, span(&q.range), a.cited(&e.range)));
         }
     }
+    None
+}
+
+/// [`bound_number_differs`] for dates.
+fn bound_date_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s) = (a.claim, a.s);
     for d in &claim.dates {
         if !s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
             continue;
         }
-        let Some(e) = bound_value(claim, &d.range, s, s.dates(), |e| &e.range).filter(|e| !d_used(e)) else { continue };
+        let Some(e) = bound_value(claim, &d.range, s, s.dates(), |e| &e.range).filter(|e| !a.date_used(e)) else { continue };
         if date::comparable(d, e) && date::relate(d, e) == DateRelation::Conflicts {
             let detail = format!(
                 "the claim dates it {:?}, the evidence {:?} of the same word {:?}",
                 &claim.text[d.range.clone()],
                 &s.text[e.range.clone()],
-                binder(d.range.start)
+                a.binder(d.range.start)
             );
-            return Some(reason("date", "date.value_mismatch", detail, span(&d.range), cited(&e.range)));
+            return Some(reason("date", "date.value_mismatch", detail, span(&d.range), a.cited(&e.range)));
         }
     }
+    None
+}
+
+/// A claim value the sentence gives otherwise for the same quantity (or the same value in
+/// another unit), when neither this sentence nor another of its item states it.
+fn number_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s) = (a.claim, a.s);
     for q in &claim.quantities {
-        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) || item_states(q) {
+        if s.quantities().iter().any(|e| number::relate(q, e) == Relation::Agrees) || (a.item_states)(q) {
             continue;
         }
         // A span of time ("over the past 30 years", "a two-month low") scopes the proposition
         // rather than stating its value, a multiplier ("104 times greater") compares with
         // something the claim may not name, and a vague count ("several hundred") states no value.
         let comparable_value = |e: &Quantity| !period_or_ratio(q) && !period_or_ratio(e) && !vague(s.text, e);
-        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts) {
+        if let Some(e) =
+            s.quantities().iter().find(|e| !a.quantity_used(e) && comparable_value(e) && number::relate(q, e) == Relation::Conflicts)
+        {
             return Some(reason(
                 "number",
                 "number.value_mismatch",
@@ -239,10 +351,10 @@ pub(super) fn conflict_in(
                     &s.text[e.range.clone()]
                 ),
                 span(&q.range),
-                cited(&e.range),
+                a.cited(&e.range),
             ));
         }
-        if let Some(e) = s.quantities().iter().find(|e| !q_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
+        if let Some(e) = s.quantities().iter().find(|e| !a.quantity_used(e) && number::relate(q, e) == Relation::UnitMismatch) {
             return Some(reason(
                 "number",
                 "number.unit_mismatch",
@@ -254,24 +366,29 @@ pub(super) fn conflict_in(
                     number::unit_label(&e.unit)
                 ),
                 span(&q.range),
-                cited(&e.range),
+                a.cited(&e.range),
             ));
         }
     }
+    None
+}
+
+/// A claim date the sentence gives otherwise, when it states none that agrees.
+fn date_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m) = (a.claim, a.s, a.m);
     for d in &claim.dates {
         if s.dates().iter().any(|e| date::comparable(d, e) && date::relate(d, e) != DateRelation::Conflicts) {
             continue;
         }
-        let comparable: Vec<&Date> = s.dates().iter().filter(|e| date::comparable(d, e) && !d_used(e)).collect();
+        let comparable: Vec<&Date> = s.dates().iter().filter(|e| date::comparable(d, e) && !a.date_used(e)).collect();
         // A bare year anchors to nothing in particular ("a 2013 study" beside "published in 2017"):
         // it conflicts only in a sentence about the same proposition.
         // A sentence that holds every word of the claim states the same proposition whatever
         // the share the value weighs in a short claim ("Brubaker is a 2007 drama").
         let bare = d.month.is_none() || comparable.iter().all(|e| e.month.is_none());
         // (two words at least: "because I have 2000 emails" against "an email of 1999" is no proposition)
-        let checked = claim.optional.iter().filter(|o| !**o).count();
-        let all_words = checked >= 2 && (0..m.len()).all(|k| m[k].is_some() || claim.optional[k] || excused[k]);
-        if comparable.is_empty() || (bare && cov < POLARITY_MIN && !all_words) {
+        let all_words = a.checked >= 2 && (0..m.len()).all(|k| m[k].is_some() || claim.optional[k] || a.excused[k]);
+        if comparable.is_empty() || (bare && a.cov < POLARITY_MIN && !all_words) {
             continue;
         }
         let e = comparable[0];
@@ -286,66 +403,10 @@ pub(super) fn conflict_in(
                 if swapped { " (day and month swapped)" } else { "" }
             ),
             span(&d.range),
-            cited(&e.range),
+            a.cited(&e.range),
         ));
     }
-    if let Some(r) = rank_conflict(claim, s, evidence) {
-        return Some(r);
-    }
-    // A name swapped for another in the same slot is read as a conflict only when that name is
-    // the one content word the sentence lacks: with more missing, the sentence may well be about
-    // something else, and names have aliases ("Al Kurtenbach" for "Aelred Kurtenbach").
-    // A name of several words missing whole ("Fort Lauderdale") is one missing unit.
-    let unheld = |k: usize| m[k].is_none() && !claim.optional[k] && !excused[k];
-    let missing_units = (0..m.len())
-        .filter(|&k| unheld(k))
-        .filter(|&k| {
-            let (ci, prev) = (claim.content[k], k.checked_sub(1));
-            let joined = prev.is_some_and(|p| {
-                m[p].is_none() && claim.names.contains(&claim.content[p]) && claim.names.contains(&ci) && claim.content[p] + 1 == ci
-            });
-            !joined
-        })
-        .count();
-    let one_missing = missing_units == 1 && m.len() >= 3;
-    if let Some(r) = name_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing) {
-        return Some(r);
-    }
-    // A claim of two words that says only the subject's nationality ("The Gifted is Swedish")
-    // against a sentence whose copula, after the same subject, gives another ("The Gifted is an
-    // upcoming American television series").
-    let copular_two = missing_units == 1 && m.len() == 2 && nationality_after_copula(claim, s, m, &excused);
-    if let Some(r) = nationality_substitution(claim, s, m, &excused, evidence).filter(|_| one_missing || copular_two) {
-        return Some(r);
-    }
-    // The frame's other readings, in this order: a name in another role, a place apart, another
-    // month, a comparison against a rank, outside against in, another noun in an exclusive role,
-    // an agent or a thing of another kind.
-    let framed = role_differs(claim, s, m, evidence)
-        .or_else(|| place_differs(claim, s, m, &excused, evidence))
-        .or_else(|| month_differs(claim, s, m, &excused, evidence))
-        .or_else(|| comparison_ranked_otherwise(claim, s, m, &excused, evidence))
-        .or_else(|| outside_against_in(claim, s, m, evidence))
-        .or_else(|| exclusive_slot_differs(claim, s, m, &excused, evidence))
-        .or_else(|| agent_kind_differs(claim, s, m, &excused, evidence))
-        .or_else(|| kind_differs(claim, s, m, &excused, evidence));
-    if framed.is_some() {
-        return framed;
-    }
-    // Polarity and antonyms bind to the shared predicate's arguments: a negation conflicts only
-    // when the sentence lacks at most one claim word in four (one in a short claim) and the
-    // negated word's own argument (the content word after it) is shared; an antonym only when
-    // it is the one word missing (so it needs no coverage threshold beyond that) and stands next
-    // to a word it shares with the claim.
-    let checked = claim.optional.iter().filter(|o| !**o).count();
-    let missing = (0..m.len()).filter(|&k| unheld(k)).count();
-    if cov >= POLARITY_MIN
-        && missing <= (checked / 4).max(1)
-        && let Some(r) = polarity_conflict(claim, s, m, evidence)
-    {
-        return Some(r);
-    }
-    if missing == 1 { antonym_conflict(claim, s, m, &excused, evidence) } else { None }
+    None
 }
 
 /// For each claim content word, true when it is a given name the sentence leaves off: part of
@@ -385,7 +446,8 @@ fn given_names_left_off(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usi
 
 /// Another rank said of the word the claim's ordinal ranks: "the second confirmed case" against
 /// "the first confirmed case". Not when the sentence also gives the claim's own rank to that word.
-fn rank_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, evidence: &[Evidence]) -> Option<Reason> {
+fn rank_conflict(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, evidence) = (a.claim, a.s, a.evidence);
     for &ci in &claim.content {
         let w = &claim.words[ci];
         if !cues::is_ordinal(&w.lower) {
@@ -467,7 +529,13 @@ fn negated_argument(cue: &Cue, words: &[Word], text: &str) -> Option<usize> {
 }
 
 /// A negation on one side of a proposition the other side asserts, bound to shared words.
-fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+fn polarity_conflict(a: &Aligned<'_>) -> Option<Reason> {
+    // A negation conflicts only when the sentence lacks at most one claim word in four (one in
+    // a short claim); the negated word's own argument is checked below.
+    if a.cov < POLARITY_MIN || a.missing > (a.checked / 4).max(1) {
+        return None;
+    }
+    let (claim, s, m, evidence) = (a.claim, a.s, a.m, a.evidence);
     let cited = |r: &Range<usize>| vec![cite(evidence, s), cite_part(evidence, s, r)];
     // Polarity: the evidence denies what the claim asserts, or the reverse. A claim word that
     // carries its own denial ("childless" for "no children") is not asserted: the evidence's
@@ -556,13 +624,12 @@ fn polarity_conflict(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>
 /// bound to the same argument: next to (only function words between) a word the sentence shares
 /// with the claim's neighbouring content word. "Cases decreased" against "cases increased";
 /// not "jobs decreased" against "rising rates of job losses", where "rising" is said of "rates".
-fn antonym_conflict(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn antonym_conflict(a: &Aligned<'_>) -> Option<Reason> {
+    // An antonym only when it is the one word missing (so it needs no coverage threshold beyond that).
+    if a.missing != 1 {
+        return None;
+    }
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let missing: Vec<usize> = (0..m.len()).filter(|&k| m[k].is_none() && !claim.optional[k] && !excused[k]).collect();
     let &[k] = missing.as_slice() else { return None };
     let ci = claim.content[k];
@@ -642,13 +709,15 @@ fn nationality_shaped(surface: &str) -> bool {
 /// the claim does not name: "Matteo Renzi is German" against "... an Italian politician", "The
 /// Gifted is Swedish" against "an American television series". One thing has one nationality
 /// in the claim's sense; two of them said of it is a conflict.
-fn nationality_substitution(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn nationality_substitution(a: &Aligned<'_>) -> Option<Reason> {
+    // Also a claim of two words that says only the subject's nationality ("The Gifted is Swedish")
+    // against a sentence whose copula, after the same subject, gives another ("The Gifted is an
+    // upcoming American television series").
+    let copular_two = a.missing_units == 1 && a.m.len() == 2 && nationality_after_copula(a.claim, a.s, a.m, &a.excused);
+    if !(a.one_missing() || copular_two) {
+        return None;
+    }
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let k = (0..m.len()).find(|&k| m[k].is_none() && !claim.optional[k] && !excused[k])?;
     let w = &claim.words[claim.content[k]];
     if !claim.names.contains(&claim.content[k]) || !nationality_shaped(&claim.text[w.range.clone()]) {
@@ -691,13 +760,11 @@ const HONORIFICS: &[&str] = &[
 /// word both share, holds another name ("Star Trek" / "Star Wars",
 /// "English-language" / "Spanish-language"): the same proposition with another
 /// value of a discriminant.
-fn name_substitution(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn name_substitution(a: &Aligned<'_>) -> Option<Reason> {
+    if !a.one_missing() {
+        return None;
+    }
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let claim_has = |stem: &str| claim.words.iter().any(|w| !w.stop && text::stems_match(&w.stem, stem));
     let name_like = |j: usize| {
         s.words().get(j).is_some_and(|w| {
@@ -919,7 +986,8 @@ fn only_asides_between(words: &[Word], text: &str, from: usize, to: usize) -> bo
 /// kinds of person ("a writer" against "an actor and comedian"), a subject the sentence does not
 /// open with ("Rex's owner is a singer"), a negated copula, or a claim word missing outside the
 /// complement leave it as it is. Kinds are WordNet's ([`amem_text::relations::kinds_disjoint`]).
-fn kind_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+fn kind_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let cw = &claim.words;
     let cop = cw.iter().position(|w| is_copula(&w.lower))?;
     if !claim.negations.is_empty() || cop == 0 || !noun_complement(cw, cop) {
@@ -1035,7 +1103,8 @@ fn bound_value<'v, V>(
 /// that verb another agent and the claim's name another verb ("produced by Olivier Megaton and
 /// directed by Luc Besson"): the name holds another role of the same frame. Not when the
 /// sentence lists the name beside the other agent ("produced by Olivier Megaton and Luc Besson").
-fn role_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+fn role_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, evidence) = (a.claim, a.s, a.m, a.evidence);
     let cw = &claim.words;
     let sw = s.words();
     let held = |ci: usize| claim.content.iter().position(|&c| c == ci).and_then(|k| m[k]).filter(|&p| p != VIA_TITLE);
@@ -1116,7 +1185,8 @@ fn run_text(words: &[Word], text: &str, run: &Range<usize>) -> String {
 /// in what are WordNet's ([`amem_text::relations::places_disjoint`]); a sentence that also
 /// names a place agreeing with the claim's ("in Paris" for "in Europe"), a place the list does
 /// not know, or a claim missing any word outside the place leave it as it is.
-fn place_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+fn place_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     use amem_text::relations::{is_place, places_disjoint};
     let cw = &claim.words;
     let cop = cw.iter().position(|w| is_copula(&w.lower))?;
@@ -1201,7 +1271,8 @@ fn place_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], e
 /// event happened once, in one month. Only when the month is the one claim word the sentence
 /// lacks, the sentence names that month nowhere, and the value is bound to the word on both
 /// sides (not "released in October" against "recorded on 30 March, released later").
-fn month_differs(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], excused: &[bool], evidence: &[Evidence]) -> Option<Reason> {
+fn month_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let cw = &claim.words;
     let k = only_unheld(claim, m, excused)?;
     let ci = claim.content[k];
@@ -1252,13 +1323,8 @@ fn superlative_of(comparative: &str) -> Option<String> {
 /// second-largest in the Solar System, after Jupiter" against "Saturn is larger than Jupiter").
 /// Only when the comparative is the one word the sentence lacks, its other term is held, and the
 /// superlative is said by the sentence's copula of the claim's subject.
-fn comparison_ranked_otherwise(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn comparison_ranked_otherwise(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let cw = &claim.words;
     let k = only_unheld(claim, m, excused)?;
     let ci = claim.content[k];
@@ -1303,7 +1369,8 @@ fn outside_of(words: &[Word], at: usize) -> Option<(usize, usize)> {
 
 /// "Outside" a place on one side and "in" it on the other, said of the same word: "born outside
 /// of Trieste" against "Born in Trieste", and the reverse. Outside is the complement of in.
-fn outside_against_in(claim: &ClaimView<'_>, s: &Sentence<'_>, m: &[Option<usize>], evidence: &[Evidence]) -> Option<Reason> {
+fn outside_against_in(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, evidence) = (a.claim, a.s, a.m, a.evidence);
     let cw = &claim.words;
     let sw = s.words();
     let held = |ci: usize| {
@@ -1366,13 +1433,8 @@ fn exclusive(lower: &str) -> bool {
 /// words around another noun, and the role is one only one thing can hold ([`exclusive`], next
 /// to the noun or to its neighbour). Without such a word two fillers of one frame may both be
 /// true ("plays the guitar in the band" and "plays the piano in the band").
-fn exclusive_slot_differs(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn exclusive_slot_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     let cw = &claim.words;
     let k = only_unheld(claim, m, excused)?;
     let ci = claim.content[k];
@@ -1423,13 +1485,8 @@ fn exclusive_slot_differs(
 /// animal, a person). The claim's agent is the one word the sentence lacks; the sentence's is
 /// the first noun after its "by", past a nationality or an article (a name gives no kind, and
 /// leaves it as it is). Kinds are WordNet's, as for [`kind_differs`].
-fn agent_kind_differs(
-    claim: &ClaimView<'_>,
-    s: &Sentence<'_>,
-    m: &[Option<usize>],
-    excused: &[bool],
-    evidence: &[Evidence],
-) -> Option<Reason> {
+fn agent_kind_differs(a: &Aligned<'_>) -> Option<Reason> {
+    let (claim, s, m, excused, evidence) = (a.claim, a.s, a.m, &a.excused[..], a.evidence);
     use amem_text::relations::kinds_disjoint;
     let cw = &claim.words;
     let k = only_unheld(claim, m, excused)?;
