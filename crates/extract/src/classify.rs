@@ -185,9 +185,8 @@ fn split_entries(l: &'static WordList) -> Vec<Vec<&'static str>> {
 static EXPERIENCE_VERBS: WordList = WordList::new(amem_text::claim_words::EXPERIENCE_VERBS);
 static EXPERIENCE_VERBS_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(EXPERIENCE_VERBS.iter().copied()));
 
-/// Month names (`text/lexicons/claims/month_names.txt`).
-static MONTH_NAMES: WordList = WordList::new(amem_text::claim_words::MONTH_NAMES);
-static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(MONTH_NAMES.iter().copied()));
+/// Month names and abbreviations (`text/lexicons/months.txt`, the one list the date reader uses).
+static MONTH_NAMES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(amem_text::dates::MONTH_WORDS.iter().copied()));
 
 /// Superlatives (`text/lexicons/claims/superlatives.txt`).
 static SUPERLATIVES: WordList = WordList::new(amem_text::claim_words::SUPERLATIVES);

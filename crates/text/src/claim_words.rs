@@ -88,9 +88,6 @@ pub const LOGISTICS_PHRASES: &str = include_str!("../lexicons/claims/logistics_p
 /// `claims/modals_of_possibility.txt`.
 pub const MODALS_OF_POSSIBILITY: &str = include_str!("../lexicons/claims/modals_of_possibility.txt");
 
-/// `claims/month_names.txt`.
-pub const MONTH_NAMES: &str = include_str!("../lexicons/claims/month_names.txt");
-
 /// `claims/number_words.txt`.
 pub const NUMBER_WORDS: &str = include_str!("../lexicons/claims/number_words.txt");
 

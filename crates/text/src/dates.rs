@@ -16,6 +16,7 @@
 //! anchor day); without one they are left unread, never compared as if they
 //! named a fixed day.
 
+use crate::stopwords::WordList;
 use regex::Regex;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -63,32 +64,24 @@ pub enum DateRelation {
     Conflicts,
 }
 
-const MONTHS: &[(&str, i8)] = &[
-    ("january", 1),
-    ("february", 2),
-    ("march", 3),
-    ("april", 4),
-    ("may", 5),
-    ("june", 6),
-    ("july", 7),
-    ("august", 8),
-    ("september", 9),
-    ("october", 10),
-    ("november", 11),
-    ("december", 12),
-    ("jan", 1),
-    ("feb", 2),
-    ("mar", 3),
-    ("apr", 4),
-    ("jun", 6),
-    ("jul", 7),
-    ("aug", 8),
-    ("sep", 9),
-    ("sept", 9),
-    ("oct", 10),
-    ("nov", 11),
-    ("dec", 12),
-];
+/// Month names and abbreviations (`lexicons/months.txt`): the twelve names in calendar order,
+/// then abbreviations, each the start of its month's name.
+pub static MONTH_WORDS: WordList = WordList::new(include_str!("../lexicons/months.txt"));
+
+/// The month (1–12) of a lower-case month name or abbreviation in [`MONTH_WORDS`].
+fn month_of(lower: &str) -> Option<i8> {
+    if !MONTH_WORDS.contains(&lower) {
+        return None;
+    }
+    MONTH_WORDS.iter().take(12).position(|m| m.starts_with(lower)).and_then(|i| i8::try_from(i + 1).ok())
+}
+
+/// The first three letters of each month's name: a text none of which is in needs no month
+/// pattern ([`Needs`]).
+fn month_prefixes() -> &'static [[u8; 3]] {
+    static PREFIXES: OnceLock<Vec<[u8; 3]>> = OnceLock::new();
+    PREFIXES.get_or_init(|| MONTH_WORDS.iter().take(12).filter_map(|m| m.as_bytes().first_chunk::<3>().copied()).collect())
+}
 
 /// Is `w` a month name or abbreviation (trailing period allowed)? "May",
 /// "March" and "Mar" count only capitalised: lower-case they are the modal
@@ -101,14 +94,14 @@ pub fn is_month_word(w: &str) -> bool {
     if ["may", "march", "mar"].iter().any(|m| m.eq_ignore_ascii_case(w)) {
         return w.starts_with(|c: char| c.is_ascii_uppercase());
     }
-    MONTHS.iter().any(|(m, _)| m.eq_ignore_ascii_case(w))
+    MONTH_WORDS.iter().any(|m| m.eq_ignore_ascii_case(w))
 }
 
 /// The month (1–12) a month name or abbreviation names ("October", "oct.": 10), any case;
 /// `None` for any other word. Pair with [`is_month_word`] to keep "may" the modal.
 pub fn month_number(s: &str) -> Option<i8> {
     let l = s.trim_end_matches('.').to_lowercase();
-    MONTHS.iter().find(|(n, _)| *n == l).map(|(_, m)| *m)
+    month_of(&l)
 }
 
 struct Patterns {
@@ -176,7 +169,7 @@ impl Needs {
         if !text.is_ascii() {
             return Needs::ALL;
         }
-        const MONTHS: [&[u8; 3]; 12] = [b"jan", b"feb", b"mar", b"apr", b"may", b"jun", b"jul", b"aug", b"sep", b"oct", b"nov", b"dec"];
+        let months = month_prefixes();
         let b = text.as_bytes();
         let mut n = Needs { four_digits: false, dash: false, slash: false, dot: false, q: false, month: false };
         let mut run = 0usize;
@@ -195,7 +188,7 @@ impl Needs {
                 _ if !n.month && c.is_ascii_alphabetic() => {
                     if let Some(w) = b.get(i..i + 3) {
                         let lower = [w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase(), w[2].to_ascii_lowercase()];
-                        n.month = MONTHS.iter().any(|m| **m == lower);
+                        n.month = months.contains(&lower);
                     }
                 }
                 _ => {}
@@ -726,6 +719,24 @@ pub fn comparable(claim: &Date, ev: &Date) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_month_word_names_its_month() {
+        let names =
+            ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(month_number(name), Some(i as i8 + 1), "{name}");
+            assert_eq!(month_number(&name.to_uppercase()), Some(i as i8 + 1), "{name}");
+        }
+        for (word, month) in [("Jan.", 1), ("mar", 3), ("jun", 6), ("Sept.", 9), ("sep", 9), ("dec", 12)] {
+            assert_eq!(month_number(word), Some(month), "{word}");
+        }
+        for word in ["ma", "ju", "janu", "mays", "monday", ""] {
+            assert_eq!(month_number(word), None, "{word}");
+        }
+        assert_eq!(MONTH_WORDS.len(), 24);
+        assert_eq!(month_prefixes().len(), 12);
+    }
     use proptest::prelude::*;
 
     fn one(t: &str) -> Date {
