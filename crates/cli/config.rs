@@ -254,7 +254,7 @@ mod tests {
     fn imports_beside_grounding() {
         let c = parse("[grounding]\ndefault_action = \"block\"\n[[imports]]\nkind = \"slack\"\npath = \"exports/slack\"\n").unwrap();
         assert!(c.grounding.enabled);
-        assert_eq!(c.imports[0].kind, SourceKind::Slack);
+        assert_eq!(c.imports[0].kind, SourceKind::SLACK);
         assert_eq!(c.imports[0].resolved_path(Path::new("/h")).unwrap(), Path::new("/h/exports/slack"));
         // `~` in config.toml is the user's home, not a folder named `~` under the amem home.
         let t = parse("[[imports]]\nkind = \"gmail\"\npath = \"~/Takeout/All.mbox\"\n").unwrap();

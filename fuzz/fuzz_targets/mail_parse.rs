@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     for gmail in [true, false] {
         let cx = MailContext {
-            source: if gmail { SourceKind::Gmail } else { SourceKind::Enron },
+            source: if gmail { SourceKind::GMAIL } else { SourceKind::ENRON },
             archive: "fuzz",
             locator: String::new(),
             mailbox: "fuzz",

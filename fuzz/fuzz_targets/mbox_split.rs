@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
                 total += m.bytes.len() + m.from_line.len();
                 assert!(total <= data.len());
                 let cx = MailContext {
-                    source: SourceKind::Gmail,
+                    source: SourceKind::GMAIL,
                     archive: "fuzz.mbox",
                     locator: String::new(),
                     mailbox: "fuzz.mbox",

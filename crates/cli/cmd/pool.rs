@@ -9,7 +9,7 @@ use amem_pool::build::{self, Writes};
 use amem_pool::pool_file::PoolWriter;
 use amem_pool::score::{self, MECHANISMS};
 use amem_pool::session;
-use amem_records::{ImportOptions, MessageStream, SourceKind};
+use amem_records::{ImportOptions, MessageStream};
 use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
@@ -85,9 +85,9 @@ pub(crate) fn run(c: PoolCommand, ctx: &Ctx) -> anyhow::Result<Exit> {
             for spec in &sources {
                 let (kind, path) = crate::paths::source_arg(spec)?;
                 let path = &path;
-                if !matches!(kind, SourceKind::Enron | SourceKind::EnronCsv | SourceKind::Gmail) {
+                if kind.is_chat() {
                     return Err(crate::UsageError(format!(
-                        "pools are built from mail (enron, enron-csv, gmail), not {kind}: quoted structure is what selects a thread"
+                        "pools are built from mail (enron, enron-csv, gmail), not chat ({kind}): quoted structure is what selects a thread"
                     ))
                     .into());
                 }

@@ -48,7 +48,7 @@ static MESSAGES: LazyLock<Vec<Message>> = LazyLock::new(|| {
         .iter()
         .enumerate()
         .map(|(i, t)| Message {
-            source: SourceKind::Enron,
+            source: SourceKind::ENRON,
             archive: "bench".into(),
             conversation: "c".into(),
             id: MessageId(format!("m{i}")),

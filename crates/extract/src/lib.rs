@@ -28,7 +28,7 @@
 //! use amem_extract::extract;
 //! use amem_records::{ClaimKind, CueClass, Message, MessageId, SourceKind};
 //! let msg = Message {
-//!     source: SourceKind::Slack,
+//!     source: SourceKind::SLACK,
 //!     archive: "export".into(),
 //!     conversation: "general".into(),
 //!     id: MessageId("general/1459052866.000012".into()),
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn claims_carry_ids_spans_and_extractor() {
-        let m = msg(SourceKind::Enron, "Gas rose 5% on Monday. Please call me at 3.");
+        let m = msg(SourceKind::ENRON, "Gas rose 5% on Monday. Please call me at 3.");
         let claims = extract(&m);
         assert_eq!(claims.len(), 2);
         for c in &claims {
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn extract_digested_gives_the_claims_extract_gives() {
-        let m = msg(SourceKind::Gmail, "Hello all.\n\nThe plant closed in 2019. Revenue rose 4% last quarter.");
+        let m = msg(SourceKind::GMAIL, "Hello all.\n\nThe plant closed in 2019. Revenue rose 4% last quarter.");
         let claims = extract(&m);
         assert!(claims.len() >= 2);
         assert_eq!(extract_digested(&m, m.digest()), claims);
@@ -382,7 +382,7 @@ mod tests {
 
     #[test]
     fn stance_cues_are_kept_relative_to_claim_text() {
-        let m = msg(SourceKind::Gmail, "Hello all.\n\nReuters said the plant may not reopen if the strike goes on.");
+        let m = msg(SourceKind::GMAIL, "Hello all.\n\nReuters said the plant may not reopen if the strike goes on.");
         let claims = extract(&m);
         let c = &claims[1];
         assert_eq!(c.kind, ClaimKind::Attribution);
@@ -415,7 +415,7 @@ mod tests {
                 "{text}"
             );
         }
-        let m = msg(SourceKind::Enron, "Unemployment fell to 4.1 percent last year.  Thanks.");
+        let m = msg(SourceKind::ENRON, "Unemployment fell to 4.1 percent last year.  Thanks.");
         let with = extract_digested_with(&m, m.digest(), Some(model));
         let without = extract_digested_with(&m, m.digest(), None);
         assert!(with.iter().all(|c| c.extractor == EXTRACTOR_WITH_MODEL));
@@ -440,7 +440,7 @@ mod tests {
     #[test]
     fn signature_is_set_aside_and_sign_off_counted() {
         let t = "The meeting moved.  The price is $4.50 per MMBtu.  Thanks.\n\nEmy C. Geraldo\n3-5391\nEnron Corp.";
-        let m = msg(SourceKind::Enron, t);
+        let m = msg(SourceKind::ENRON, t);
         let ex = extract_all(&m);
         let texts: Vec<&str> = ex.claims.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["The meeting moved.", "The price is $4.50 per MMBtu.", "Thanks."]);
@@ -451,7 +451,7 @@ mod tests {
     #[test]
     fn compound_sentence_becomes_two_claims() {
         let t = "Her estimate is below $0.10 per share, but her revenue estimate is above the consensus.";
-        let m = msg(SourceKind::Gmail, t);
+        let m = msg(SourceKind::GMAIL, t);
         let claims = extract(&m);
         assert_eq!(claims.len(), 2);
         assert_eq!(claims[0].text, "Her estimate is below $0.10 per share");
@@ -461,21 +461,21 @@ mod tests {
 
     #[test]
     fn not_claims_message_yields_nothing() {
-        let mut m = msg(SourceKind::Slack, "ana joined the channel");
+        let mut m = msg(SourceKind::SLACK, "ana joined the channel");
         m.not_claims = Some("channel_join".into());
         assert!(extract(&m).is_empty());
     }
 
     #[test]
     fn chat_lines_are_separate_claims() {
-        let m = msg(SourceKind::Slack, "the deploy failed\nI think the disk is full\n👍");
+        let m = msg(SourceKind::SLACK, "the deploy failed\nI think the disk is full\n👍");
         let kinds: Vec<ClaimKind> = extract(&m).iter().map(|c| c.kind).collect();
         assert_eq!(kinds, [ClaimKind::Fact, ClaimKind::Fact, ClaimKind::Greeting]);
     }
 
     #[test]
     fn a_remembered_reading_is_the_fresh_one() {
-        let m = msg(SourceKind::Enron, "Gas rose 5% on Monday, Reuters said. Gas rose 5% on Monday, Reuters said. Call me.");
+        let m = msg(SourceKind::ENRON, "Gas rose 5% on Monday, Reuters said. Gas rose 5% on Monday, Reuters said. Call me.");
         let first = extract(&m);
         // the same text again on this thread (every clause remembered) and
         // on a fresh thread (nothing remembered)
@@ -496,11 +496,11 @@ mod tests {
     #[test]
     fn a_repeated_message_is_cut_as_before() {
         let t = "Gas rose 5%; power fell 2%. The price\nis $4.50 today.\n\nEmy C. Geraldo\n3-5391\nEnron Corp.";
-        let mail = msg(SourceKind::Enron, t);
+        let mail = msg(SourceKind::ENRON, t);
         let first = extract_all(&mail);
         assert_eq!(extract_all(&mail), first);
         // the same text as a chat message is cut by chat lines, not from memory
-        let chat = msg(SourceKind::Slack, t);
+        let chat = msg(SourceKind::SLACK, t);
         let fresh = std::thread::spawn({
             let chat = chat.clone();
             move || extract_all(&chat)
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn deterministic() {
-        let m = msg(SourceKind::Enron, "Prices fell 3% yesterday because storage was full. Call me.");
+        let m = msg(SourceKind::ENRON, "Prices fell 3% yesterday because storage was full. Call me.");
         assert_eq!(extract(&m), extract(&m));
     }
 
@@ -521,7 +521,7 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
         #[test]
         fn any_text_never_panics_and_spans_slice(text in "\\PC{0,200}", chat in any::<bool>()) {
-            let m = msg(if chat { SourceKind::Slack } else { SourceKind::Gmail }, &text);
+            let m = msg(if chat { SourceKind::SLACK } else { SourceKind::GMAIL }, &text);
             let ex = extract_all(&m);
             let mut last_end = 0;
             for c in &ex.claims {
@@ -543,7 +543,7 @@ mod tests {
 
         #[test]
         fn line_noise_never_panics(text in "[ a-zA-Z0-9.!?:;,'\"()\\-\\n\\r\\t*•>`@$%]{0,300}") {
-            let m = msg(SourceKind::Enron, &text);
+            let m = msg(SourceKind::ENRON, &text);
             for c in extract(&m) {
                 prop_assert_eq!(&text[c.span.start..c.span.end], c.text.as_str());
             }

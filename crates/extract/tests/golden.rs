@@ -44,7 +44,7 @@ fn message(source: SourceKind, locator: &str, text: &str) -> Message {
 
 /// One line per claim: locator, layout, span, kind, id, cues.
 fn line(source: SourceKind, c: &Claim, out: &mut String) {
-    let _ = write!(out, "{}\t{source:?}\t{}..{}\t{}\t{}\t", c.message.0, c.span.start, c.span.end, c.kind.as_str(), c.id.0.short(16));
+    let _ = write!(out, "{}\t{source}\t{}..{}\t{}\t{}\t", c.message.0, c.span.start, c.span.end, c.kind.as_str(), c.id.0.short(16));
     for (i, q) in c.cues.iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };
         let _ = write!(out, "{sep}{}:{}..{}:{}", q.class.as_str(), q.span.start, q.span.end, q.rule);
@@ -56,7 +56,7 @@ fn line(source: SourceKind, c: &Claim, out: &mut String) {
 fn render(texts: &[(String, String)]) -> String {
     let mut out = String::new();
     for (locator, text) in texts {
-        for source in [SourceKind::Enron, SourceKind::Slack] {
+        for source in [SourceKind::ENRON, SourceKind::SLACK] {
             let m = message(source, locator, text);
             for c in extract(&m) {
                 assert_eq!(&m.text[c.span.start..c.span.end], c.text);
@@ -184,7 +184,7 @@ fn claims_of_shared_corpora_are_unchanged() {
     texts.extend(corpus_texts(&root.join("mbox"), "mbox"));
     let (mut claims, mut hasher) = (0usize, Sha256::new());
     for (locator, text) in &texts {
-        for source in [SourceKind::Enron, SourceKind::Slack] {
+        for source in [SourceKind::ENRON, SourceKind::SLACK] {
             for c in extract(&message(source, locator, text)) {
                 claims += 1;
                 hasher.update(serde_json::to_vec(&c).expect("claim serialises"));

@@ -50,7 +50,7 @@ fn enron_meeting_notice_with_signature() {
     let Some(root) = corpora("enron_meeting_notice_with_signature") else { return };
     let path = root.join("enron/maildir/buy-r/discussion_threads/5.");
     let raw = std::fs::read_to_string(&path).expect("read");
-    let m = message(SourceKind::Enron, "buy-r/discussion_threads/5.", enron_body(&raw));
+    let m = message(SourceKind::ENRON, "buy-r/discussion_threads/5.", enron_body(&raw));
     let ex = extract_all(&m);
     let texts: Vec<&str> = ex.claims.iter().map(|c| c.text.as_str()).collect();
     // The hard-wrapped line is one sentence; "p.m." does not end it early.
@@ -72,18 +72,18 @@ fn slack_day_file_chat_lines() {
     let msgs = v.as_array().expect("array");
     let text_of = |i: usize| msgs[i]["text"].as_str().expect("text").replace("&gt;", ">");
     // #8: a quoted line (set aside) then "so....what now then?"
-    let m = message(SourceKind::Slack, "enrique/2016-03-17.json#8", text_of(8));
+    let m = message(SourceKind::SLACK, "enrique/2016-03-17.json#8", text_of(8));
     let ex = extract_all(&m);
     assert_eq!(ex.claims.len(), 1);
     assert_eq!(ex.claims[0].text, "so....what now then?");
     assert_eq!(ex.claims[0].kind, ClaimKind::Question);
     assert_eq!(ex.set_aside[0].1, SetAsideReason::Quoted);
     // #11: ":+1: " is a reaction.
-    let m = message(SourceKind::Slack, "enrique/2016-03-17.json#11", text_of(11));
+    let m = message(SourceKind::SLACK, "enrique/2016-03-17.json#11", text_of(11));
     let kinds: Vec<ClaimKind> = extract(&m).iter().map(|c| c.kind).collect();
     assert_eq!(kinds, [ClaimKind::Greeting]);
     // #3: a heading line, then a quoted answer between """ lines, one claim per sentence.
-    let m = message(SourceKind::Slack, "enrique/2016-03-17.json#3", text_of(3));
+    let m = message(SourceKind::SLACK, "enrique/2016-03-17.json#3", text_of(3));
     let claims = extract(&m);
     assert!(claims.len() >= 4, "{claims:#?}");
     assert!(claims.iter().any(|c| c.kind.is_audited()));
@@ -96,7 +96,7 @@ fn slack_code_block_is_set_aside() {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
     let text = v[1]["text"].as_str().expect("text").to_string();
     assert!(text.starts_with("```"));
-    let m = message(SourceKind::Slack, "traveling-sailor/2016-03-26.json#1", text);
+    let m = message(SourceKind::SLACK, "traveling-sailor/2016-03-26.json#1", text);
     let ex = extract_all(&m);
     assert!(ex.claims.is_empty(), "{:#?}", ex.claims);
     assert_eq!(ex.set_aside[0].1, SetAsideReason::Code);
@@ -121,7 +121,7 @@ fn every_enron_sample_file() {
     let (mut claims, mut bytes) = (0usize, 0usize);
     for f in &files {
         let bytes_raw = std::fs::read(f).expect("read");
-        let m = message(SourceKind::Enron, &f.display().to_string(), enron_body(&String::from_utf8_lossy(&bytes_raw)));
+        let m = message(SourceKind::ENRON, &f.display().to_string(), enron_body(&String::from_utf8_lossy(&bytes_raw)));
         bytes += m.text.len();
         let out = extract(&m);
         let mut last = 0;
@@ -148,7 +148,7 @@ fn mbox_list_reply() {
     let msg = raw.split("\nFrom ").find(|m| m.contains("-stegano option")).expect("the watermarking reply");
     let body = msg.split_once("\n\n").map(|(_, b)| b).unwrap_or("");
     let own: Vec<&str> = body.lines().take_while(|l| !l.ends_with("wrote:")).filter(|l| !l.starts_with('>')).collect();
-    let m = message(SourceKind::Gmail, "mail-box-mbox.src#stegano", own.join("\n"));
+    let m = message(SourceKind::GMAIL, "mail-box-mbox.src#stegano", own.join("\n"));
     let claims = extract(&m);
     let stegano = claims.iter().find(|c| c.text.contains("-stegano")).expect("stegano sentence");
     assert_eq!(stegano.kind, ClaimKind::Fact);

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 fn message(n: u32) -> Message {
     Message {
-        source: SourceKind::Gmail,
+        source: SourceKind::GMAIL,
         archive: "mail.mbox".into(),
         conversation: format!("thread-{}", n % 2),
         id: MessageId(format!("<m{n}@example.org>")),
@@ -86,7 +86,7 @@ fn run_info(id: &str) -> RunInfo {
         run_id: RunId(id.into()),
         started_at: t,
         params: RunParams {
-            sources: vec![RunSource { kind: SourceKind::Gmail, path: "mail.mbox".into() }],
+            sources: vec![RunSource { kind: SourceKind::GMAIL, path: "mail.mbox".into() }],
             since: None,
             until: None,
             now: t,

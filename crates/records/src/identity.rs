@@ -196,30 +196,30 @@ mod tests {
     #[test]
     fn mail_matches_the_from_address_case_insensitively() {
         let id = me();
-        assert!(id.is_mine(&msg(SourceKind::Gmail, "Ann Lee <ann.lee@example.org>", None)));
-        assert!(id.is_mine(&msg(SourceKind::Enron, "ANN.LEE@EXAMPLE.ORG", None)));
-        assert!(!id.is_mine(&msg(SourceKind::Gmail, "Ann Lee <ann@example.org>", None)));
+        assert!(id.is_mine(&msg(SourceKind::GMAIL, "Ann Lee <ann.lee@example.org>", None)));
+        assert!(id.is_mine(&msg(SourceKind::ENRON, "ANN.LEE@EXAMPLE.ORG", None)));
+        assert!(!id.is_mine(&msg(SourceKind::GMAIL, "Ann Lee <ann@example.org>", None)));
         // A display name that looks like the address is not the address.
-        assert!(!id.is_mine(&msg(SourceKind::EnronCsv, "\"ann.lee@example.org\" <mallory@x.org>", None)));
+        assert!(!id.is_mine(&msg(SourceKind::ENRON_CSV, "\"ann.lee@example.org\" <mallory@x.org>", None)));
     }
 
     #[test]
     fn slack_matches_user_id_or_name() {
         let id = me();
-        assert!(id.is_mine(&msg(SourceKind::Slack, "Ann L.", Some("U024BE7LH"))));
-        assert!(id.is_mine(&msg(SourceKind::Slack, "ANN", Some("U999"))));
-        assert!(id.is_mine(&msg(SourceKind::Slack, "U024BE7LH", None)));
-        assert!(!id.is_mine(&msg(SourceKind::Slack, "bob", Some("U999"))));
+        assert!(id.is_mine(&msg(SourceKind::SLACK, "Ann L.", Some("U024BE7LH"))));
+        assert!(id.is_mine(&msg(SourceKind::SLACK, "ANN", Some("U999"))));
+        assert!(id.is_mine(&msg(SourceKind::SLACK, "U024BE7LH", None)));
+        assert!(!id.is_mine(&msg(SourceKind::SLACK, "bob", Some("U999"))));
     }
 
     #[test]
     fn imessage_is_from_me_or_a_handle() {
         let id = me();
-        assert!(Identity::default().is_mine(&msg(SourceKind::Imessage, "me", None)));
-        assert!(id.is_mine(&msg(SourceKind::Imessage, "+15550102000", None)));
-        assert!(id.is_mine(&msg(SourceKind::Imessage, "ann.lee@example.org", None)));
-        assert!(!id.is_mine(&msg(SourceKind::Imessage, "+15550109999", None)));
-        assert!(!Identity::default().is_mine(&msg(SourceKind::Gmail, "me", None)));
+        assert!(Identity::default().is_mine(&msg(SourceKind::IMESSAGE, "me", None)));
+        assert!(id.is_mine(&msg(SourceKind::IMESSAGE, "+15550102000", None)));
+        assert!(id.is_mine(&msg(SourceKind::IMESSAGE, "ann.lee@example.org", None)));
+        assert!(!id.is_mine(&msg(SourceKind::IMESSAGE, "+15550109999", None)));
+        assert!(!Identity::default().is_mine(&msg(SourceKind::GMAIL, "me", None)));
     }
 
     #[test]

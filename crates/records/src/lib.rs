@@ -36,7 +36,7 @@ pub use digest::Digest;
 pub use evidence::Evidence;
 pub use identity::{Identity, Who, address_of};
 pub use import::{ImportError, ImportOptions, ImportSummary, MessageStream, Source};
-pub use message::{AuthorForm, CopyKeys, FORWARDED_BY, Message, MessageId, QuoteKind, QuotedPart, SourceKind};
+pub use message::{AuthorForm, CopyKeys, FORWARDED_BY, KindInfo, Message, MessageId, QuoteKind, QuotedPart, SourceKind};
 pub use report::{
     AuditRecord, CitedEvidence, EvidenceRole, EvidenceValue, NOT_CHECKED_CHANGE_TYPES, NoteRef, QuotedTally, REPORT_HEADING, ReportError,
     ReportSink, RunId, RunInfo, RunParams, RunSource, RunSummary, SKIPPED_SAMPLE_LIMIT, SkippedTally, cited_evidence, evidence_with_roles,

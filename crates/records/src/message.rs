@@ -6,62 +6,135 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The archive format a message came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SourceKind {
-    /// A Slack workspace export (folder or zip).
-    Slack,
-    /// An iMessage `chat.db`.
-    Imessage,
-    /// An mbox file (Gmail Takeout or any other mbox).
-    Gmail,
-    /// An Enron-style maildir tree.
-    Enron,
-    /// The Enron CSV form (`file,message` columns).
-    EnronCsv,
+/// Which importer a message came from, and what that says about reading it: whether a line is
+/// a unit of its own (chat) or wrapped prose (mail), and how its authors are named. An importer
+/// names its kind with a constant ([`SourceKind::new`]); the five shipped are the associated
+/// constants. Two kinds are the same when their names are. Stored and reported by name.
+#[derive(Clone, Copy)]
+pub struct SourceKind(&'static KindInfo);
+
+/// What a [`SourceKind`] is.
+#[derive(Debug)]
+pub struct KindInfo {
+    /// The name used on the command line, in reports and in the ledger.
+    pub name: &'static str,
+    /// Other names the command line accepts (`mbox` for `gmail`).
+    pub aliases: &'static [&'static str],
+    /// A line is a unit of its own (chat); otherwise the text is wrapped prose (mail).
+    pub chat: bool,
+    /// How an author is named, and so how `[me]` recognises one.
+    pub authors: AuthorForm,
 }
 
+/// Kinds other than the shipped ones, made known by their importers
+/// ([`SourceKind::register`]) so that [`SourceKind::parse`] reads their names back.
+static REGISTERED: std::sync::RwLock<Vec<SourceKind>> = std::sync::RwLock::new(Vec::new());
+
 impl SourceKind {
-    /// Every kind.
-    pub const ALL: [SourceKind; 5] = [SourceKind::Slack, SourceKind::Imessage, SourceKind::Gmail, SourceKind::Enron, SourceKind::EnronCsv];
+    /// A Slack workspace export (folder or zip).
+    pub const SLACK: SourceKind = SourceKind::new(&KindInfo { name: "slack", aliases: &[], chat: true, authors: AuthorForm::SlackUser });
+    /// An iMessage `chat.db`.
+    pub const IMESSAGE: SourceKind = SourceKind::new(&KindInfo { name: "imessage", aliases: &[], chat: true, authors: AuthorForm::Handle });
+    /// An mbox file (Gmail Takeout or any other mbox).
+    pub const GMAIL: SourceKind = SourceKind::new(&KindInfo { name: "gmail", aliases: &["mbox"], chat: false, authors: AuthorForm::Email });
+    /// An Enron-style maildir tree.
+    pub const ENRON: SourceKind =
+        SourceKind::new(&KindInfo { name: "enron", aliases: &["maildir"], chat: false, authors: AuthorForm::Email });
+    /// The Enron CSV form (`file,message` columns).
+    pub const ENRON_CSV: SourceKind =
+        SourceKind::new(&KindInfo { name: "enron-csv", aliases: &["csv"], chat: false, authors: AuthorForm::Email });
+
+    /// The kinds amem's own importers read.
+    pub const SHIPPED: [SourceKind; 5] =
+        [SourceKind::SLACK, SourceKind::IMESSAGE, SourceKind::GMAIL, SourceKind::ENRON, SourceKind::ENRON_CSV];
+
+    /// A kind described by `info`.
+    pub const fn new(info: &'static KindInfo) -> SourceKind {
+        SourceKind(info)
+    }
+
+    /// Make this kind's name known to [`SourceKind::parse`] (a ledger read back, a report merged);
+    /// the shipped kinds need not be. Idempotent.
+    pub fn register(self) {
+        if SourceKind::parse(self.0.name).is_some() {
+            return;
+        }
+        if let Ok(mut kinds) = REGISTERED.write()
+            && !kinds.contains(&self)
+        {
+            kinds.push(self);
+        }
+    }
 
     /// The name used on the command line and in reports.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            SourceKind::Slack => "slack",
-            SourceKind::Imessage => "imessage",
-            SourceKind::Gmail => "gmail",
-            SourceKind::Enron => "enron",
-            SourceKind::EnronCsv => "enron-csv",
-        }
+        self.0.name
     }
 
     /// True for chat (Slack, iMessage): a line is a unit of its own. Mail is wrapped prose.
     pub fn is_chat(&self) -> bool {
-        matches!(self, SourceKind::Slack | SourceKind::Imessage)
+        self.0.chat
     }
 
     /// How an author is named in this kind's messages, and so how `[me]` recognises one.
     pub fn authors(&self) -> AuthorForm {
-        match self {
-            SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv => AuthorForm::Email,
-            SourceKind::Slack => AuthorForm::SlackUser,
-            SourceKind::Imessage => AuthorForm::Handle,
-        }
+        self.0.authors
     }
 
-    /// Parse a command-line name (`slack`, `imessage`, `gmail`/`mbox`,
-    /// `enron`/`maildir`, `enron-csv`).
+    /// The kind a command-line name or an alias names (`slack`, `imessage`, `gmail`/`mbox`,
+    /// `enron`/`maildir`, `enron-csv`/`csv`, or a registered kind's).
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "slack" => SourceKind::Slack,
-            "imessage" => SourceKind::Imessage,
-            "gmail" | "mbox" => SourceKind::Gmail,
-            "enron" | "maildir" => SourceKind::Enron,
-            "enron-csv" | "csv" => SourceKind::EnronCsv,
-            _ => return None,
-        })
+        let named = |k: &SourceKind| k.0.name == s || k.0.aliases.contains(&s);
+        SourceKind::SHIPPED
+            .iter()
+            .copied()
+            .find(named)
+            .or_else(|| REGISTERED.read().ok().and_then(|kinds| kinds.iter().copied().find(named)))
+    }
+}
+
+impl fmt::Debug for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("SourceKind").field(&self.0.name).finish()
+    }
+}
+
+impl PartialEq for SourceKind {
+    fn eq(&self, other: &SourceKind) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for SourceKind {}
+
+impl std::hash::Hash for SourceKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl PartialOrd for SourceKind {
+    fn partial_cmp(&self, other: &SourceKind) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SourceKind {
+    fn cmp(&self, other: &SourceKind) -> std::cmp::Ordering {
+        self.0.name.cmp(other.0.name)
+    }
+}
+
+impl Serialize for SourceKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name)
+    }
+}
+
+impl<'de> Deserialize<'de> for SourceKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SourceKind, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        SourceKind::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown source kind {name:?}")))
     }
 }
 
@@ -248,7 +321,7 @@ impl Message {
     /// A chat message is keyed by its content within its conversation: an
     /// edit is new text, so it is a new message, never a copy.
     pub fn copy_keys(&self) -> CopyKeys {
-        let mail = matches!(self.source, SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv);
+        let mail = !self.source.is_chat();
         let sender = crate::identity::address_of(&self.author).unwrap_or(&self.author).to_lowercase();
         let by_id = (mail && self.meta.get("id_from").is_none_or(|f| f != "digest") && !self.id.0.is_empty())
             .then(|| Digest::of_fields([b"mail id".as_slice(), self.id.0.trim().as_bytes(), sender.as_bytes()]));
@@ -271,7 +344,7 @@ mod tests {
 
     pub(crate) fn sample() -> Message {
         Message {
-            source: SourceKind::Gmail,
+            source: SourceKind::GMAIL,
             archive: "mail.mbox".into(),
             conversation: "123".into(),
             id: MessageId("<a@b>".into()),
@@ -334,7 +407,7 @@ mod tests {
         assert_eq!(synthetic.copy_keys().by_id, None, "an id made from the bytes says nothing of copies");
 
         let mut chat = sample();
-        chat.source = SourceKind::Slack;
+        chat.source = SourceKind::SLACK;
         let mut edited = chat.clone();
         edited.text = "The launch moved to Monday.".into();
         assert_eq!(chat.copy_keys().by_id, None);
@@ -353,7 +426,7 @@ mod tests {
         assert_eq!(a.digest(), moved.digest());
         // Every field that is not a path changes it.
         let changes: [fn(&mut Message); 10] = [
-            |m| m.source = SourceKind::Enron,
+            |m| m.source = SourceKind::ENRON,
             |m| m.conversation.push('x'),
             |m| m.id.0.push('x'),
             |m| m.author.push('x'),
@@ -382,9 +455,19 @@ mod tests {
 
     #[test]
     fn source_kind_names() {
-        for k in SourceKind::ALL {
+        for k in SourceKind::SHIPPED {
             assert_eq!(SourceKind::parse(k.as_str()), Some(k));
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("{:?}", k.as_str()));
+            assert_eq!(serde_json::from_str::<SourceKind>(&json).unwrap(), k);
         }
+        assert_eq!(SourceKind::parse("mbox"), Some(SourceKind::GMAIL));
         assert_eq!(SourceKind::parse("fax"), None);
+        assert!(serde_json::from_str::<SourceKind>("\"fax\"").is_err());
+        // A kind of an importer outside amem is read back once its importer registered it.
+        static FAX: KindInfo = KindInfo { name: "fax", aliases: &["telefax"], chat: false, authors: AuthorForm::Handle };
+        SourceKind::new(&FAX).register();
+        assert_eq!(SourceKind::parse("telefax").map(|k| k.as_str()), Some("fax"));
+        assert_eq!(serde_json::from_str::<SourceKind>("\"fax\"").unwrap(), SourceKind::new(&FAX));
     }
 }

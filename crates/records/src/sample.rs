@@ -112,7 +112,7 @@ pub fn audit_records(n: usize) -> Vec<AuditRecord> {
             };
             AuditRecord {
                 run_id: RunId("bench".into()),
-                source: SourceKind::Gmail,
+                source: SourceKind::GMAIL,
                 archive: "mail.mbox".into(),
                 conversation: format!("thread-{:03}", i % 100),
                 message_id: claim.message.clone(),
@@ -181,7 +181,7 @@ pub fn outcomes(n: usize) -> Vec<Outcome> {
         .map(|n| {
             let text = format!("The launch moved to Friday, message {n}. Revenue was {n} million in 2023.");
             let message = Message {
-                source: SourceKind::Gmail,
+                source: SourceKind::GMAIL,
                 archive: "mail.mbox".into(),
                 conversation: format!("thread-{}", n % 50),
                 id: MessageId(format!("<m{n}@example.org>")),

@@ -193,7 +193,7 @@ impl Tree {
         let mailbox = self.mailbox(rel);
         let file = self.file_key(rel);
         let cx = MailContext {
-            source: SourceKind::Enron,
+            source: SourceKind::ENRON,
             archive: &self.archive,
             locator: full.display().to_string(),
             mailbox: &mailbox,
@@ -740,7 +740,7 @@ impl CsvContext {
         let Row { line, file, raw } = row;
         let mailbox = file.split(['/', '\\']).next().unwrap_or("").to_string();
         let cx = MailContext {
-            source: SourceKind::EnronCsv,
+            source: SourceKind::ENRON_CSV,
             archive: &self.archive,
             locator: format!("{}:line {line}", self.archive),
             mailbox: &mailbox,
@@ -792,7 +792,7 @@ pub struct EnronCsvSource;
 
 impl amem_records::Source for EnronCsvSource {
     fn kind(&self) -> amem_records::SourceKind {
-        amem_records::SourceKind::EnronCsv
+        amem_records::SourceKind::ENRON_CSV
     }
     fn describe(&self) -> &'static str {
         "an Enron CSV (a header row with file and message columns)"
@@ -811,7 +811,7 @@ pub struct EnronSource;
 
 impl amem_records::Source for EnronSource {
     fn kind(&self) -> amem_records::SourceKind {
-        amem_records::SourceKind::Enron
+        amem_records::SourceKind::ENRON
     }
     fn describe(&self) -> &'static str {
         "Enron-style mail (a maildir tree or one message file starting with header fields)"

@@ -61,7 +61,7 @@ fn every_maildir_sample_parses() {
     });
     assert_eq!(by_user, BTreeMap::from([("buy-r".to_string(), 305), ("lewis-a".to_string(), 260)]));
     for m in &ms {
-        assert_eq!(m.source, SourceKind::Enron);
+        assert_eq!(m.source, SourceKind::ENRON);
         assert!(m.id.0.ends_with(".JavaMail.evans@thyme>"), "{}", m.id);
         assert!(m.meta.contains_key("x-folder") && m.meta.contains_key("x-origin"), "{}", m.locator);
         assert!(!m.author.is_empty());
@@ -128,7 +128,7 @@ fn csv_form_matches_the_maildir() {
     assert_eq!(from_csv.len(), from_dir.len());
     for c in &from_csv {
         let d = &from_dir[&c.meta["file"]];
-        assert_eq!(c.source, SourceKind::EnronCsv);
+        assert_eq!(c.source, SourceKind::ENRON_CSV);
         assert!(c.locator.contains(":line "), "{}", c.locator);
         assert_eq!(
             (&c.id, &c.conversation, &c.author, &c.recipients, &c.sent_at),

@@ -651,7 +651,7 @@ impl ChatDb {
             not_claims = not_claims.or(Some("group_event"));
         }
         Some(Ok(Message {
-            source: SourceKind::Imessage,
+            source: SourceKind::IMESSAGE,
             archive: self.label.clone(),
             conversation,
             id: MessageId(raw.guid.clone().unwrap_or_else(|| format!("rowid:{}", raw.rowid))),
@@ -819,7 +819,7 @@ pub struct ImessageSource;
 
 impl amem_records::Source for ImessageSource {
     fn kind(&self) -> amem_records::SourceKind {
-        amem_records::SourceKind::Imessage
+        amem_records::SourceKind::IMESSAGE
     }
     fn describe(&self) -> &'static str {
         "an iMessage chat.db (a SQLite file with a message table)"

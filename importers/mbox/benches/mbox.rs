@@ -34,7 +34,7 @@ fn split_and_parse(b: divan::Bencher) {
         for item in MboxSplitter::new(&data[..]) {
             if let Ok(MboxItem::Message(m)) = item {
                 let cx = MailContext {
-                    source: SourceKind::Gmail,
+                    source: SourceKind::GMAIL,
                     archive: "bench.mbox",
                     locator: String::new(),
                     mailbox: "bench.mbox",

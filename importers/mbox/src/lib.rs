@@ -59,7 +59,7 @@ impl FileInfo {
             Err(e) => return Some(Err(e)),
         };
         let cx = MailContext {
-            source: SourceKind::Gmail,
+            source: SourceKind::GMAIL,
             archive: &self.archive,
             locator: format!("{}:byte {}", self.archive, raw.offset),
             mailbox: &self.mailbox,
@@ -198,7 +198,7 @@ pub struct MboxSource;
 
 impl amem_records::Source for MboxSource {
     fn kind(&self) -> amem_records::SourceKind {
-        amem_records::SourceKind::Gmail
+        amem_records::SourceKind::GMAIL
     }
     fn describe(&self) -> &'static str {
         "an mbox file (its first line a `From ` separator)"

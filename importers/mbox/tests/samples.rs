@@ -110,7 +110,7 @@ fn eml_samples_parse() {
             let mut dated = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\n".to_vec();
             dated.extend_from_slice(&raw);
             let cx = amem_rfc822::MailContext {
-                source: amem_records::SourceKind::Gmail,
+                source: amem_records::SourceKind::GMAIL,
                 archive: "eml",
                 locator: f.display().to_string(),
                 mailbox: dir,

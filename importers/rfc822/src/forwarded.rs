@@ -53,7 +53,7 @@ mod tests {
 
     fn message(quoted: Vec<QuotedPart>) -> Message {
         Message {
-            source: SourceKind::Gmail,
+            source: SourceKind::GMAIL,
             archive: "mail.mbox".into(),
             conversation: "t".into(),
             id: MessageId("<f@x>".into()),

@@ -25,7 +25,7 @@
 //! let raw = b"Date: Tue, 3 Feb 2026 10:00:00 +0000\nFrom: Ann <a@x.org>\nSubject: Re: launch\n\n\
 //! It moved to Friday.\n\nOn Mon, 2 Feb 2026 at 09:00, Bob wrote:\n> When is the launch?\n";
 //! let cx = MailContext {
-//!     source: SourceKind::Gmail,
+//!     source: SourceKind::GMAIL,
 //!     archive: "mail.mbox",
 //!     locator: "mail.mbox:byte 0".into(),
 //!     mailbox: "mail.mbox",

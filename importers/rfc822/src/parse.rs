@@ -454,7 +454,7 @@ mod tests {
 
     fn cx(gmail: bool) -> MailContext<'static> {
         MailContext {
-            source: SourceKind::Gmail,
+            source: SourceKind::GMAIL,
             archive: "t.mbox",
             locator: "t.mbox:byte 0".into(),
             mailbox: "t.mbox",

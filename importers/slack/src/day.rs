@@ -440,7 +440,7 @@ fn convert(raw: &Value, i: usize, ctx: &DayContext<'_>) -> Result<Converted, Imp
     };
     let not_claims = subtype.filter(|st| EVENT_SUBTYPES.contains(st)).map(str::to_string);
     let m = Message {
-        source: SourceKind::Slack,
+        source: SourceKind::SLACK,
         archive: ctx.archive.to_string(),
         conversation,
         id: MessageId(format!("{}/{ts}", ctx.folder)),

@@ -286,7 +286,7 @@ pub struct SlackSource;
 
 impl amem_records::Source for SlackSource {
     fn kind(&self) -> amem_records::SourceKind {
-        amem_records::SourceKind::Slack
+        amem_records::SourceKind::SLACK
     }
     fn describe(&self) -> &'static str {
         "a Slack export (a folder or .zip with channels.json or users.json)"

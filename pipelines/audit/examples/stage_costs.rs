@@ -54,7 +54,7 @@ fn main() -> anyhow::Result<()> {
     let t = Instant::now();
     let opts = ImportOptions::default();
     let msgs: Vec<_> =
-        amem_audit::sources::open_source(SourceKind::Gmail, mbox.as_ref(), &opts)?.filter_map(Result::ok).take(limit).collect();
+        amem_audit::sources::open_source(SourceKind::GMAIL, mbox.as_ref(), &opts)?.filter_map(Result::ok).take(limit).collect();
     let n = msgs.len() as f64;
     put("import_per_msg", t.elapsed().as_secs_f64(), n);
 
@@ -165,7 +165,7 @@ fn main() -> anyhow::Result<()> {
 fn least_work(wiki: &Wiki, mbox: &std::path::Path) -> anyhow::Result<serde_json::Value> {
     let opts = ImportOptions::default();
     let t = Instant::now();
-    let all: Vec<_> = amem_audit::sources::open_source(SourceKind::Gmail, mbox, &opts)?.filter_map(Result::ok).collect();
+    let all: Vec<_> = amem_audit::sources::open_source(SourceKind::GMAIL, mbox, &opts)?.filter_map(Result::ok).collect();
     let parse = t.elapsed().as_secs_f64();
 
     let t = Instant::now();

@@ -84,7 +84,7 @@ mod tests {
         let mut meta = std::collections::BTreeMap::new();
         meta.insert("folder".to_string(), folder.to_string());
         Message {
-            source: SourceKind::Enron,
+            source: SourceKind::ENRON,
             archive: "maildir".into(),
             conversation: "c".into(),
             id: MessageId(id.into()),

@@ -101,7 +101,7 @@ fn decorate(
     copies: &HashMap<amem_records::Digest, Vec<String>>,
 ) {
     rec.from_me = options.identity.is_mine_by(rec.source, &rec.author, None)
-        || (rec.source == amem_records::SourceKind::Slack && options.slack_names.contains(&rec.author));
+        || (rec.source == amem_records::SourceKind::SLACK && options.slack_names.contains(&rec.author));
     rec.notes = notes.notes_for(rec);
     rec.also_filed_at = copies.get(&rec.claim.message_digest).cloned().unwrap_or_default();
     rec.forwarded_by_me = rec.forwarded_by.as_deref().is_some_and(|by| options.identity.is_mine_by(rec.source, by, None));

@@ -665,7 +665,7 @@ impl Selection<'_> {
             None => self.identity.is_mine(message),
         };
         if mine
-            && message.source == SourceKind::Slack
+            && message.source == SourceKind::SLACK
             && let Ok(mut names) = self.slack_names.lock()
             && !names.contains(&message.author)
         {
@@ -1067,7 +1067,7 @@ mod tests {
 
     fn message(n: u32, text: &str) -> Message {
         Message {
-            source: SourceKind::Gmail,
+            source: SourceKind::GMAIL,
             archive: "mail.mbox".into(),
             conversation: "thread".into(),
             id: MessageId(format!("<m{n}@example.org>")),
@@ -1138,7 +1138,7 @@ mod tests {
         let (a, b) = (d.path().join("a.mbox"), d.path().join("b.mbox"));
         write_mbox(&a, 0, 2 * BATCH as u32 + 6);
         write_mbox(&b, 1000, 3);
-        let sources = vec![(SourceKind::Gmail, a), (SourceKind::Gmail, d.path().join("missing.mbox")), (SourceKind::Gmail, b)];
+        let sources = vec![(SourceKind::GMAIL, a), (SourceKind::GMAIL, d.path().join("missing.mbox")), (SourceKind::GMAIL, b)];
         let (tx, rx) = sync_channel::<Vec<Incoming>>(256 / BATCH);
         let c = Counters::default();
         std::thread::scope(|scope| {

@@ -15,7 +15,7 @@
 //! conversations, never a template by their subject. Only mail: a chat
 //! message has no subject, and people say "ok" every day.
 
-use amem_records::{Digest, Message, SourceKind};
+use amem_records::{Digest, Message};
 use std::collections::{HashMap, HashSet};
 
 /// Distinct days (UTC) one sender's template must have been sent on.
@@ -72,7 +72,8 @@ impl Templates {
     /// Note `message` and say whether its sender has now sent its subject
     /// or its opening on [`DAYS`] or more days.
     pub fn recurring(&mut self, message: &Message) -> bool {
-        if !matches!(message.source, SourceKind::Gmail | SourceKind::Enron | SourceKind::EnronCsv) {
+        // Mail only: a chat channel's recurring lines are its talk, not a sender's template.
+        if message.source.is_chat() {
             return false;
         }
         if self.days.len() >= REMEMBERED {
@@ -107,11 +108,11 @@ impl Templates {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_records::MessageId;
+    use amem_records::{MessageId, SourceKind};
 
     fn mail(from: &str, day: u32, subject: &str, text: &str) -> Message {
         Message {
-            source: SourceKind::Enron,
+            source: SourceKind::ENRON,
             archive: "maildir".into(),
             conversation: subject.into(),
             id: MessageId(format!("<{day}{subject}@x>")),
@@ -160,7 +161,7 @@ mod tests {
             assert!(!t.recurring(&mail("ann@example.org", d, "RE: Q2 numbers", &format!("Day {d}: the plant ran at 410 MW."))));
         }
         let mut chat = mail("U1", 1, "general", "ok\nok\nok");
-        chat.source = SourceKind::Slack;
+        chat.source = SourceKind::SLACK;
         for d in 1..=5 {
             chat.sent_at = format!("2001-05-{d:02}T10:00:00Z").parse().unwrap();
             assert!(!t.recurring(&chat));

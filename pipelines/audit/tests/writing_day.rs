@@ -27,7 +27,7 @@ fn mail(n: u32, date: &str, body: &str) -> String {
 fn params(home: &Path, mbox: &Path) -> AuditParams {
     AuditParams {
         home: home.to_path_buf(),
-        sources: vec![(SourceKind::Gmail, mbox.to_path_buf())],
+        sources: vec![(SourceKind::GMAIL, mbox.to_path_buf())],
         since: Some("1970-01-01".into()),
         until: None,
         now: Some("2030-01-01T00:00:00Z".parse().unwrap()),

@@ -190,7 +190,7 @@ mod tests {
 
     fn msg(id: &str, text: &str, quoted: Option<&str>) -> Message {
         Message {
-            source: SourceKind::Enron,
+            source: SourceKind::ENRON,
             archive: "a".into(),
             conversation: "c".into(),
             id: MessageId(id.into()),

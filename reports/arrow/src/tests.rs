@@ -17,7 +17,7 @@ fn run() -> RunInfo {
         run_id: RunId("20240502T030405Z-1a2b3c4d".into()),
         started_at: t,
         params: RunParams {
-            sources: vec![RunSource { kind: SourceKind::Gmail, path: "exports/mail.mbox".into() }],
+            sources: vec![RunSource { kind: SourceKind::GMAIL, path: "exports/mail.mbox".into() }],
             since: None,
             until: None,
             now: t,
@@ -112,7 +112,7 @@ fn row(i: usize) -> AuditRecord {
     };
     AuditRecord {
         run_id: RunId("20240502T030405Z-1a2b3c4d".into()),
-        source: SourceKind::Gmail,
+        source: SourceKind::GMAIL,
         archive: "exports/mail.mbox".into(),
         conversation: format!("thread-{}", i % 4),
         message_id: claim.message.clone(),

@@ -11,8 +11,8 @@ fn run() -> RunInfo {
         started_at: t,
         params: RunParams {
             sources: vec![
-                RunSource { kind: SourceKind::Gmail, path: "exports/mail.mbox".into() },
-                RunSource { kind: SourceKind::Slack, path: "exports/acme".into() },
+                RunSource { kind: SourceKind::GMAIL, path: "exports/mail.mbox".into() },
+                RunSource { kind: SourceKind::SLACK, path: "exports/acme".into() },
             ],
             since: Some("2024-04-25T00:00:00Z".parse().unwrap()),
             until: None,
@@ -88,7 +88,7 @@ fn row(
     AuditRecord {
         run_id: RunId("20240502T030405Z-1a2b3c4d".into()),
         source,
-        archive: if source == SourceKind::Slack { "exports/acme".into() } else { "exports/mail.mbox".into() },
+        archive: if source == SourceKind::SLACK { "exports/acme".into() } else { "exports/mail.mbox".into() },
         conversation: conv.into(),
         message_id: claim.message.clone(),
         locator: "exports/mail.mbox:byte 0".into(),
@@ -123,7 +123,7 @@ fn conflict_row(author: &str, sent: &str) -> AuditRecord {
     value.span = Span::new(sentence.span.start + 16, sentence.span.start + 21);
     value.quote = "60 MW".into();
     let mut r =
-        row(SourceKind::Gmail, "thread-c", author, sent, "The plant makes 40 MW.", ClaimKind::Quantity, Status::Contradicted, vec![], None);
+        row(SourceKind::GMAIL, "thread-c", author, sent, "The plant makes 40 MW.", ClaimKind::Quantity, Status::Contradicted, vec![], None);
     r.assessment.reasons = vec![Reason {
         facet: "number".into(),
         detail: "the claim says 40 MW, the evidence says 60 MW".into(),
@@ -151,7 +151,7 @@ fn rows() -> Vec<AuditRecord> {
     let unaligned = Some(GateSummary { verdict: GateVerdict::Uncheckable, flags: vec![] });
     vec![
         row(
-            SourceKind::Gmail,
+            SourceKind::GMAIL,
             "thread-b",
             "Bob <bob@example.org>",
             "2024-04-29T09:00:00Z",
@@ -162,7 +162,7 @@ fn rows() -> Vec<AuditRecord> {
             hedge.clone(),
         ),
         row(
-            SourceKind::Gmail,
+            SourceKind::GMAIL,
             "thread-a",
             "Alice <alice@example.org>",
             "2024-04-28T09:00:00Z",
@@ -173,7 +173,7 @@ fn rows() -> Vec<AuditRecord> {
             hedge,
         ),
         row(
-            SourceKind::Slack,
+            SourceKind::SLACK,
             "general",
             "carol",
             "2024-04-30T09:00:00Z",
@@ -184,7 +184,7 @@ fn rows() -> Vec<AuditRecord> {
             unaligned,
         ),
         row(
-            SourceKind::Gmail,
+            SourceKind::GMAIL,
             "thread-a",
             "Alice <alice@example.org>",
             "2024-04-27T09:00:00Z",
