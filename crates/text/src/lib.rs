@@ -34,6 +34,7 @@ pub mod quantity;
 pub mod relations;
 pub mod sentence;
 pub mod stopwords;
+pub mod verify_words;
 pub mod words;
 
 pub use lexicon::{FILES as LEXICON_FILES, all_terms, unit_canonical};

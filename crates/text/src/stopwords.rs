@@ -35,6 +35,32 @@ impl std::ops::Deref for WordList {
     }
 }
 
+/// A parsed list of pairs (`a = b` a line, `#` comments): the antonyms, the two-word cues and
+/// the other lists whose entries come two by two. Derefs to a slice of pairs, in file order.
+pub struct WordPairs(OnceLock<Vec<(&'static str, &'static str)>>, &'static str);
+
+impl WordPairs {
+    /// Pairs over a lexicon file's text (`include_str!`), parsed on first use. A line without
+    /// ` = ` is no pair and is left out (the file's test names it).
+    pub const fn new(text: &'static str) -> WordPairs {
+        WordPairs(OnceLock::new(), text)
+    }
+}
+
+impl std::ops::Deref for WordPairs {
+    type Target = [(&'static str, &'static str)];
+    fn deref(&self) -> &[(&'static str, &'static str)] {
+        self.0.get_or_init(|| {
+            self.1
+                .lines()
+                .filter_map(|l| l.split('#').next().unwrap_or("").split_once('='))
+                .map(|(a, b)| (a.trim(), b.trim()))
+                .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+                .collect()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +78,11 @@ mod tests {
             assert!(list.iter().all(|w| *w == w.to_lowercase() && !w.contains(' ')));
         }
         assert!(ALIGNMENT_STOPWORDS.contains(&"lrb") && QUERY_STOPWORDS.contains(&"the"));
+    }
+
+    #[test]
+    fn pairs_are_read_two_by_two_in_order() {
+        static P: WordPairs = WordPairs::new("# head\nincrease = decrease  # a comment\n\nin = mice\nno pair here\n= half\n");
+        assert_eq!(*P, [("increase", "decrease"), ("in", "mice")]);
     }
 }

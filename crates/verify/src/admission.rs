@@ -23,166 +23,29 @@ use super::text::{self, Word};
 
 /// Determiners, pronouns and words of discourse position: what follows a bare verb that
 /// opens an imperative ("mark *this*", "ignore *previous* ...", "treat *the* claim").
-const OBJECT_OPENERS: &[&str] = &[
-    "the",
-    "this",
-    "that",
-    "these",
-    "those",
-    "it",
-    "all",
-    "any",
-    "every",
-    "each",
-    "my",
-    "our",
-    "your",
-    "his",
-    "her",
-    "its",
-    "their",
-    "a",
-    "an",
-    "me",
-    "us",
-    "them",
-    "everything",
-    "anything",
-    "previous",
-    "prior",
-    "above",
-    "preceding",
-    "following",
-    "earlier",
-    "foregoing",
-    "aforementioned",
-];
+static OBJECT_OPENERS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::OBJECT_OPENERS);
 
 /// Closed-class words that open a clause without being verbs (prepositions and
 /// subordinators the function-word list leaves out).
-const NOT_VERBS: &[&str] = &[
-    "despite",
-    "unlike",
-    "near",
-    "without",
-    "across",
-    "around",
-    "behind",
-    "beyond",
-    "since",
-    "toward",
-    "towards",
-    "throughout",
-    "along",
-    "amid",
-    "amongst",
-    "among",
-    "per",
-    "via",
-    "within",
-    "upon",
-    "inside",
-    "outside",
-    "beside",
-    "besides",
-    "except",
-    "like",
-    "regarding",
-    "concerning",
-    "following",
-    "including",
-    "unless",
-    "although",
-    "though",
-    "whereas",
-    "once",
-    "born",
-    "thus",
-    "hence",
-    "also",
-    "however",
-    "meanwhile",
-    "today",
-    "yesterday",
-    "yet",
-    "instead",
-    "overall",
-    "nearly",
-    "almost",
-    "only",
-    "even",
-];
+static NOT_VERBS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::NOT_VERBS);
 
 /// Words of politeness or emphasis before an imperative verb.
-const SOFTENERS: &[&str] = &["please", "kindly", "simply", "just", "now", "always", "also", "then", "so"];
+static SOFTENERS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SOFTENERS);
 
 /// Second person.
-const SECOND_PERSON: &[&str] = &["you", "your", "yours", "yourself", "yourselves", "thou", "thee", "ye"];
+static SECOND_PERSON: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SECOND_PERSON);
 
 /// Nouns that name a machine reading the text, or its instructions.
-const SYSTEM_NOUNS: &[&str] = &[
-    "verifier",
-    "verifiers",
-    "checker",
-    "checkers",
-    "factchecker",
-    "factcheckers",
-    "chatbot",
-    "chatbots",
-    "llm",
-    "llms",
-    "prompt",
-    "prompts",
-    "instruction",
-    "instructions",
-    "assistant",
-    "classifier",
-    "grader",
-    "evaluator",
-    "annotator",
-    "bot",
-];
+static SYSTEM_NOUNS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SYSTEM_NOUNS);
 
 /// Nouns for what a verifier judges.
-const META_NOUNS: &[&str] = &[
-    "claim",
-    "claims",
-    "statement",
-    "statements",
-    "assertion",
-    "assertions",
-    "query",
-    "verdict",
-    "label",
-    "rating",
-    "sentence",
-    "passage",
-];
+static META_NOUNS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::META_NOUNS);
 
 /// Obligation and permission, the modality of a directive.
-const DIRECTIVE_MODALS: &[&str] = &["must", "should", "shall", "ought", "needs", "need", "has", "have", "is", "are", "may", "can"];
+static DIRECTIVE_MODALS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::DIRECTIVE_MODALS);
 
 /// Words a verdict is given in.
-const VERDICTS: &[&str] = &[
-    "true",
-    "false",
-    "verified",
-    "supported",
-    "correct",
-    "accurate",
-    "confirmed",
-    "refuted",
-    "contradicted",
-    "valid",
-    "invalid",
-    "established",
-    "settled",
-    "proven",
-    "right",
-    "wrong",
-    "approved",
-    "factual",
-];
+static VERDICTS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::VERDICTS);
 
 fn has(list: &[&str], w: &str) -> bool {
     list.contains(&w)
@@ -192,7 +55,7 @@ fn has(list: &[&str], w: &str) -> bool {
 /// finite verb would carry, not a function word, a name or a number) followed by an object
 /// opener, or a negative imperative ("do not ...", "never ...").
 fn imperative_at(text: &str, words: &[Word], mut i: usize, clause_start: bool) -> bool {
-    while words.get(i).is_some_and(|w| has(SOFTENERS, &w.lower)) {
+    while words.get(i).is_some_and(|w| has(&SOFTENERS, &w.lower)) {
         i += 1;
     }
     let Some(w) = words.get(i) else { return false };
@@ -205,10 +68,10 @@ fn imperative_at(text: &str, words: &[Word], mut i: usize, clause_start: bool) -
     let name_like = !clause_start && w.capitalised;
     let inflected = (l.ends_with('s') && !l.ends_with("ss")) || l.ends_with("ed") || l.ends_with("ing") || l.ends_with("ly");
     let all_caps = surface.len() > 1 && surface.chars().all(|c| !c.is_lowercase());
-    if w.stop || inflected || name_like || all_caps || has(NOT_VERBS, l) || !l.chars().all(char::is_alphabetic) || l.len() < 3 {
+    if w.stop || inflected || name_like || all_caps || has(&NOT_VERBS, l) || !l.chars().all(char::is_alphabetic) || l.len() < 3 {
         return false;
     }
-    words.get(i + 1).is_some_and(|n| has(OBJECT_OPENERS, &n.lower))
+    words.get(i + 1).is_some_and(|n| has(&OBJECT_OPENERS, &n.lower))
 }
 
 /// Word indices at which a clause starts: the sentence start and after `:`, `;` or a dash.
@@ -235,19 +98,19 @@ pub(crate) fn addresses_reader_words(sentence: &str, words: &[Word]) -> bool {
         return false;
     }
     let lower: Vec<&str> = words.iter().map(|w| w.lower.as_str()).collect();
-    if lower.iter().any(|w| has(SECOND_PERSON, w)) {
+    if lower.iter().any(|w| has(&SECOND_PERSON, w)) {
         return true;
     }
     let machine = words.iter().enumerate().any(|(i, w)| {
-        has(SYSTEM_NOUNS, &w.lower)
+        has(&SYSTEM_NOUNS, &w.lower)
             || (&sentence[w.range.clone()] == "AI")
             || (w.lower == "language" && lower.get(i + 1) == Some(&"model"))
             || (w.lower == "system" && matches!(lower.get(i + 1), Some(&"prompt") | Some(&"message")))
     });
     // "assistant professor", "the instructions on the label" are ordinary prose: a machine
     // noun counts when the sentence also speaks of verdicts or of claims.
-    let meta = lower.iter().any(|w| has(META_NOUNS, w));
-    let verdict = lower.iter().any(|w| has(VERDICTS, w));
+    let meta = lower.iter().any(|w| has(&META_NOUNS, w));
+    let verdict = lower.iter().any(|w| has(&VERDICTS, w));
     if machine && (meta || verdict) {
         return true;
     }
@@ -265,12 +128,12 @@ pub(crate) fn addresses_reader_words(sentence: &str, words: &[Word]) -> bool {
         // verdict on the text itself ("this claim is verified"); "the claim that X is false"
         // reports a verdict on a claim about the world and stays evidence.
         let directive = lower.iter().enumerate().any(|(i, w)| {
-            has(DIRECTIVE_MODALS, w)
+            has(&DIRECTIVE_MODALS, w)
                 && lower[i + 1..].iter().take(3).any(|n| matches!(*n, "be" | "treated" | "marked" | "counted" | "considered" | "regarded"))
                 && lower[i + 1..].iter().take(4).any(|n| n.ends_with("ed") || *n == "taken")
         });
-        let self_reference = lower.windows(2).any(|p| matches!(p[0], "this" | "above" | "following" | "present") && has(META_NOUNS, p[1]))
-            || lower.windows(2).any(|p| has(META_NOUNS, p[0]) && matches!(p[1], "above" | "below" | "here"));
+        let self_reference = lower.windows(2).any(|p| matches!(p[0], "this" | "above" | "following" | "present") && has(&META_NOUNS, p[1]))
+            || lower.windows(2).any(|p| has(&META_NOUNS, p[0]) && matches!(p[1], "above" | "below" | "here"));
         if directive || self_reference {
             return true;
         }
@@ -330,55 +193,7 @@ pub(crate) enum Refusal {
 /// The words of a search page's own interface: what frames an echoed query
 /// on a results page ("Search results for …", "0 results found", "Did you
 /// mean …"). A closed class, unlike the phrasings of an instruction.
-const SEARCH_PAGE_WORDS: &[&str] = &[
-    "search",
-    "searched",
-    "searching",
-    "result",
-    "results",
-    "found",
-    "query",
-    "queries",
-    "showing",
-    "shown",
-    "match",
-    "matches",
-    "matching",
-    "matched",
-    "page",
-    "pages",
-    "next",
-    "previous",
-    "prev",
-    "sort",
-    "sorted",
-    "filter",
-    "filters",
-    "mean",
-    "related",
-    "suggestions",
-    "suggested",
-    "entries",
-    "entry",
-    "items",
-    "hits",
-    "none",
-    "zero",
-    "relevance",
-    "home",
-    "back",
-    "top",
-    "exact",
-    "phrase",
-    "quoted",
-    "containing",
-    "contain",
-    "contains",
-    "keywords",
-    "keyword",
-    "terms",
-    "term",
-];
+static SEARCH_PAGE_WORDS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SEARCH_PAGE_WORDS);
 
 /// The longest run of consecutive words `a` and `b` share: its length and
 /// where it ends in `b` (exclusive; 0 when there is none).

@@ -24,7 +24,8 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 /// Pronouns that, opening a sentence of a document, refer to the document's subject.
-pub(crate) const SUBJECT_PRONOUNS: &[&str] = &["he", "she", "it", "they", "his", "her", "its", "their"];
+pub(crate) static SUBJECT_PRONOUNS: amem_text::stopwords::WordList =
+    amem_text::stopwords::WordList::new(amem_text::verify_words::SUBJECT_PRONOUNS);
 
 /// One evidence text, split into sentences and read once.
 #[derive(Debug)]

@@ -29,148 +29,21 @@ pub(crate) struct Cue {
 /// closed-class negators of the gate's lexicon (`amem_text::cues`).
 /// Fact-checking prose (Climate-FEVER, HealthVer evidence) uses them exactly so.
 /// The lexical negatives ("refused to", "incapable of") deny the predicate they govern the same way.
-const DENIAL: &[&str] = &[
-    "denied",
-    "denies",
-    "deny",
-    "refute",
-    "refuted",
-    "refutes",
-    "debunked",
-    "myth",
-    "hoax",
-    "unfounded",
-    "unproven",
-    "refuse",
-    "refuses",
-    "refused",
-    "declined",
-    "incapable",
-];
+static DENIAL: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::DENIAL);
 
 /// Two-word scope cues: the source states the finding for a narrower population or setting.
-const SCOPE: &[(&str, &str)] = &[
-    ("in", "mice"),
-    ("in", "rats"),
-    ("in", "animals"),
-    ("in", "animal"),
-    ("in", "vitro"),
-    ("in", "hamsters"),
-    ("in", "macaques"),
-    ("in", "ferrets"),
-    ("in", "monkeys"),
-    ("in", "some"),
-    ("in", "certain"),
-    ("in", "selected"),
-    ("a", "subset"),
-    ("a", "few"),
-    ("small", "sample"),
-    ("pilot", "study"),
-    ("case", "report"),
-    ("in", "children"),
-    ("in", "adults"),
-    ("in", "men"),
-    ("in", "women"),
-    ("some", "patients"),
-    ("some", "people"),
-    ("some", "cases"),
-    ("some", "studies"),
-];
+static SCOPE: amem_text::stopwords::WordPairs = amem_text::stopwords::WordPairs::new(amem_text::verify_words::SCOPE);
 
 /// Antonym pairs: a source sentence that shares the proposition but carries the
 /// other member asserts the opposite. Counter-claims in COVID-Fact and FEVER are
 /// often built by exactly this swap.
-const ANTONYMS: &[(&str, &str)] = &[
-    ("increase", "decrease"),
-    ("increase", "reduce"),
-    ("increas", "decreas"),
-    ("increas", "reduc"),
-    ("higher", "lower"),
-    ("more", "less"),
-    ("more", "fewer"),
-    ("rise", "fall"),
-    ("rise", "drop"),
-    ("gain", "loss"),
-    ("high", "low"),
-    ("larger", "smaller"),
-    ("large", "small"),
-    ("strong", "weak"),
-    ("stronger", "weaker"),
-    ("effective", "ineffective"),
-    ("safe", "unsafe"),
-    ("safe", "dangerous"),
-    ("accept", "reject"),
-    ("approv", "reject"),
-    ("win", "lose"),
-    ("won", "lost"),
-    ("alive", "dead"),
-    ("born", "died"),
-    ("before", "after"),
-    ("first", "last"),
-    ("male", "female"),
-    ("positive", "negative"),
-    ("present", "absent"),
-    ("major", "minor"),
-    ("worse", "better"),
-    ("best", "worst"),
-    ("early", "late"),
-    ("earlier", "later"),
-    ("old", "young"),
-    ("older", "younger"),
-    ("north", "south"),
-    ("east", "west"),
-    ("maximum", "minimum"),
-    ("enhanc", "inhibit"),
-    ("induc", "inhibit"),
-    ("induc", "prevent"),
-    ("caus", "prevent"),
-    ("stimulat", "inhibit"),
-    ("include", "exclude"),
-    ("allow", "prevent"),
-    ("allow", "prohibit"),
-    ("activat", "inhibit"),
-    ("promot", "suppress"),
-    ("protect", "harm"),
-    ("benefit", "harm"),
-    ("success", "failure"),
-    ("start", "end"),
-    ("begin", "end"),
-    ("open", "close"),
-    ("common", "rare"),
-    ("fast", "slow"),
-    ("faster", "slower"),
-    ("rich", "poor"),
-    ("always", "never"),
-    ("all", "none"),
-    ("can", "cannot"),
-];
+static ANTONYMS: amem_text::stopwords::WordPairs = amem_text::stopwords::WordPairs::new(amem_text::verify_words::ANTONYMS);
 
 /// Verbs whose negation denies what follows them ("never *agreed* to become an entrepreneur"
 /// is "never became one"; "did not *become* a folk hero" is "was not one"): the implicative
 /// verbs of general English and the copular "become". Not "try" or "want", whose negation
 /// leaves what follows open.
-const PASSES_ON: &[&str] = &[
-    "become",
-    "becomes",
-    "became",
-    "becoming",
-    "manage",
-    "manages",
-    "managed",
-    "agree",
-    "agrees",
-    "agreed",
-    "bother",
-    "bothered",
-    "dare",
-    "dared",
-    "get",
-    "got",
-    "happen",
-    "happened",
-    "remember",
-    "remembered",
-];
+static PASSES_ON: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::PASSES_ON);
 
 /// True when the lower-case word is a verb a negation passes through to what follows ([`PASSES_ON`]).
 pub(crate) fn passes_on(lower: &str) -> bool {
@@ -179,10 +52,7 @@ pub(crate) fn passes_on(lower: &str) -> bool {
 
 /// Ordinal words: a rank is a discriminant bound to the word it ranks ("the first confirmed
 /// case" is not "the second confirmed case"; "second-largest" is not "largest").
-const ORDINALS: &[&str] = &[
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "1st", "2nd", "3rd", "4th", "5th",
-    "6th", "7th", "8th", "9th", "10th",
-];
+static ORDINALS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::ORDINALS);
 
 /// True when the lower-case word is an ordinal ([`ORDINALS`]).
 pub(crate) fn is_ordinal(lower: &str) -> bool {
@@ -197,10 +67,7 @@ pub(crate) fn is_superlative(lower: &str) -> bool {
 
 /// Beginnings of the words that give a quantity its direction ("reduced risk", "increased
 /// levels", "higher mortality"): said of a word, they state which way it goes.
-const DIRECTION: &[&str] = &[
-    "increas", "decreas", "reduc", "elevat", "diminish", "improv", "worsen", "impair", "enhanc", "declin", "boost", "lower", "higher",
-    "greater", "lesser",
-];
+static DIRECTION: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::DIRECTION);
 
 /// True when the lower-case word states a direction ([`DIRECTION`]).
 pub(crate) fn is_direction(lower: &str) -> bool {
@@ -318,7 +185,7 @@ fn stance_of(text: &str, words: &[Word], found: &[amem_records::Cue]) -> (Vec<Cu
 /// Time deixis the gate's temporal lexicon lists only inside phrases ("right now", "as of
 /// now"), because alone "now" is as often a discourse marker; in a claim either reading
 /// places the statement in the speaker's present, it adds nothing to match.
-const DEIXIS: &[&str] = &["now", "nowadays"];
+static DEIXIS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::DEIXIS);
 
 /// Words of a claim that carry the speaker's stance, not the proposition (word indices into
 /// `words`): hedges ("I think", "probably"), time deixis ("now", "currently", "these days"
@@ -452,8 +319,7 @@ fn source_before(text: &str, words: &[Word], verb: usize) -> Option<usize> {
 /// Hearsay: the source relays a claim without asserting it ("it was claimed that",
 /// "allegedly", "is said to"). A narrow subset of the gate's attribution cues: plain
 /// attribution ("according to the census", "reported cases") states facts and is not read here.
-const HEARSAY: &[&str] =
-    &["claimed", "allegedly", "reportedly", "purportedly", "supposedly", "rumored", "rumoured", "rumor", "rumour", "rumors", "rumours"];
+static HEARSAY: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::HEARSAY);
 
 /// Hearsay cues in `words` (the words of a sentence).
 pub(crate) fn hearsay(words: &[Word]) -> Vec<Cue> {
@@ -491,7 +357,7 @@ pub(crate) fn scopes(words: &[Word]) -> Vec<Cue> {
 /// The antonym of a word stem or lower-case form, if it has one.
 pub(crate) fn antonyms_of(stem: &str, lower: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
-    for (a, b) in ANTONYMS {
+    for (a, b) in ANTONYMS.iter() {
         for key in [stem, lower] {
             if key == *a {
                 out.push(*b);

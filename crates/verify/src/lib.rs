@@ -219,6 +219,29 @@ pub fn text_evidence(text: &str, chunk: u32) -> Evidence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every word list of the verifier is a file under `crates/text/lexicons/verify/`, and every
+    /// one is read by a rule here.
+    #[test]
+    fn every_word_list_of_the_verifier_is_read() {
+        let sources = [
+            include_str!("cues.rs"),
+            include_str!("admission.rs"),
+            include_str!("scope.rs"),
+            include_str!("relevance.rs"),
+            include_str!("analysis.rs"),
+            include_str!("align/conflict.rs"),
+        ];
+        let lists: Vec<&str> = include_str!("../../text/src/verify_words.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub const ")?.split(':').next())
+            .collect();
+        assert!(lists.len() >= 20, "{lists:?}");
+        for name in lists {
+            let used = format!("amem_text::verify_words::{name}");
+            assert!(sources.iter().any(|s| s.contains(&used)), "{name} is read by no rule");
+        }
+    }
     use amem_records::Group;
 
     fn status(claim: &str, ev: &str) -> Status {

@@ -88,8 +88,7 @@ impl Rarity {
 }
 
 /// Words that open a claim whose subject only its conversation can resolve.
-const DEICTIC: &[&str] =
-    &["he", "she", "it", "they", "we", "i", "you", "this", "that", "these", "those", "his", "her", "its", "their", "my", "your", "there"];
+static DEICTIC: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::DEICTIC);
 
 /// What a claim is about.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,7 +15,7 @@ use super::text::Word;
 use std::ops::Range;
 
 /// Units of time a span of time is counted in.
-const TIME_UNITS: &[&str] = &["year", "month", "week", "day", "decade", "century", "hour", "minute", "second"];
+static TIME_UNITS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::TIME_UNITS);
 
 /// True when `q` in `text` is a window of time the proposition holds over ("over the past 30 years",
 /// "within the last 50 years", "in the next 10 years"): the scope of the statement, not its value, so
@@ -32,12 +32,10 @@ pub(crate) fn time_window(text: &str, q: &Quantity) -> bool {
 }
 
 /// Words that name a time relative to the moment of writing.
-const RELATIVE: &[&str] =
-    &["today", "tonight", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend"];
+static RELATIVE: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::RELATIVE);
 
 /// Periods that "this", "next" or "last" make relative ("this week", "last year").
-const PERIODS: &[&str] =
-    &["week", "month", "year", "morning", "afternoon", "evening", "quarter", "season", "spring", "summer", "fall", "autumn", "winter"];
+static PERIODS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::PERIODS);
 
 /// The first time expression of `words` relative to the moment of writing, as a byte range
 /// of the text the words were read from.

@@ -736,25 +736,7 @@ fn nationality_substitution(a: &Aligned<'_>) -> Option<Reason> {
 }
 
 /// Titles that stand before a name without being one.
-const HONORIFICS: &[&str] = &[
-    "mr",
-    "mrs",
-    "ms",
-    "miss",
-    "dr",
-    "prof",
-    "professor",
-    "sir",
-    "dame",
-    "lord",
-    "lady",
-    "saint",
-    "st",
-    "rev",
-    "president",
-    "king",
-    "queen",
-];
+static HONORIFICS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::HONORIFICS);
 
 /// A name of the claim missing from an aligned sentence whose slot, next to a
 /// word both share, holds another name ("Star Trek" / "Star Wars",

@@ -1,0 +1,93 @@
+//! The verifier's word lists (`crates/text/lexicons/verify/`): cues of denial, scope, hearsay and direction, the admission test's words, honorifics.
+//! One constant per file of `crates/text/lexicons/verify/`, compiled in, each read as a
+//! [`crate::stopwords::WordList`] (or [`crate::stopwords::WordPairs`] for `a = b` lines), the one
+//! loader of word-list files. The folder's README says what the files are.
+
+/// `verify/denial.txt`.
+pub const DENIAL: &str = include_str!("../lexicons/verify/denial.txt");
+
+/// `verify/scope.txt`.
+pub const SCOPE: &str = include_str!("../lexicons/verify/scope.txt");
+
+/// `verify/antonyms.txt`.
+pub const ANTONYMS: &str = include_str!("../lexicons/verify/antonyms.txt");
+
+/// `verify/passes_on.txt`.
+pub const PASSES_ON: &str = include_str!("../lexicons/verify/passes_on.txt");
+
+/// `verify/ordinals.txt`.
+pub const ORDINALS: &str = include_str!("../lexicons/verify/ordinals.txt");
+
+/// `verify/direction.txt`.
+pub const DIRECTION: &str = include_str!("../lexicons/verify/direction.txt");
+
+/// `verify/deixis.txt`.
+pub const DEIXIS: &str = include_str!("../lexicons/verify/deixis.txt");
+
+/// `verify/hearsay.txt`.
+pub const HEARSAY: &str = include_str!("../lexicons/verify/hearsay.txt");
+
+/// `verify/object_openers.txt`.
+pub const OBJECT_OPENERS: &str = include_str!("../lexicons/verify/object_openers.txt");
+
+/// `verify/not_verbs.txt`.
+pub const NOT_VERBS: &str = include_str!("../lexicons/verify/not_verbs.txt");
+
+/// `verify/softeners.txt`.
+pub const SOFTENERS: &str = include_str!("../lexicons/verify/softeners.txt");
+
+/// `verify/second_person.txt`.
+pub const SECOND_PERSON: &str = include_str!("../lexicons/verify/second_person.txt");
+
+/// `verify/system_nouns.txt`.
+pub const SYSTEM_NOUNS: &str = include_str!("../lexicons/verify/system_nouns.txt");
+
+/// `verify/meta_nouns.txt`.
+pub const META_NOUNS: &str = include_str!("../lexicons/verify/meta_nouns.txt");
+
+/// `verify/directive_modals.txt`.
+pub const DIRECTIVE_MODALS: &str = include_str!("../lexicons/verify/directive_modals.txt");
+
+/// `verify/verdicts.txt`.
+pub const VERDICTS: &str = include_str!("../lexicons/verify/verdicts.txt");
+
+/// `verify/search_page_words.txt`.
+pub const SEARCH_PAGE_WORDS: &str = include_str!("../lexicons/verify/search_page_words.txt");
+
+/// `verify/time_units.txt`.
+pub const TIME_UNITS: &str = include_str!("../lexicons/verify/time_units.txt");
+
+/// `verify/relative.txt`.
+pub const RELATIVE: &str = include_str!("../lexicons/verify/relative.txt");
+
+/// `verify/periods.txt`.
+pub const PERIODS: &str = include_str!("../lexicons/verify/periods.txt");
+
+/// `verify/deictic.txt`.
+pub const DEICTIC: &str = include_str!("../lexicons/verify/deictic.txt");
+
+/// `verify/subject_pronouns.txt`.
+pub const SUBJECT_PRONOUNS: &str = include_str!("../lexicons/verify/subject_pronouns.txt");
+
+/// `verify/honorifics.txt`.
+pub const HONORIFICS: &str = include_str!("../lexicons/verify/honorifics.txt");
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_file_of_the_folder_has_its_constant() {
+        let source = include_str!("verify_words.rs");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/lexicons/verify");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "txt") {
+                continue;
+            }
+            n += 1;
+            let stem = path.file_stem().unwrap().to_str().unwrap();
+            assert!(source.contains(&format!("\"../lexicons/verify/{stem}.txt\"")), "{stem}.txt has no constant");
+        }
+        assert!(n >= 20, "{n} files");
+    }
+}
