@@ -11,6 +11,7 @@ Every function is deterministic given its `rng` (a `random.Random`), so the
 training data is a pure function of the sources and the seed.
 """
 
+import os
 import re
 
 SUPPORTED, CONTRADICTED, NOT_ENOUGH_INFO = "supported", "contradicted", "not_enough_info"
@@ -19,12 +20,11 @@ SUPPORTED, CONTRADICTED, NOT_ENOUGH_INFO = "supported", "contradicted", "not_eno
 # letters (COVID-19, B2B, 3D) is a name, not a value, and is left alone.
 NUMBER = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w]|[.,]\d)")
 
+# The function words the overlap ignores: one list with amem's own window (crates/models/src/window.rs).
 STOP = frozenset(
-    """a an the of in on at to for from by with and or but is are was were be been being has have had
-    do does did not no it its this that these those as which who whom whose what when where why how
-    than then there their they them he she his her we our you your i me my can could will would may
-    might shall should must also only just about into over under after before between during such
-    more most less least other some any all each both either neither one""".split()
+    line.split("#")[0].strip()
+    for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "crates", "text", "lexicons", "window_stopwords.txt"))
+    if line.split("#")[0].strip()
 )
 
 WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")

@@ -167,7 +167,7 @@ static PARTICIPLES_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(PARTIC
 /// The first words of discourse leads and frames: a sentence opening with
 /// none of them has no frame to skip.
 static FRAME_OPENERS: LazyLock<WordSet> = LazyLock::new(|| {
-    let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS).chain(DISCOURSE_FRAMES.iter());
+    let leads = DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS.iter()).chain(DISCOURSE_FRAMES.iter());
     WordSet::new(leads.filter_map(|p| p.split([' ', '\'', ',']).next()))
 });
 /// Lexicon entries split into words once (multi-word modals and
@@ -672,8 +672,9 @@ pub fn classify_settled(sentence: &str, cues: &[Cue]) -> (ClaimKind, Settled) {
     (assertion_check(sentence, &ws, cues, hits, kind).unwrap_or(kind), Rules)
 }
 
-/// Spoken leads skipped before a discourse frame, beyond [`DISCOURSE_LEADS`].
-const EXTRA_FRAME_LEADS: &[&str] = &["well", "now", "yes", "no", "uh", "oh"];
+/// Spoken leads skipped before a discourse frame, beyond [`DISCOURSE_LEADS`]
+/// (`text/lexicons/claims/frame_leads.txt`).
+static EXTRA_FRAME_LEADS: WordList = WordList::new(amem_text::claim_words::FRAME_LEADS);
 
 /// The statement after a leading discourse frame ("Keep in mind that ...",
 /// "Well, let me say ..."), when one opens `sentence` and at least three
@@ -698,7 +699,7 @@ fn after_discourse_frame(sentence: &str) -> Option<&str> {
     // discourse leads first ("Well, now, ...")
     loop {
         let before = t.len();
-        for d in DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS) {
+        for d in DISCOURSE_LEADS.iter().chain(EXTRA_FRAME_LEADS.iter()) {
             if starts(t, d) {
                 t = skip(&t[d.len()..]);
             }

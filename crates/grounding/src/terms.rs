@@ -9,29 +9,6 @@ use std::sync::OnceLock;
 /// finds nothing.
 pub const MAX_TERMS: usize = 6;
 
-/// English function words ([`FUNCTION_WORDS`], shared with the verifier) and,
-/// here, claim verbs and the like that carry no search value.
-const SEARCH_STOPWORDS: &[&str] = &[
-    "now",
-    "said",
-    "says",
-    "according",
-    "actually",
-    "approximately",
-    "around",
-    "claim",
-    "claims",
-    "currently",
-    "first",
-    "known",
-    "really",
-    "reported",
-    "since",
-    "total",
-    "two",
-    "uses",
-];
-
 fn url_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| Regex::new(r"(?i)\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+").expect("invariant: literal regex"))
@@ -81,7 +58,7 @@ pub fn key_terms(claim: &str) -> Vec<String> {
         sentence_start = false;
         let lower = tok.to_lowercase();
         if FUNCTION_WORDS.contains(&lower.as_str())
-            || SEARCH_STOPWORDS.contains(&lower.as_str())
+            || amem_text::stopwords::SEARCH_STOPWORDS.contains(&lower.as_str())
             || tok.chars().count() < 2 && !tok.chars().all(|c| c.is_ascii_digit())
         {
             continue;

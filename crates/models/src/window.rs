@@ -14,15 +14,9 @@ pub const WINDOW_CHARS: usize = 600;
 /// Sentences kept from a passage longer than [`WINDOW_CHARS`].
 pub const WINDOW_SENTENCES: usize = 3;
 
-/// The function words the overlap ignores: the training script's list.
-const STOP: &[&str] = &[
-    "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be",
-    "been", "being", "has", "have", "had", "do", "does", "did", "not", "no", "it", "its", "this", "that", "these", "those", "as", "which",
-    "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "then", "there", "their", "they", "them", "he", "she", "his",
-    "her", "we", "our", "you", "your", "i", "me", "my", "can", "could", "will", "would", "may", "might", "shall", "should", "must", "also",
-    "only", "just", "about", "into", "over", "under", "after", "before", "between", "during", "such", "more", "most", "less", "least",
-    "other", "some", "any", "all", "each", "both", "either", "neither", "one",
-];
+/// The function words the overlap ignores: the training script's list (`models/verifier/generate.py`
+/// reads the same file).
+static STOP: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::stopwords::WINDOW_STOPWORDS);
 
 /// Lower-cased ASCII words of three characters or more that are not function words: runs of
 /// ASCII letters and digits, with one `'letters` tail kept ("company's").

@@ -58,6 +58,9 @@ pub const FINITE: &str = include_str!("../lexicons/claims/finite.txt");
 /// `claims/first_person.txt`.
 pub const FIRST_PERSON: &str = include_str!("../lexicons/claims/first_person.txt");
 
+/// `claims/frame_leads.txt`.
+pub const FRAME_LEADS: &str = include_str!("../lexicons/claims/frame_leads.txt");
+
 /// `claims/future.txt`.
 pub const FUTURE: &str = include_str!("../lexicons/claims/future.txt");
 

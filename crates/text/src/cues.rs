@@ -142,12 +142,12 @@ pub fn cues_from<'a>(lex: &'static Lexicon, text: &'a str, hits: &[Hit], numbers
 /// infinitive ("wrong to say", "refused to comment") and the modals ("would
 /// say", "could tell"). PolNeAR dev: 180 attribution matches after these
 /// words (outside quotations), 44% annotated, against 83% elsewhere.
-const UNREALISED: &[&str] = &["to", "will", "would", "can", "could", "should", "might", "must", "may", "cannot"];
+static UNREALISED: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::UNREALISED);
 
 /// True when the word before `start` makes the speech verb at `start`
 /// unrealised (see [`UNREALISED`]).
 fn attribution_is_unrealised(text: &str, start: usize) -> bool {
-    is_one_of(word_before(text, start), UNREALISED)
+    is_one_of(word_before(text, start), &UNREALISED)
 }
 
 /// The word (letters and digits) ending right before `start`, whitespace skipped; empty at
@@ -168,34 +168,30 @@ fn is_one_of(w: &str, set: &[&str]) -> bool {
 /// Prepositions of place after "appear": "appears in the erratum",
 /// "appeared on the membrane" is being seen, not seeming. BioScope dev: 12
 /// such matches, none annotated as speculation.
-const APPEAR_PLACE: &[&str] =
-    &["in", "on", "at", "within", "during", "when", "after", "before", "between", "among", "under", "below", "above", "with", "from", "by"];
+static APPEAR_PLACE: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::APPEAR_PLACE);
 
 /// Words before "possible" that make it feasibility or degree, not
 /// uncertainty: "as soon as possible", "whenever possible", "if possible".
 /// Dev: 25 such matches (bioscope and sfu_review), none annotated.
-const POSSIBLE_DEGREE: &[&str] = &["as", "whenever", "wherever", "if"];
+static POSSIBLE_DEGREE: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::POSSIBLE_DEGREE);
 
 /// A hedge match whose context gives the word another sense (see
 /// [`APPEAR_PLACE`], [`POSSIBLE_DEGREE`]).
 fn hedge_is_false_friend(rule: &str, text: &str, start: usize, end: usize) -> bool {
     match rule {
-        "hedge:appear" => is_one_of(word_after(text, end), APPEAR_PLACE),
-        "hedge:possible" => is_one_of(word_before(text, start), POSSIBLE_DEGREE),
+        "hedge:appear" => is_one_of(word_after(text, end), &APPEAR_PLACE),
+        "hedge:possible" => is_one_of(word_before(text, start), &POSSIBLE_DEGREE),
         _ => false,
     }
 }
 
 /// Words before a capitalised "May" that make it the month ("in May",
 /// "since May", "early May"). Dev: 13 such hedge matches, none annotated.
-const MONTH_BEFORE: &[&str] = &[
-    "in", "since", "until", "till", "by", "during", "of", "early", "late", "mid", "last", "next", "this", "every", "before", "after",
-    "from", "through",
-];
+static MONTH_BEFORE: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::MONTH_BEFORE);
 
 /// "May" capitalised after a preposition of time is the month, not the modal.
 fn may_is_month(text: &str, start: usize, end: usize) -> bool {
-    &text[start..end] == "May" && is_one_of(word_before(text, start), MONTH_BEFORE)
+    &text[start..end] == "May" && is_one_of(word_before(text, start), &MONTH_BEFORE)
 }
 
 /// Byte spans of the closed quotations of `text` (“…” or "…"), quote marks
@@ -242,7 +238,7 @@ fn quoted_spans(text: &str) -> Vec<(usize, usize)> {
 /// "if" right after a verb of asking or testing ("we tested if X held",
 /// "asked him if") is an embedded question ("whether"), not a condition.
 fn if_means_whether(lex: &Lexicon, text: &str, if_start: usize) -> bool {
-    const PRONOUNS: &[&str] = &["me", "him", "her", "us", "them", "you", "it"];
+    static PRONOUNS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::PRONOUNS);
     // the two words before "if", lower-cased (borrowed when they already are)
     fn as_lower(w: &str) -> std::borrow::Cow<'_, str> {
         if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'\'') { w.into() } else { w.to_lowercase().into() }

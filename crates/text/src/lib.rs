@@ -28,12 +28,14 @@ pub mod cues;
 pub mod dates;
 pub mod html;
 pub mod lexicon;
+pub mod mail_words;
 pub mod memory;
 pub mod numbers;
 pub mod quantity;
 pub mod relations;
 pub mod sentence;
 pub mod stopwords;
+pub mod text_words;
 pub mod verify_words;
 pub mod words;
 

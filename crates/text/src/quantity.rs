@@ -124,8 +124,7 @@ const CURRENCIES: &[&str] = &["USD", "EUR", "GBP", "JPY", "INR", "CHF", "CNY"];
 const CURRENCY_SIGNS: &[(char, &str)] = &[('$', "USD"), ('€', "EUR"), ('£', "GBP"), ('¥', "JPY"), ('₹', "INR")];
 
 /// Currency codes written as a word before a number ("USD 5", "EUR 3.1 million", "Rs. 500").
-const CURRENCY_CODES_BEFORE: &[(&str, &str)] =
-    &[("usd", "USD"), ("eur", "EUR"), ("gbp", "GBP"), ("jpy", "JPY"), ("chf", "CHF"), ("cny", "CNY"), ("inr", "INR"), ("rs", "INR")];
+static CURRENCY_CODES_BEFORE: crate::stopwords::WordPairs = crate::stopwords::WordPairs::new(crate::text_words::CURRENCY_CODES_BEFORE);
 
 /// Look a word up in a lexicon map keyed by lower-case forms, without allocating for the usual
 /// short ASCII word (this runs for every number the gate reads).
@@ -441,25 +440,10 @@ const SPELLED: &[(&str, f64)] = &[
 ];
 
 /// The units of a hyphenated spelled number ("twenty-one" … "ninety-nine").
-const UNITS: &[&str] = &["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+static UNITS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::UNITS);
 
 /// Words between a number and the noun it counts that do not change what is counted.
-const ANCHOR_SKIP: &[&str] = &[
-    "of",
-    "the",
-    "new",
-    "more",
-    "additional",
-    "confirmed",
-    "reported",
-    "total",
-    "other",
-    "further",
-    "american",
-    "different",
-    "consecutive",
-    "people", // "1 million people" and "1 million" name the same population; the anchor is kept when it is the only noun
-];
+static ANCHOR_SKIP: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::ANCHOR_SKIP);
 
 /// The value of a spelled-out number ([`SPELLED`], the first entry for the word), found by a
 /// set look-up: every word of a text is asked.
@@ -625,10 +609,7 @@ fn link_ranges(text: &str, qs: &mut [Quantity]) {
 
 /// Verbs that link a subject to the value it has ("the budget was $1.2 million",
 /// "revenue reached 3 million", "a budget of $2 million").
-const LINKS: &[&str] = &[
-    "was", "is", "were", "are", "be", "been", "of", "remains", "remained", "reached", "totalled", "totaled", "totals", "stood", "hit",
-    "worth", "cost", "costs",
-];
+static LINKS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::LINKS);
 
 /// The noun phrase a value is predicated of, when nothing after the number says what it
 /// counts: "The launch budget was $1.2 million" anchors 1.2 million to "launch budget".

@@ -283,11 +283,7 @@ fn bullet_len(line: &str) -> usize {
 }
 
 /// Words that cannot end a sentence: a line ending with one continues.
-const CONNECTORS: &[&str] = &[
-    "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "from", "with", "and", "or", "but", "that", "which", "who", "is", "are",
-    "was", "were", "be", "will", "would", "can", "could", "should", "my", "our", "your", "their", "his", "her", "its", "as", "than", "if",
-    "into", "about", "per", "this", "these", "those", "has", "have", "had", "not",
-];
+static CONNECTORS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::CONNECTORS);
 
 /// Does the next line continue the block?
 fn joins(block: &str, next_trimmed: &str, layout: Layout) -> bool {
@@ -366,12 +362,7 @@ fn abbreviations() -> &'static Abbreviations {
 }
 
 /// Words that typically open a sentence, used after a `maybe_final` abbreviation.
-const OPENERS: &[&str] = &[
-    "i", "we", "you", "he", "she", "it", "they", "the", "this", "that", "these", "those", "there", "please", "thanks", "thank", "our",
-    "my", "a", "an", "if", "in", "on", "at", "as", "so", "but", "and", "also", "however", "let", "what", "when", "where", "who", "why",
-    "how", "can", "could", "would", "will", "is", "are", "do", "did", "does", "any", "all", "some", "no", "yes", "ok", "for", "after",
-    "before",
-];
+static OPENERS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::OPENERS);
 
 fn is_url_or_address(tok: &str) -> bool {
     let t = tok.trim_start_matches(['<', '(', '[', '"', '\'']);

@@ -15,6 +15,14 @@ pub static ALIGNMENT_STOPWORDS: WordList = WordList(OnceLock::new(), include_str
 /// (`lexicons/query_stopwords.txt`).
 pub static QUERY_STOPWORDS: WordList = WordList(OnceLock::new(), include_str!("../lexicons/query_stopwords.txt"));
 
+/// What a trust-list search leaves out beyond [`FUNCTION_WORDS`]: claim verbs and the like that
+/// carry no search value (`lexicons/search_stopwords.txt`).
+pub static SEARCH_STOPWORDS: WordList = WordList(OnceLock::new(), include_str!("../lexicons/search_stopwords.txt"));
+
+/// The text of `lexicons/window_stopwords.txt`: the function words the verifier model's evidence
+/// window ignores (`amem_models::content_words`), one list with its training script.
+pub const WINDOW_STOPWORDS: &str = include_str!("../lexicons/window_stopwords.txt");
+
 /// A parsed word list (one word a line, `#` comments); derefs to a slice of
 /// lower-case words.
 pub struct WordList(OnceLock<Vec<&'static str>>, &'static str);

@@ -54,9 +54,6 @@ pub const VERDICTS: &str = include_str!("../lexicons/verify/verdicts.txt");
 /// `verify/search_page_words.txt`.
 pub const SEARCH_PAGE_WORDS: &str = include_str!("../lexicons/verify/search_page_words.txt");
 
-/// `verify/time_units.txt`.
-pub const TIME_UNITS: &str = include_str!("../lexicons/verify/time_units.txt");
-
 /// `verify/relative.txt`.
 pub const RELATIVE: &str = include_str!("../lexicons/verify/relative.txt");
 

@@ -309,7 +309,7 @@ fn irregular(lower: &str) -> Option<&'static str> {
     static SHAPES: OnceLock<[u16; 256]> = OnceLock::new();
     let shapes = SHAPES.get_or_init(|| {
         let mut t = [0u16; 256];
-        for (w, _) in IRREGULAR {
+        for (w, _) in IRREGULAR.iter() {
             if let Some(&b) = w.as_bytes().first() {
                 t[usize::from(b)] |= 1 << w.len().min(15);
             }
@@ -744,88 +744,7 @@ fn ends_past_snowball(lower: &str) -> bool {
 /// "birth" of "born") that no suffix rule (Snowball's included) joins to their lemma. A closed
 /// class of the language, listed once, not tuned to any corpus; forms that are
 /// also other words ("found", "left", "saw", "lead") are left out.
-const IRREGULAR: &[(&str, &str)] = &[
-    ("died", "die"),
-    ("dies", "die"),
-    ("dying", "die"),
-    ("death", "die"),
-    ("deaths", "die"),
-    ("dead", "die"),
-    ("birth", "born"),
-    ("births", "born"),
-    ("began", "begin"),
-    ("begun", "begin"),
-    ("begins", "begin"),
-    ("beginning", "begin"),
-    ("grew", "grow"),
-    ("grown", "grow"),
-    ("grows", "grow"),
-    ("growing", "grow"),
-    ("growth", "grow"),
-    ("wrote", "write"),
-    ("written", "write"),
-    ("writes", "write"),
-    ("writing", "write"),
-    ("writer", "write"),
-    ("took", "take"),
-    ("taken", "take"),
-    ("takes", "take"),
-    ("gave", "give"),
-    ("given", "give"),
-    ("gives", "give"),
-    ("spoke", "speak"),
-    ("spoken", "speak"),
-    ("chose", "choose"),
-    ("chosen", "choose"),
-    ("fell", "fall"),
-    ("fallen", "fall"),
-    ("rose", "rise"),
-    ("risen", "rise"),
-    ("drew", "draw"),
-    ("drawn", "draw"),
-    ("knew", "know"),
-    ("known", "know"),
-    ("built", "build"),
-    ("sold", "sell"),
-    ("bought", "buy"),
-    ("taught", "teach"),
-    ("held", "hold"),
-    ("kept", "keep"),
-    ("sent", "send"),
-    ("spent", "spend"),
-    ("won", "win"),
-    ("wins", "win"),
-    ("winning", "win"),
-    ("winner", "win"),
-    ("lost", "lose"),
-    ("loses", "lose"),
-    ("paid", "pay"),
-    ("told", "tell"),
-    ("said", "say"),
-    ("says", "say"),
-    ("went", "go"),
-    ("gone", "go"),
-    ("came", "come"),
-    ("became", "become"),
-    ("ran", "run"),
-    ("met", "meet"),
-    ("brought", "bring"),
-    ("fought", "fight"),
-    ("caught", "catch"),
-    ("sang", "sing"),
-    ("sung", "sing"),
-    ("singer", "sing"),
-    ("stood", "stand"),
-    ("wore", "wear"),
-    ("worn", "wear"),
-    ("men", "man"),
-    ("women", "woman"),
-    ("children", "child"),
-    ("mice", "mouse"),
-    ("feet", "foot"),
-    ("teeth", "tooth"),
-    ("people", "person"),
-];
+static IRREGULAR: crate::stopwords::WordPairs = crate::stopwords::WordPairs::new(crate::text_words::IRREGULAR);
 
 /// A cheap necessary condition for [`stems_match`]: the stem's first five bytes (all of it
 /// when shorter) and that count, packed into one integer. Two stems that match are equal or

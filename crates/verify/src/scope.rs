@@ -15,7 +15,9 @@ use super::text::Word;
 use std::ops::Range;
 
 /// Units of time a span of time is counted in.
-static TIME_UNITS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::TIME_UNITS);
+// The claim extractor's list of time units (singular and plural): a unit is compared with its
+// trailing "s" cut, so only the singulars can match.
+static TIME_UNITS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::claim_words::TIME_UNITS);
 
 /// True when `q` in `text` is a window of time the proposition holds over ("over the past 30 years",
 /// "within the last 50 years", "in the next 10 years"): the scope of the statement, not its value, so

@@ -40,53 +40,25 @@ use amem_records::address_of;
 /// First words of a sender's local part (split on `.`, `_`, `-`, `+`) that
 /// mark a machine: nobody reads replies, or the address is a role that
 /// sends automatically.
-const AUTOMATED_LOCAL_WORDS: &[&str] = &[
-    "noreply",
-    "donotreply",
-    "donotrespond",
-    "mailer",
-    "mailerdaemon",
-    "postmaster",
-    "bounce",
-    "bounces",
-    "newsletter",
-    "newsletters",
-    "alert",
-    "alerts",
-    "announcement",
-    "announcements",
-    "notification",
-    "notifications",
-    "notify",
-    "digest",
-];
+static AUTOMATED_LOCAL_WORDS: amem_text::stopwords::WordList =
+    amem_text::stopwords::WordList::new(amem_text::mail_words::AUTOMATED_LOCAL_WORDS);
 
 /// Words that name a sending role wherever they stand in a sender's local
 /// part (`enron.announcements@`, `daily-digest@`, `it.notifications@`):
 /// nobody signs a personal mail with them.
-const ROLE_LOCAL_WORDS: &[&str] = &[
-    "noreply",
-    "donotreply",
-    "newsletter",
-    "newsletters",
-    "announcement",
-    "announcements",
-    "notification",
-    "notifications",
-    "digest",
-    "alerts",
-];
+static ROLE_LOCAL_WORDS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::mail_words::ROLE_LOCAL_WORDS);
 
 /// Two-word local parts of the same kind (`no-reply`, `do-not-reply`, `no.address`).
-const AUTOMATED_LOCAL_PAIRS: &[(&str, &str)] =
-    &[("no", "reply"), ("no", "address"), ("do", "not"), ("dont", "reply"), ("mailer", "daemon"), ("no", "response")];
+static AUTOMATED_LOCAL_PAIRS: amem_text::stopwords::WordPairs =
+    amem_text::stopwords::WordPairs::new(amem_text::mail_words::AUTOMATED_LOCAL_PAIRS);
 
 /// First labels of a sender's domain that name a list server.
-const LIST_DOMAIN_LABELS: &[&str] = &["listserv", "lists", "list", "bounce", "bounces", "mailman", "lyris"];
+static LIST_DOMAIN_LABELS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::mail_words::LIST_DOMAIN_LABELS);
 
 /// Gmail's category labels, as Takeout writes them (`Category Promotions`)
 /// or the API names them (`CATEGORY_PROMOTIONS`), lowercased, without the prefix.
-const GMAIL_BULK_CATEGORIES: &[&str] = &["promotions", "social", "updates", "forums"];
+static GMAIL_BULK_CATEGORIES: amem_text::stopwords::WordList =
+    amem_text::stopwords::WordList::new(amem_text::mail_words::GMAIL_BULK_CATEGORIES);
 
 /// Recipients (To and Cc) from which a mail is a broadcast, not a
 /// conversation: a person writing to fifty people is announcing.
@@ -94,29 +66,7 @@ pub(crate) const MANY_RECIPIENTS: usize = 50;
 
 /// Phrases of a bulk mail's footer or header (lowercased, matched in the
 /// sender's own text): how to stop receiving it, or to read it elsewhere.
-const BULK_PHRASES: &[&str] = &[
-    "unsubscribe",
-    "view this email in your browser",
-    "view this e-mail in your browser",
-    "view it in your browser",
-    "view in your browser",
-    "view in browser",
-    "view this message in your browser",
-    "view the online version",
-    "you are receiving this",
-    "you received this email because",
-    "you received this e-mail because",
-    "you received this message because",
-    "to be removed from our",
-    "to be removed from this",
-    "to be removed from the",
-    "remove yourself from this",
-    "manage your subscription",
-    "update your email preferences",
-    "update your e-mail preferences",
-    "if you no longer wish to receive",
-    "click here to be removed",
-];
+static BULK_PHRASES: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::mail_words::BULK_PHRASES);
 
 /// [`BULK_PHRASES`] in one pass over the text, ASCII case aside (every
 /// phrase is ASCII): this runs on every mail in the parse pool, so it makes
@@ -124,7 +74,7 @@ const BULK_PHRASES: &[&str] = &[
 static BULK_PHRASE_FINDER: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
     aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .build(BULK_PHRASES)
+        .build(BULK_PHRASES.iter())
         .expect("invariant: the bulk phrases build an automaton")
 });
 

@@ -64,3 +64,21 @@ pub use parse::{ENRON_X_HEADERS, MailContext, parse_labels, parse_message};
 pub use quote::split_quoted;
 pub use signature::{Trimmed, trim_signature};
 pub use subject::{normalize_subject, strip_subject_prefixes};
+
+#[cfg(test)]
+mod tests {
+    /// Every mail word list (`crates/text/lexicons/mail/`) is read by a rule of this crate.
+    #[test]
+    fn every_mail_word_list_is_read() {
+        let sources = [include_str!("bulk.rs"), include_str!("signature.rs"), include_str!("subject.rs")];
+        let lists: Vec<&str> = include_str!("../../../crates/text/src/mail_words.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub const ")?.split(':').next())
+            .collect();
+        assert!(lists.len() >= 8, "{lists:?}");
+        for name in lists {
+            let read = format!("amem_text::mail_words::{name}");
+            assert!(sources.iter().any(|s| s.contains(&read)), "{name} is read by no rule");
+        }
+    }
+}

@@ -14,26 +14,8 @@ use std::sync::LazyLock;
 /// recipient only..."), the majordomo footer in `mbox/mail-box-mbox.src`
 /// ("To remove yourself from this mailing list"), and the common
 /// confidentiality notices.
-const DISCLAIMER_TRIGGERS: &[&str] = &[
-    "this message is for the designated recipient only",
-    "if you are not the intended recipient",
-    "intended only for the use of",
-    "intended solely for the use of",
-    "intended only for the person",
-    "confidentiality notice",
-    "this e-mail is confidential",
-    "this email is confidential",
-    "this message is confidential",
-    "this e-mail and any attachments",
-    "this email and any attachments",
-    "this message and any attachments",
-    "privileged and confidential",
-    "may contain confidential",
-    "to remove yourself from this mailing list",
-    "to unsubscribe from this",
-    "you are receiving this because",
-    "you received this message because you are subscribed",
-];
+static DISCLAIMER_TRIGGERS: amem_text::stopwords::WordList =
+    amem_text::stopwords::WordList::new(amem_text::mail_words::DISCLAIMER_TRIGGERS);
 
 /// One automaton for all triggers, ASCII case-insensitive, as a DFA: the
 /// fallback, and the per-line check once a tail matched.
@@ -41,7 +23,7 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-        .build(DISCLAIMER_TRIGGERS)
+        .build(DISCLAIMER_TRIGGERS.iter())
         .expect("invariant: fixed patterns build")
 });
 
@@ -49,7 +31,7 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
 /// ASCII-lowercased copy of the tail: several times faster than the DFA on
 /// prose (measured on the Enron bench), where the DFA was 10% of import time.
 static TRIGGERS_PACKED: LazyLock<Option<aho_corasick::packed::Searcher>> =
-    LazyLock::new(|| aho_corasick::packed::Config::new().builder().extend(DISCLAIMER_TRIGGERS).build());
+    LazyLock::new(|| aho_corasick::packed::Config::new().builder().extend(DISCLAIMER_TRIGGERS.iter()).build());
 
 fn has_trigger(tail: &str) -> bool {
     match TRIGGERS_PACKED.as_ref() {

@@ -5,7 +5,7 @@
 /// Apple Mail; AW/WG (German), SV/VS (Nordic), TR (French), RIF (Italian),
 /// ANTW (Dutch) are Outlook's localised forms. One-letter forms (Italian `I:`)
 /// are left alone: they collide with ordinary subjects.
-const PREFIXES: &[&str] = &["re", "fw", "fwd", "aw", "wg", "sv", "vs", "tr", "rif", "antw"];
+static PREFIXES: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::mail_words::PREFIXES);
 
 /// The subject with leading reply/forward prefixes (`RE:`, `Fw:`, `Re[2]:`,
 /// `RE: FW: `...) removed and whitespace collapsed; case kept.
