@@ -69,6 +69,39 @@ impl std::ops::Deref for WordPairs {
     }
 }
 
+/// The `.txt` files of the word-list folder `dir` (`lexicons/<folder>/`) that `module_source`,
+/// the module compiling them in (one constant per file), does not include: what each such
+/// module's test asserts is empty, with the number of files it read.
+///
+/// # Panics
+/// `dir` cannot be read (a test's folder, named by the test).
+pub fn files_without_constant(module_source: &str, dir: &std::path::Path, folder: &str) -> (Vec<String>, usize) {
+    let mut missing = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        files += 1;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        if !module_source.contains(&format!("\"../lexicons/{folder}/{stem}.txt\"")) {
+            missing.push(format!("{stem}.txt"));
+        }
+    }
+    (missing, files)
+}
+
+/// The constants of `module_source` (`pub const NAME:` lines) that none of `readers` (the
+/// sources of the rules) names as `<path>::NAME`: a word list read by no rule.
+pub fn unread_constants<'a>(module_source: &'a str, path: &str, readers: &[&str]) -> Vec<&'a str> {
+    module_source
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub const ")?.split(':').next())
+        .filter(|name| !readers.iter().any(|r| r.contains(&format!("{path}::{name}"))))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

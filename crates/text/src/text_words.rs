@@ -41,25 +41,15 @@ pub const CURRENCY_CODES_BEFORE: &str = include_str!("../lexicons/text/currency_
 
 #[cfg(test)]
 mod tests {
+    use crate::stopwords::{files_without_constant, unread_constants};
+
     #[test]
-    fn every_file_has_its_constant_and_every_constant_is_read() {
-        let source = include_str!("text_words.rs");
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/lexicons/text");
-        let mut n = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "txt") {
-                continue;
-            }
-            n += 1;
-            let stem = path.file_stem().unwrap().to_str().unwrap();
-            assert!(source.contains(&format!("\"../lexicons/text/{stem}.txt\"")), "{stem}.txt has no constant");
-        }
-        assert!(n >= 10, "{n} files");
+    fn every_file_of_the_folder_has_its_constant_and_every_constant_is_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lexicons/text");
+        let (missing, files) = files_without_constant(include_str!("text_words.rs"), &dir, "text");
+        assert!(missing.is_empty() && files >= 10, "{files} files; without a constant: {missing:?}");
         let readers = [include_str!("cues.rs"), include_str!("sentence.rs"), include_str!("words.rs"), include_str!("quantity.rs")];
-        for name in source.lines().filter_map(|l| l.strip_prefix("pub const ")?.split(':').next()) {
-            let read = format!("crate::text_words::{name}");
-            assert!(readers.iter().any(|r| r.contains(&read)), "{name} is read by no rule");
-        }
+        let unread = unread_constants(include_str!("text_words.rs"), "crate::text_words", &readers);
+        assert!(unread.is_empty(), "read by no rule: {unread:?}");
     }
 }

@@ -142,6 +142,37 @@ pub struct AuditParams {
 }
 
 impl AuditParams {
+    /// An offline audit of `sources` with the home `home`, every other option as the command
+    /// line leaves it by default, and no model: the library's starting point, whose fields a
+    /// caller then sets.
+    pub fn new(home: impl Into<PathBuf>, sources: Vec<(SourceKind, PathBuf)>) -> AuditParams {
+        AuditParams {
+            home: home.into(),
+            sources,
+            since: None,
+            until: None,
+            now: None,
+            offline: true,
+            out_dir: None,
+            formats: Formats::default(),
+            rerun: false,
+            ground_concurrency: 1,
+            workers: 1,
+            identity: Identity::default(),
+            who: Who::All,
+            include_bulk: false,
+            include_forwarded: false,
+            full_report: false,
+            model: None,
+            check_worthiness: None,
+            meaning: None,
+            shard: None,
+            reassess: false,
+            endpoint: None,
+            gate_roles: None,
+        }
+    }
+
     /// Where this run keeps its ledger, lock and unverified queue.
     pub fn state_dir(&self) -> PathBuf {
         state_dir(&self.home, self.shard)

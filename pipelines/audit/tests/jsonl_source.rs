@@ -7,9 +7,7 @@
 use amem_audit::progress::Counters;
 use amem_audit::sources::{detect, register, resolve_kind};
 use amem_audit::{AuditParams, Formats, run_audit};
-use amem_records::{
-    AuthorForm, Identity, ImportError, ImportOptions, KindInfo, Message, MessageId, MessageStream, Source, SourceKind, Who,
-};
+use amem_records::{AuthorForm, ImportError, ImportOptions, KindInfo, Message, MessageId, MessageStream, Source, SourceKind};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -103,29 +101,10 @@ fn an_importer_defined_outside_amem_is_probed_audited_recorded_and_reported() {
     assert_eq!(amem_audit::sources::parse_source_spec(&format!("jsonl-chat:{}", log.display())).unwrap().0, Some(kind));
 
     let params = AuditParams {
-        home: home.clone(),
-        sources: vec![(kind, log.clone())],
         since: Some("2020-01-01".into()),
-        until: None,
         now: Some("2026-01-01T00:00:00Z".parse().unwrap()),
-        offline: true,
-        out_dir: None,
         formats: Formats { markdown: true, arrow: false, jsonl: true, parquet: false },
-        rerun: false,
-        ground_concurrency: 1,
-        workers: 1,
-        identity: Identity::default(),
-        who: Who::All,
-        include_bulk: false,
-        include_forwarded: false,
-        full_report: false,
-        model: None,
-        check_worthiness: None,
-        meaning: None,
-        shard: None,
-        reassess: false,
-        endpoint: None,
-        gate_roles: None,
+        ..AuditParams::new(&home, vec![(kind, log.clone())])
     };
     let out = run_audit(&params, Arc::new(Counters::default()), None).unwrap();
     // The rows are read back from the ledger, so the kind's name went in and came out.

@@ -13,7 +13,7 @@
 use amem_audit::progress::Counters;
 use amem_audit::{AuditParams, Formats, run_audit};
 use amem_recall::{IndexOptions, Wiki};
-use amem_records::{Identity, SourceKind, Status, Who};
+use amem_records::{SourceKind, Status};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,29 +26,10 @@ fn mail(n: u32, date: &str, body: &str) -> String {
 
 fn params(home: &Path, mbox: &Path) -> AuditParams {
     AuditParams {
-        home: home.to_path_buf(),
-        sources: vec![(SourceKind::GMAIL, mbox.to_path_buf())],
         since: Some("1970-01-01".into()),
-        until: None,
         now: Some("2030-01-01T00:00:00Z".parse().unwrap()),
-        offline: true,
-        out_dir: None,
         formats: Formats { markdown: false, arrow: false, jsonl: true, parquet: false },
-        rerun: false,
-        ground_concurrency: 1,
-        workers: 1,
-        identity: Identity::default(),
-        who: Who::All,
-        include_bulk: false,
-        include_forwarded: false,
-        full_report: false,
-        model: None,
-        check_worthiness: None,
-        meaning: None,
-        shard: None,
-        reassess: false,
-        endpoint: None,
-        gate_roles: None,
+        ..AuditParams::new(home, vec![(SourceKind::GMAIL, mbox.to_path_buf())])
     }
 }
 
