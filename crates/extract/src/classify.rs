@@ -25,6 +25,7 @@
 
 use amem_records::{ClaimKind, Cue, CueClass};
 use amem_text::stopwords::WordList;
+use amem_text::tokens::{WordRule, word_spans};
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -309,55 +310,26 @@ struct Word<'a> {
     lower: Cow<'a, str>,
 }
 
+/// The words of `s`: the one tokenizer's [`WordRule::Pieces`] (whitespace-separated, trimmed to
+/// what a word keeps at its ends: "$5", "10%" and "don't" are whole).
 fn words(s: &str) -> Vec<Word<'_>> {
     let mut out = Vec::with_capacity(s.len() / 5 + 1);
-    for w in s.split_whitespace() {
-        let raw = w.trim_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '\'' | '’' | '$' | '%' | '€' | '£' | '-' | '.')));
-        let raw = raw.trim_end_matches('.');
-        if raw.is_empty() {
-            continue;
-        }
-        out.push(Word { raw, lower: lower_word(raw) });
-    }
+    out.extend(word_spans(s, WordRule::Pieces).map(|r| {
+        let raw = &s[r];
+        Word { raw, lower: lower_word(raw) }
+    }));
     out
 }
 
-/// [`words`] of `cased`, whose lower-case form is `body`: for ASCII text
-/// (most mail) the lower-case words are slices of `body` at the same byte
-/// offsets, and the words are cut by a byte loop; the same words as
-/// [`words`] (`body` is `cased` lower-cased, so each slice is the word
-/// lower-cased).
+/// [`words`] of `cased`, whose lower-case form is `body`: for ASCII text (most mail) the
+/// lower-case words are slices of `body` at the same byte offsets (`body` is `cased`
+/// lower-cased), with no copy.
 fn words_lowered<'a>(cased: &'a str, body: &'a str) -> Vec<Word<'a>> {
     if !cased.is_ascii() || body.len() != cased.len() {
         return words(cased);
     }
-    // The characters `words` keeps at a word's ends, ASCII only.
-    let keep = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'$' | b'%' | b'-' | b'.');
-    let bytes = cased.as_bytes();
     let mut out = Vec::with_capacity(cased.len() / 5 + 1);
-    let mut i = 0;
-    while i < bytes.len() {
-        while i < bytes.len() && is_ascii_space(bytes[i]) {
-            i += 1;
-        }
-        let piece_start = i;
-        while i < bytes.len() && !is_ascii_space(bytes[i]) {
-            i += 1;
-        }
-        let (mut a, mut b) = (piece_start, i);
-        while a < b && !keep(bytes[a]) {
-            a += 1;
-        }
-        while b > a && !keep(bytes[b - 1]) {
-            b -= 1;
-        }
-        while b > a && bytes[b - 1] == b'.' {
-            b -= 1;
-        }
-        if a < b {
-            out.push(Word { raw: &cased[a..b], lower: Cow::Borrowed(&body[a..b]) });
-        }
-    }
+    out.extend(word_spans(cased, WordRule::Pieces).map(|r| Word { raw: &cased[r.clone()], lower: Cow::Borrowed(&body[r]) }));
     out
 }
 

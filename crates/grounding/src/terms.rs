@@ -2,6 +2,7 @@
 //! URLs (a URL inside a claim is never fetched, and never sent as a term).
 
 use amem_text::stopwords::FUNCTION_WORDS;
+use amem_text::tokens::{WordRule, word_spans};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -29,15 +30,6 @@ fn address_re() -> &'static Regex {
     })
 }
 
-fn token_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    // Words (letters, digits, inner apostrophes and hyphens) and numbers
-    // with inner separators ("2,304,580", "3.5").
-    RE.get_or_init(|| {
-        Regex::new(r"\p{L}[\p{L}\p{N}]*(?:['’-]\p{L}[\p{L}\p{N}]*)*|\p{N}+(?:[.,]\p{N}+)*").expect("invariant: literal regex")
-    })
-}
-
 /// The claim with every URL, e-mail address and host name removed.
 pub fn strip_urls(claim: &str) -> String {
     let text = url_re().replace_all(claim, " ");
@@ -51,9 +43,9 @@ pub fn key_terms(claim: &str) -> Vec<String> {
     let text = strip_urls(claim);
     let mut scored: Vec<(u32, usize, String)> = Vec::new();
     let mut sentence_start = true;
-    for (i, m) in token_re().find_iter(&text).enumerate() {
-        let tok = m.as_str().trim_end_matches(['\'', '’']);
-        let before = &text[..m.start()];
+    for (i, m) in word_spans(&text, WordRule::SearchTerms).enumerate() {
+        let tok = text[m.clone()].trim_end_matches(['\'', '’']);
+        let before = &text[..m.start];
         let starts = sentence_start || before.trim_end().ends_with(['.', '!', '?', ':']);
         sentence_start = false;
         let lower = tok.to_lowercase();

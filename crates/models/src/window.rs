@@ -7,6 +7,7 @@
 //! content words with the claim, in passage order. A test compares the two on
 //! recorded passages (`tests/window.rs`).
 
+use amem_text::tokens::{WordRule, word_spans};
 use std::ops::Range;
 
 /// Characters of evidence the verifier reads at most.
@@ -19,27 +20,12 @@ pub const WINDOW_SENTENCES: usize = 3;
 static STOP: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::stopwords::WINDOW_STOPWORDS);
 
 /// Lower-cased ASCII words of three characters or more that are not function words: runs of
-/// ASCII letters and digits, with one `'letters` tail kept ("company's").
+/// ASCII letters and digits, with one `'letters` tail kept ("company's"), the one tokenizer's
+/// [`WordRule::AsciiWords`].
 pub fn content_words(text: &str) -> Vec<String> {
-    let bytes = text.as_bytes();
     let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_alphanumeric() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        if i + 1 < bytes.len() && bytes[i] == b'\'' && bytes[i + 1].is_ascii_alphabetic() {
-            i += 1;
-            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
-                i += 1;
-            }
-        }
-        let word = text[start..i].to_ascii_lowercase();
+    for r in word_spans(text, WordRule::AsciiWords) {
+        let word = text[r].to_ascii_lowercase();
         if word.len() >= 3 && !STOP.contains(&word.as_str()) && !out.contains(&word) {
             out.push(word);
         }

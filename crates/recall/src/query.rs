@@ -9,6 +9,7 @@
 
 use amem_records::Span;
 use amem_text::stopwords::QUERY_STOPWORDS;
+use amem_text::tokens::{WordRule, word_spans};
 use amem_text::words::{lower_into, stem, stem_into};
 use std::collections::BTreeSet;
 
@@ -195,36 +196,10 @@ pub fn fts_string(text: &str) -> String {
 }
 
 /// Word tokens: runs of letters and digits, where `.` and `,` between two
-/// digits stay inside the token ("3.5", "1,200") and an apostrophe between
-/// letters is dropped ("don't" → "dont" is not wanted: it splits instead).
+/// digits stay inside the token ("3.5", "1,200"); an apostrophe splits ("don't" → "don", "t"):
+/// the one tokenizer's [`WordRule::Numbers`].
 fn tokens(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut start: Option<usize> = None;
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
-        let keep = if c.is_alphanumeric() {
-            true
-        } else if matches!(c, '.' | ',') && start.is_some() {
-            let prev_digit = i > 0 && b[i - 1].is_ascii_digit();
-            let next_digit = iter.peek().is_some_and(|(_, n)| n.is_ascii_digit());
-            prev_digit && next_digit
-        } else {
-            false
-        };
-        match (keep, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push(&text[s..i]);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push(&text[s..]);
-    }
-    out
+    word_spans(text, WordRule::Numbers).map(|r| &text[r]).collect()
 }
 
 #[cfg(test)]

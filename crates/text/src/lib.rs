@@ -36,6 +36,7 @@ pub mod relations;
 pub mod sentence;
 pub mod stopwords;
 pub mod text_words;
+pub mod tokens;
 pub mod verify_words;
 pub mod words;
 

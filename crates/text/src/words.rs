@@ -164,66 +164,11 @@ fn content_words_with<C: MarkedSpan>(
         out.push(WordAt { start: as_, word, temporal: in_temporal });
     };
     let mut i = 0usize;
-    while let Some((s, e, ascii)) = next_word(piece, i) {
+    while let Some((s, e, ascii)) = crate::tokens::next_with_apostrophes(piece, i) {
         emit(s, e, ascii, &mut lower);
         i = e;
     }
     out
-}
-
-/// The next word of `piece` at or after byte `from`: `(start, end, ascii)`.
-/// A word is a run of alphanumeric characters; an apostrophe (`'` before an
-/// ASCII letter or digit, `’` before any alphanumeric) between two word
-/// characters stays inside it. `ascii` when the word is all ASCII.
-///
-/// ASCII bytes are classed by one table look-up and a word's bytes are run
-/// over in a tight loop; a non-ASCII character is decoded where it is met.
-fn next_word(piece: &str, from: usize) -> Option<(usize, usize, bool)> {
-    let bytes = piece.as_bytes();
-    let n = bytes.len();
-    let mut i = from;
-    // the start: the first alphanumeric character
-    let start = loop {
-        let &b = bytes.get(i)?;
-        if b.is_ascii() {
-            if b.is_ascii_alphanumeric() {
-                break i;
-            }
-            i += 1;
-        } else {
-            let c = piece[i..].chars().next()?;
-            if c.is_alphanumeric() {
-                break i;
-            }
-            i += c.len_utf8();
-        }
-    };
-    let mut ascii = true;
-    loop {
-        while i < n && bytes[i].is_ascii_alphanumeric() {
-            i += 1;
-        }
-        let Some(&b) = bytes.get(i) else { break };
-        if b == b'\'' {
-            if bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
-                i += 1;
-                continue;
-            }
-            break;
-        }
-        if b.is_ascii() {
-            break;
-        }
-        let Some(c) = piece[i..].chars().next() else { break };
-        let l = c.len_utf8();
-        if c.is_alphanumeric() || (c == '’' && piece[i + l..].chars().next().is_some_and(char::is_alphanumeric)) {
-            ascii = false;
-            i += l;
-            continue;
-        }
-        break;
-    }
-    Some((start, i, ascii))
 }
 
 /// The sorted, deduplicated word set of some content words.
@@ -383,36 +328,11 @@ pub fn word_after(text: &str, at: usize, is_word: impl Fn(char) -> bool, gap: Ga
     &after[..len]
 }
 
-/// Byte ranges of the words of `text`: runs of letters and digits (hyphens and apostrophes split words).
-///
-/// ASCII bytes are classed without decoding (an ASCII character is alphanumeric exactly when
-/// `u8::is_ascii_alphanumeric` says so); a non-ASCII character is decoded where it is met.
-/// Every evidence word of the verifier is read through here, most of them ASCII.
+/// Byte ranges of the words of `text`: runs of letters and digits (hyphens and apostrophes split
+/// words), the one tokenizer's [`WordRule::Alphanumeric`](crate::tokens::WordRule). Every evidence
+/// word of the verifier is read through here, most of them ASCII.
 pub fn word_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
-    let bytes = text.as_bytes();
-    let mut i = 0usize;
-    // Whether the character at `at` (a char boundary) is alphanumeric, and its length.
-    let class = move |at: usize| -> Option<(bool, usize)> {
-        let &b = bytes.get(at)?;
-        if b.is_ascii() {
-            return Some((b.is_ascii_alphanumeric(), 1));
-        }
-        let c = text.get(at..)?.chars().next()?;
-        Some((c.is_alphanumeric(), c.len_utf8()))
-    };
-    std::iter::from_fn(move || {
-        let start = loop {
-            let (alnum, len) = class(i)?;
-            if alnum {
-                break i;
-            }
-            i += len;
-        };
-        while let Some((true, len)) = class(i) {
-            i += len;
-        }
-        Some(start..i)
-    })
+    crate::tokens::word_spans(text, crate::tokens::WordRule::Alphanumeric)
 }
 
 /// [`word_ranges`] as it was written over `char_indices`: the reference its tests hold it to.
@@ -843,7 +763,7 @@ mod tests {
         }
     }
 
-    /// The word loop as it was written before [`next_word`]: byte by byte,
+    /// The word loop as it was written before [`crate::tokens::next_with_apostrophes`]: byte by byte,
     /// a word open or not. The property test below holds the two to the same words.
     fn word_spans_byte_by_byte(piece: &str) -> Vec<(usize, usize)> {
         let bytes = piece.as_bytes();
@@ -887,7 +807,7 @@ mod tests {
             let t: String = parts.concat();
             let mut got = Vec::new();
             let mut i = 0;
-            while let Some((s, e, ascii)) = next_word(&t, i) {
+            while let Some((s, e, ascii)) = crate::tokens::next_with_apostrophes(&t, i) {
                 proptest::prop_assert_eq!(ascii, t[s..e].is_ascii());
                 got.push((s, e));
                 i = e;
