@@ -146,3 +146,48 @@ fn eval_verify_on_a_small_corpus() {
     let (_, err) = code(t.amem().args(["eval", "verify", "--corpus", "nowhere"]), 1);
     assert!(err.contains("no claim-evidence set"), "{err}");
 }
+
+/// `amem eval verify --weights DIR` scores a candidate verifier exported elsewhere before it
+/// replaces the shipped one: the same files score the same figures, a changed file is refused
+/// naming it, and --weights without a model method is a usage error.
+#[test]
+fn eval_verify_scores_candidate_weights_from_a_folder() {
+    let t = TestDir::new();
+    let pairs: String = (0..40)
+        .map(|i| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": format!("p{i}"), "doc": format!("d{i}"), "claim": format!("Plant {i} in Ohio closed in May."), "evidence": format!("Plant {i} in Ohio shut its doors in May."), "label": "supported"})
+            )
+        })
+        .collect();
+    t.write("corpus/fever_symmetric/pairs.jsonl", pairs);
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/models/weights");
+    let candidate = t.path().join("candidate");
+    std::fs::create_dir_all(&candidate).unwrap();
+    for f in ["verifier.safetensors", "tokenizer.json", "config.json", "calibration.json", "SHA256SUMS"] {
+        std::fs::copy(shipped.join(f), candidate.join(f)).unwrap();
+    }
+    let run = |dir: Option<&std::path::Path>| {
+        let mut cmd = t.amem();
+        cmd.args(["eval", "verify", "--corpus", "corpus", "--method", "model", "--format", "json"]);
+        if let Some(d) = dir {
+            cmd.arg("--weights").arg(d);
+        }
+        cmd.output().unwrap()
+    };
+    let (a, b) = (run(None), run(Some(&candidate)));
+    assert!(a.status.success() && b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert_eq!(a.stdout, b.stdout, "the same files give the same figures");
+    assert!(String::from_utf8_lossy(&b.stderr).contains(amem_models::Verifier::shipped_weights_sha256()));
+
+    let mut calibration = std::fs::read(candidate.join("calibration.json")).unwrap();
+    calibration.push(b'\n');
+    std::fs::write(candidate.join("calibration.json"), calibration).unwrap();
+    let out = run(Some(&candidate));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("calibration.json") && err.contains("refusing"), "{err}");
+
+    let (_, err) = code(t.amem().args(["eval", "verify", "--corpus", "corpus", "--weights"]).arg(&candidate), 1);
+    assert!(err.contains("--method"), "{err}");
+}

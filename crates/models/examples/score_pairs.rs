@@ -3,11 +3,28 @@
 //! (`models/verifier/score.py --compare`), and a quick way to try the model by hand.
 //!
 //! `echo '{"evidence":"...","claim":"..."}' | cargo run --release -p amem-models --example score_pairs`
+//!
+//! `-- --weights DIR` scores with the verifier files in DIR (a `crates/models/weights` folder
+//! the training script exported elsewhere), checked against its own SHA256SUMS: how a candidate
+//! is compared with the shipped model before it replaces it.
 
 use std::io::BufRead;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let verifier = amem_models::Verifier::shipped()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let candidate = match args.as_slice() {
+        [] => None,
+        [flag, dir] if flag == "--weights" => Some(dir.clone()),
+        _ => return Err("usage: score_pairs [--weights DIR] < PAIRS.jsonl".into()),
+    };
+    let loaded;
+    let verifier = match &candidate {
+        None => amem_models::Verifier::shipped()?,
+        Some(dir) => {
+            loaded = amem_models::Verifier::from_dir(std::path::Path::new(dir))?;
+            &loaded
+        }
+    };
     let mut rows: Vec<(String, String, Option<String>)> = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let v: serde_json::Value = serde_json::from_str(&line?)?;

@@ -213,6 +213,27 @@ impl Verifier {
         Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, device, weights_sha256 })
     }
 
+    /// The verifier files in `dir` (`verifier.safetensors`, `tokenizer.json`, `config.json`,
+    /// `calibration.json`, checked against the folder's own `SHA256SUMS`): a candidate the
+    /// training script exported elsewhere, scored before it replaces the shipped weights.
+    ///
+    /// # Errors
+    /// A file is missing or unreadable ([`ModelError::Load`], naming it), or see
+    /// [`Verifier::from_files`].
+    pub fn from_dir(dir: &std::path::Path) -> Result<Verifier, ModelError> {
+        let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| ModelError::Load(format!("{}: {e}", dir.join(name).display())));
+        let sums = String::from_utf8(read("SHA256SUMS")?).map_err(|e| ModelError::Load(format!("{}/SHA256SUMS: {e}", dir.display())))?;
+        let (weights, tokenizer, config, calibration) =
+            (read("verifier.safetensors")?, read("tokenizer.json")?, read("config.json")?, read("calibration.json")?);
+        Verifier::from_files(VerifierFiles {
+            weights: &weights,
+            tokenizer: &tokenizer,
+            config: &config,
+            calibration: &calibration,
+            sha256sums: &sums,
+        })
+    }
+
     /// The sha256 of the weights this verifier was built from (checked at load).
     pub fn weights_sha256(&self) -> &str {
         &self.weights_sha256

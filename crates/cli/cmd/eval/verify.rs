@@ -54,6 +54,12 @@ pub(crate) struct VerifyEvalArgs {
     /// With --model: allow a model endpoint on this machine only
     #[arg(long, requires = "model")]
     pub offline: bool,
+    /// With --method model|combined|all: score with the verifier files in DIR (a
+    /// crates/models/weights folder the training script exported elsewhere, checked against its
+    /// own SHA256SUMS) instead of the shipped weights: how a candidate is measured before it
+    /// replaces them
+    #[arg(long, value_name = "DIR")]
+    pub weights: Option<PathBuf>,
 }
 
 /// `--method`.
@@ -77,6 +83,9 @@ pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
     }
     if a.method != MethodArg::Rules {
         return run_methods(a, ctx, sets);
+    }
+    if a.weights.is_some() {
+        anyhow::bail!("--weights scores a learned verifier: give it with --method model, combined or all");
     }
     let total: u64 = sets.iter().map(|(_, p)| p.len() as u64).sum();
     let pb = ctx.progress_bar(Some(total), "verify");
@@ -104,7 +113,11 @@ pub(crate) fn run(a: VerifyEvalArgs, ctx: &Ctx) -> anyhow::Result<Exit> {
 /// `--method model|combined|all`: each set's held-out part (documents the model never saw),
 /// scored by each method with its claim-only control.
 fn run_methods(a: VerifyEvalArgs, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)>) -> anyhow::Result<Exit> {
-    let Some(model) = ctx.model()? else {
+    let candidate = match &a.weights {
+        Some(dir) => Some(amem_models::Verifier::from_dir(dir).with_context(|| format!("cannot load the verifier in {}", dir.display()))?),
+        None => None,
+    };
+    let Some(model) = candidate.as_ref().map_or_else(|| ctx.model(), |c| Ok(Some(c)))? else {
         anyhow::bail!("--method {:?} needs the learned verifier: drop --no-models", a.method);
     };
     let methods: &[eval::Method] = match a.method {
@@ -130,7 +143,7 @@ fn run_methods(a: VerifyEvalArgs, ctx: &Ctx, sets: Vec<(String, Vec<eval::Pair>)
         parts.len(),
         parts.iter().map(|(_, p)| p.len()).sum::<usize>(),
         methods.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", "),
-        amem_models::Verifier::shipped_weights_sha256()
+        model.weights_sha256()
     ));
     Ok(Exit::Success)
 }
