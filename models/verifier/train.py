@@ -158,6 +158,20 @@ def main():
         "--stop-at", type=int, default=0, help="end training at this step (the schedule still spans --epochs), then export"
     )
     ap.add_argument("--limit", type=int, default=0, help="smoke test: use only the first N pairs of each part")
+    ap.add_argument(
+        "--init",
+        default="",
+        help="start from these verifier weights (a verifier.safetensors this script exported) instead of the base model",
+    )
+    ap.add_argument("--layers", type=int, default=0, help="keep only the encoder's first N layers (a smaller, faster model)")
+    ap.add_argument(
+        "--teacher",
+        default="",
+        help="distil from these verifier weights (an exported verifier.safetensors): the loss adds the KL divergence to the "
+        "teacher's probabilities on each training pair, computed once and kept in --work",
+    )
+    ap.add_argument("--alpha", type=float, default=0.5, help="with --teacher: the weight of the teacher's term (the labels' is 1 - alpha)")
+    ap.add_argument("--temperature", type=float, default=2.0, help="with --teacher: the softmax temperature of both sides")
     args = ap.parse_args()
 
     torch.manual_seed(SEED)
@@ -185,6 +199,13 @@ def main():
 
     tokenizer = AutoTokenizer.from_pretrained(base_dir())
     model = Verifier(base_dir())
+    if args.init:
+        model.load_state_dict(exported_state(args.init), strict=False)
+        say(f"initialised from {args.init}")
+    if args.layers:
+        model.encoder.encoder.layer = model.encoder.encoder.layer[: args.layers]
+        model.encoder.config.num_hidden_layers = args.layers
+        say(f"kept the encoder's first {args.layers} layers")
     counts = collections.Counter(r["label"] for r in train)
     weights = torch.tensor([len(train) / (len(LABELS) * counts[lab]) for lab in LABELS], dtype=torch.float32)
     loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
@@ -197,6 +218,10 @@ def main():
     sched = torch.optim.lr_scheduler.LambdaLR(
         optim, lambda s: min(1.0, (s + 1) / max(1, warmup)) * max(0.0, (total - s) / max(1, total - warmup))
     )
+
+    soft = None
+    if args.teacher:
+        soft = teacher_logits(args.teacher, train, tokenizer, args.work, say)
 
     ckpt_path = os.path.join(args.work, "checkpoint.pt")
     step = 0
@@ -219,12 +244,18 @@ def main():
         # Each epoch's batch order is fixed by the seed and the epoch, so a resumed run sees
         # the same batches in the same order.
         stream = batches(train, tokenizer, args.batch, random.Random(f"{SEED}/{epoch}"), True)
-        for n, (_, enc, labels) in enumerate(stream):
+        for n, (idx, enc, labels) in enumerate(stream):
             if epoch * steps_per_epoch + n < step:
                 continue
             if step >= end:
                 break
-            loss = loss_fn(model(**enc), labels)
+            logits = model(**enc)
+            loss = loss_fn(logits, labels)
+            if soft is not None:
+                t = args.temperature
+                target = torch.softmax(soft[idx] / t, -1)
+                kl = torch.nn.functional.kl_div(torch.log_softmax(logits / t, -1), target, reduction="batchmean") * t * t
+                loss = (1 - args.alpha) * loss + args.alpha * kl
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optim.step()
@@ -260,17 +291,62 @@ def main():
     out = os.path.join(weights_dir, "verifier.safetensors")
     save_file(state, out, metadata={"labels": ",".join(LABELS), "max_tokens": str(MAX_TOKENS), "seed": str(SEED)})
     shutil.copyfile(os.path.join(base_dir(), "tokenizer.json"), os.path.join(weights_dir, "tokenizer.json"))
-    shutil.copyfile(os.path.join(base_dir(), "config.json"), os.path.join(weights_dir, "config.json"))
+    with open(os.path.join(base_dir(), "config.json")) as f:
+        config = json.load(f)
+    if args.layers:
+        config["num_hidden_layers"] = args.layers
+        with open(os.path.join(weights_dir, "config.json"), "w") as f:
+            json.dump(config, f, indent=2)
+            f.write("\n")
+    else:
+        shutil.copyfile(os.path.join(base_dir(), "config.json"), os.path.join(weights_dir, "config.json"))
     with open(os.path.join(weights_dir, "calibration.json"), "w") as f:
         json.dump({"thresholds": thresholds, "precision_target": 0.85, "data_sha256": digest.hexdigest()}, f, indent=2)
         f.write("\n")
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "heldout-python.json"), "w") as f:
+    card_dir = os.path.join(args.export, "models", "verifier")
+    os.makedirs(card_dir, exist_ok=True)
+    with open(os.path.join(card_dir, "heldout-python.json"), "w") as f:
         json.dump(figures, f, indent=2)
         f.write("\n")
     write_sums(weights_dir)
     with open(out, "rb") as f:
         say(f"exported {out} sha256 {hashlib.sha256(f.read()).hexdigest()}")
+
+
+def teacher_logits(path, rows, tokenizer, work, say):
+    """The teacher's logits on every training pair, in row order: computed once (the full model,
+    eval mode) and kept in `work`, keyed by the teacher's and the data's digests."""
+    with open(path, "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest()[:16]
+    digest = hashlib.sha256("\n".join(r["evidence"] + "\t" + r["claim"] for r in rows).encode()).hexdigest()[:16]
+    cache = os.path.join(work, f"teacher-{key}-{digest}.pt")
+    if os.path.exists(cache):
+        return torch.load(cache)
+    teacher = Verifier(base_dir())
+    teacher.load_state_dict(exported_state(path), strict=False)
+    teacher.eval()
+    out = torch.zeros((len(rows), len(LABELS)), dtype=torch.float32)
+    started = time.time()
+    with torch.no_grad():
+        for n, (idx, enc, _) in enumerate(batches(rows, tokenizer, 64, None, False)):
+            out[idx] = teacher(**enc)
+            if n % 50 == 0:
+                say(f"teacher: {n * 64} of {len(rows)} pairs, {n * 64 / max(1e-9, time.time() - started):.1f} pairs/s")
+    torch.save(out, cache)
+    say(f"teacher logits kept in {cache}")
+    return out
+
+
+def exported_state(path):
+    """The state dict of `Verifier` from weights this script exported (fp16, the encoder's names
+    without their `encoder.` prefix), in f32."""
+    from safetensors.torch import load_file
+
+    state = {}
+    for key, tensor in load_file(path).items():
+        name = key if key.startswith("classifier") else "encoder." + key
+        state[name] = tensor.to(torch.float32)
+    return state
 
 
 def write_sums(weights_dir):
