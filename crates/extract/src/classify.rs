@@ -726,7 +726,7 @@ fn strip_emoji_codes(s: &str) -> Cow<'_, str> {
 }
 
 fn is_greeting(body: &str, lower_trim: &str, ws: &[Word<'_>], original: &str, hits: PhraseHits) -> bool {
-    if crate::strip::is_sign_off_line(original) {
+    if amem_text::signature::is_sign_off_line(original) {
         return true;
     }
     if REACTIONS.contains(&lower_trim) {

@@ -13,7 +13,7 @@ mod tests {
     use amem_text::stopwords::WordList;
 
     const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../text/lexicons/claims");
-    const SOURCES: [&str; 3] = [include_str!("classify.rs"), include_str!("compound.rs"), include_str!("strip.rs")];
+    const SOURCES: [&str; 2] = [include_str!("classify.rs"), include_str!("compound.rs")];
 
     #[test]
     fn comments_and_blank_lines_are_not_entries() {

@@ -53,7 +53,6 @@
 pub mod classify;
 pub mod compound;
 pub mod lexicon;
-pub mod strip;
 
 pub use amem_models::CheckWorthiness;
 pub use classify::{Settled, classify, classify_settled};
@@ -61,7 +60,7 @@ pub use compound::split_compound;
 // The sentence splitter is the text layer's; re-exported because the
 // extractor's callers pick its layout per source.
 pub use amem_text::sentence::{Layout, Segmentation, SetAsideReason, segment, split_sentences, split_sentences_as};
-pub use strip::find_signature;
+pub use amem_text::signature::find_signature;
 
 use amem_records::{Claim, ClaimKind, Cue, Digest, Message, SourceKind, Span};
 use amem_text::memory::Memory;

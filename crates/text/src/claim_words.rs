@@ -121,9 +121,6 @@ pub const SALUTATIONS: &str = include_str!("../lexicons/claims/salutations.txt")
 /// `claims/second_person.txt`.
 pub const SECOND_PERSON: &str = include_str!("../lexicons/claims/second_person.txt");
 
-/// `claims/sign_offs.txt`.
-pub const SIGN_OFFS: &str = include_str!("../lexicons/claims/sign_offs.txt");
-
 /// `claims/stance_markers.txt`.
 pub const STANCE_MARKERS: &str = include_str!("../lexicons/claims/stance_markers.txt");
 

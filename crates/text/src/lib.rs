@@ -34,6 +34,7 @@ pub mod numbers;
 pub mod quantity;
 pub mod relations;
 pub mod sentence;
+pub mod signature;
 pub mod stopwords;
 pub mod text_words;
 pub mod tokens;

@@ -1,4 +1,6 @@
-//! Signatures and legal disclaimers, cut from the end of the author's new text.
+//! Signatures and legal disclaimers, cut from the end of the author's new text. What a
+//! delimiter, a closing line and a mobile footer are is the text layer's one signature detector
+//! (`amem_text::signature`); this module decides where the mail parser cuts.
 //!
 //! Conservative on purpose: only what is clearly not the author's assertion
 //! is moved. Names and titles under a plain sign-off are left in the text
@@ -6,7 +8,7 @@
 //! mostly bare name lines, indistinguishable from a one-line reply).
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
-use regex::Regex;
+use amem_text::signature::{is_closing_line, is_delimiter_line, is_mobile_footer};
 use std::sync::LazyLock;
 
 /// Phrases that open a legal disclaimer or a list footer (lowercase).
@@ -39,17 +41,6 @@ fn has_trigger(tail: &str) -> bool {
         None => TRIGGERS.is_match(tail),
     }
 }
-
-static CLOSING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^\s*(thanks|thank you|thanks again|many thanks|regards|best regards|kind regards|warm regards|warmest regards|best|best wishes|cheers|sincerely|yours|yours truly|respectfully|rgds|thx|ta)\s*[,.!-]*\s*$",
-    )
-    .expect("invariant: regex")
-});
-static MOBILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(sent from my |sent from yahoo|sent from mail for windows|get outlook for |sent via |sent using )")
-        .expect("invariant: regex")
-});
 
 /// The new text with its signature and disclaimer removed, and what was removed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -122,11 +113,11 @@ fn trim_signature_only(text: &str) -> Trimmed {
         return Trimmed { text: clean(text), signature: None, disclaimer: None };
     };
     // RFC 3676 delimiter `-- ` (and the `--` that trimming editors leave):
-    // the first such line, if it is at most 15 lines above the last one.
+    // the first such line, if it is at most 15 lines above the last one. Found by a substring
+    // search for its first two bytes at a line start.
     let delimiter = memchr::memmem::find_iter(text.as_bytes(), b"--").find(|&p| {
-        let rest = &text.as_bytes()[p + 2..];
-        (p == 0 || text.as_bytes()[p - 1] == b'\n')
-            && (rest.is_empty() || rest[0] == b'\n' || (rest[0] == b' ' && (rest.len() == 1 || rest[1] == b'\n')))
+        let line_end = memchr::memchr(b'\n', &text.as_bytes()[p..]).map_or(text.len(), |e| p + e);
+        (p == 0 || text.as_bytes()[p - 1] == b'\n') && is_delimiter_line(&text[p..line_end])
     });
     if let Some(p) = delimiter {
         let lines_total = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
@@ -137,12 +128,12 @@ fn trim_signature_only(text: &str) -> Trimmed {
         }
     }
     for i in last.saturating_sub(6)..=last {
-        if tail[i].trim().len() <= 24 && CLOSING.is_match(tail[i]) && tail[i + 1..=last].iter().all(|l| l.trim().chars().count() <= 60) {
+        if is_closing_line(tail[i]) && tail[i + 1..=last].iter().all(|l| l.trim().chars().count() <= 60) {
             let signature = tail[i..=last].join("\n").trim().to_string();
             return Trimmed { text: before(offset(tail[i])), signature: Some(signature), disclaimer: None };
         }
     }
-    if tail[last].trim_start().starts_with(['s', 'S', 'g', 'G']) && MOBILE.is_match(tail[last]) {
+    if is_mobile_footer(tail[last]) {
         return Trimmed { text: before(offset(tail[last])), signature: Some(tail[last].trim().to_string()), disclaimer: None };
     }
     Trimmed { text: clean(text), signature: None, disclaimer: None }
@@ -213,7 +204,7 @@ fn find_signature(lines: &[&str]) -> (usize, Option<String>) {
         None => return (lines.len(), None),
     };
     // RFC 3676 delimiter `-- ` (and the `--` that trimming editors leave).
-    if let Some(i) = lines.iter().position(|l| *l == "-- " || *l == "--")
+    if let Some(i) = lines.iter().position(|l| is_delimiter_line(l))
         && last - i <= 15
     {
         return (i, Some(lines[i..].join("\n").trim().to_string()));
@@ -221,12 +212,12 @@ fn find_signature(lines: &[&str]) -> (usize, Option<String>) {
     // Closing phrase followed by at most 6 short lines (name, title, phone).
     let from = last.saturating_sub(6);
     for i in from..=last {
-        if lines[i].trim().len() <= 24 && CLOSING.is_match(lines[i]) && lines[i + 1..=last].iter().all(|l| l.trim().chars().count() <= 60) {
+        if is_closing_line(lines[i]) && lines[i + 1..=last].iter().all(|l| l.trim().chars().count() <= 60) {
             return (i, Some(lines[i..=last].join("\n").trim().to_string()));
         }
     }
     // A mobile footer as the last line.
-    if lines[last].trim_start().starts_with(['s', 'S', 'g', 'G']) && MOBILE.is_match(lines[last]) {
+    if is_mobile_footer(lines[last]) {
         return (last, Some(lines[last].trim().to_string()));
     }
     (lines.len(), None)
