@@ -85,7 +85,8 @@ pub fn probe(kind: SourceKind, path: &Path) -> bool {
     source_of(kind).is_some_and(|s| s.probe(path))
 }
 
-/// The kind `path` looks like, if any: the first importer in [`SOURCES`] whose probe says yes.
+/// The kind `path` looks like, if any: the first importer whose probe says yes, [`SOURCES`] in
+/// their order, then the registered ones.
 pub fn detect(path: &Path) -> Option<SourceKind> {
     importers().into_iter().find(|s| s.probe(path)).map(|s| s.kind())
 }
