@@ -56,6 +56,10 @@ fn corpus(t: &TestDir) -> PathBuf {
     copy_example_home(&home);
     extra_mbox(&home.join("exports/extra.mbox"), 40);
     let mut config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    // The user's Slack messages are known by user id alone: a row read back carries only the
+    // name, so a merged report must learn the names from the shards.
+    assert!(config.contains("slack_names = [\"Alice\"]\n"));
+    config = config.replace("slack_names = [\"Alice\"]\n", "");
     config.push_str("\n[[imports]]\nkind = \"gmail\"\npath = \"exports/extra.mbox\"\n");
     std::fs::write(home.join("config.toml"), config).unwrap();
     home
@@ -109,6 +113,11 @@ fn the_union_of_the_shards_is_the_single_run() {
     assert!(want.len() > 40, "{} rows", want.len());
     assert!(s["copies"].as_u64().unwrap() >= 8, "copies found: {s}");
     assert!(s["skipped"]["by_stage"]["select"].to_string().contains("same template"), "the template is bulk: {s}");
+    let single_rows = std::fs::read_to_string(t.path().join("single/audit.jsonl")).unwrap();
+    assert!(
+        single_rows.lines().any(|l| l.contains("\"source\":\"slack\"") && l.contains("\"from_me\":true")),
+        "a Slack row of the user's, matched by user id"
+    );
     for n in [1u32, 2, 4, 7] {
         let mut got = Vec::new();
         let mut sums = [0u64; ADDED.len()];

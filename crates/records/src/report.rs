@@ -500,6 +500,11 @@ pub struct RunSummary {
     pub not_checked: Vec<String>,
     /// When the run finished (from the run's clock).
     pub finished_at: Option<Timestamp>,
+    /// The names the user's own Slack messages were recorded under when `[me]` matched them by
+    /// user id (a row read back carries only the name): kept with the run so that a report
+    /// merged from shards marks those rows as the single run does.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub slack_names_of_me: std::collections::BTreeSet<String>,
 }
 
 impl Default for RunSummary {
@@ -523,6 +528,7 @@ impl Default for RunSummary {
             uncheckable: BTreeMap::new(),
             not_checked: NOT_CHECKED_CHANGE_TYPES.iter().map(|s| s.to_string()).collect(),
             finished_at: None,
+            slack_names_of_me: std::collections::BTreeSet::new(),
         }
     }
 }
@@ -592,6 +598,7 @@ impl RunSummary {
         self.fetches += other.fetches;
         self.model_answered += other.model_answered;
         self.model_unavailable += other.model_unavailable;
+        self.slack_names_of_me.extend(other.slack_names_of_me.iter().cloned());
         self.skipped.merge(&other.skipped);
         add(&mut self.uncheckable, &other.uncheckable);
         for t in &other.not_checked {

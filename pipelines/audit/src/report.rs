@@ -424,6 +424,11 @@ pub fn merge_reports(
     options: &ReportOptions<'_>,
     count: fn(&mut RunSummary, &AuditRecord),
 ) -> anyhow::Result<(Vec<PathBuf>, RunSummary)> {
+    // A row read back carries only its author's name: the names each shard recorded the user's
+    // Slack messages under (matched by user id) mark them as the single run marks them.
+    let mut slack_names = options.slack_names.clone();
+    slack_names.extend(parts.iter().flat_map(|p| p.summary.slack_names_of_me.iter().cloned()));
+    let options = &ReportOptions { slack_names: &slack_names, ..*options };
     let mut sinks = open_sinks(dir, options, merged)?;
     let wiki = amem_recall::Wiki::open(home).context("cannot open the wiki index")?;
     let chunks = crate::quotes::ChunkMemory::default();

@@ -472,7 +472,9 @@ pub fn run_audit(params: &AuditParams, counters: Arc<Counters>, grounder: Option
         queue: &state,
     };
     let fixed_clock = params.now.is_some();
-    let totals = |own: &Ledger| summary_totals(own, &run, &counters, fixed_clock);
+    let totals = |own: &Ledger| {
+        summary_totals(own, &run, &counters, fixed_clock).map(|s| RunSummary { slack_names_of_me: my_slack_names.clone(), ..s })
+    };
     let (files, summary) = crate::report::write_reports(&ledger, &run, &totals, count_row, &report_dir, &options, &params.home, &cpu)?;
     ledger.finish_run(&summary)?;
     phase.end("reports (other)", "reports written");
