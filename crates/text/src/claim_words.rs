@@ -141,15 +141,3 @@ pub const VAGUE_SUBJECTS: &str = include_str!("../lexicons/claims/vague_subjects
 
 /// `claims/verb_stems.txt`.
 pub const VERB_STEMS: &str = include_str!("../lexicons/claims/verb_stems.txt");
-
-#[cfg(test)]
-mod tests {
-    use crate::stopwords::files_without_constant;
-
-    #[test]
-    fn every_file_of_the_folder_has_its_constant() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lexicons/claims");
-        let (missing, files) = files_without_constant(include_str!("claim_words.rs"), &dir, "claims");
-        assert!(missing.is_empty() && files >= 20, "{files} files; without a constant: {missing:?}");
-    }
-}

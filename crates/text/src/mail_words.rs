@@ -26,15 +26,3 @@ pub const DISCLAIMER_TRIGGERS: &str = include_str!("../lexicons/mail/disclaimer_
 
 /// `mail/prefixes.txt`.
 pub const PREFIXES: &str = include_str!("../lexicons/mail/prefixes.txt");
-
-#[cfg(test)]
-mod tests {
-    use crate::stopwords::files_without_constant;
-
-    #[test]
-    fn every_file_of_the_folder_has_its_constant() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lexicons/mail");
-        let (missing, files) = files_without_constant(include_str!("mail_words.rs"), &dir, "mail");
-        assert!(missing.is_empty() && files >= 8, "{files} files; without a constant: {missing:?}");
-    }
-}

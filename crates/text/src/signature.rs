@@ -64,11 +64,15 @@ pub fn is_closing_line(line: &str) -> bool {
         return false;
     }
     let phrase = t.trim_end_matches([',', '.', '!', '-']).trim_end();
-    !phrase.is_empty()
-        && SIGN_OFFS
-            .iter()
-            .chain(SIGN_OFFS_CUT_AT_IMPORT.iter())
-            .any(|s| s.eq_ignore_ascii_case(phrase) || (!phrase.is_ascii() && phrase.to_lowercase() == *s))
+    if phrase.is_empty() {
+        return false;
+    }
+    // The lists are lower-case ASCII: an ASCII phrase is compared in place, another lower-cased once.
+    let lower = (!phrase.is_ascii()).then(|| phrase.to_lowercase());
+    SIGN_OFFS
+        .iter()
+        .chain(SIGN_OFFS_CUT_AT_IMPORT.iter())
+        .any(|s| lower.as_deref().map_or_else(|| s.eq_ignore_ascii_case(phrase), |l| l == *s))
 }
 
 static MOBILE: LazyLock<Regex> = LazyLock::new(|| {

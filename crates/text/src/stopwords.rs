@@ -121,6 +121,22 @@ mod tests {
         assert!(ALIGNMENT_STOPWORDS.contains(&"lrb") && QUERY_STOPWORDS.contains(&"the"));
     }
 
+    /// Every word-list folder: each file has its constant in the module compiling it in.
+    #[test]
+    fn every_file_of_each_folder_has_its_constant() {
+        let folders = [
+            (include_str!("claim_words.rs"), "claims", 20),
+            (include_str!("verify_words.rs"), "verify", 20),
+            (include_str!("mail_words.rs"), "mail", 8),
+            (include_str!("text_words.rs"), "text", 10),
+        ];
+        for (module, folder, least) in folders {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lexicons").join(folder);
+            let (missing, files) = files_without_constant(module, &dir, folder);
+            assert!(missing.is_empty() && files >= least, "{folder}: {files} files; without a constant: {missing:?}");
+        }
+    }
+
     #[test]
     fn pairs_are_read_two_by_two_in_order() {
         static P: WordPairs = WordPairs::new("# head\nincrease = decrease  # a comment\n\nin = mice\nno pair here\n= half\n");

@@ -68,15 +68,3 @@ pub const SUBJECT_PRONOUNS: &str = include_str!("../lexicons/verify/subject_pron
 
 /// `verify/honorifics.txt`.
 pub const HONORIFICS: &str = include_str!("../lexicons/verify/honorifics.txt");
-
-#[cfg(test)]
-mod tests {
-    use crate::stopwords::files_without_constant;
-
-    #[test]
-    fn every_file_of_the_folder_has_its_constant() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lexicons/verify");
-        let (missing, files) = files_without_constant(include_str!("verify_words.rs"), &dir, "verify");
-        assert!(missing.is_empty() && files >= 20, "{files} files; without a constant: {missing:?}");
-    }
-}
