@@ -4,7 +4,7 @@ scripts/bench-audit.py (real Enron mails as one mbox) against its 10,000-note wi
 audited with the rules alone (`--no-models`) and with the rules and the model, alternating,
 the same binary in the same script run (this machine's speed moves by 1.4x within an hour, so
 the ratio is the figure that travels). The whole x1 archive (11,238 mails) took over an hour
-with the model, past any bench's time: `--messages 0` runs it all the same.
+with the model (candle's encoder pass, before ADR 0005), past any bench's time: `--messages 0` runs it all the same.
 
 From the models-on runs' own log (RUST_LOG=info): how many pairs the model read, how many it
 found remembered, and its rate on exactly the inputs the policy gave it (pairs per second of

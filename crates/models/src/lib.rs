@@ -11,11 +11,14 @@
 //! The weights ship inside the crate (`weights/`, fp16 safetensors) and are
 //! checked against `weights/SHA256SUMS` when loaded; they were trained by
 //! `models/verifier/train.py` (its README is the model card). Inference is
-//! candle (pure Rust) with the base model's tokenizer read by `tokenizers`.
+//! pure Rust: the verifier's encoder pass is this crate's own (`encoder`, on
+//! matrixmultiply), the safetensors read by candle, the base model's tokenizer
+//! by `tokenizers`.
 #![deny(missing_docs)]
 
 mod checkworthy;
 mod embed;
+mod encoder;
 mod sums;
 mod vector;
 mod verifier;

@@ -3,17 +3,17 @@
 //!
 //! A 6-layer BERT (all-MiniLM-L6-v2, fine-tuned by `models/verifier/train.py`),
 //! the mean of its last layer's token states, and a linear head. The weights are
-//! stored in fp16 and computed in f32 (candle's CPU kernels are fastest in f32).
+//! stored in fp16 and computed in f32 by [`crate::encoder`] (plain rows and `matrixmultiply`,
+//! after candle's pass measured several times slower on this project's machine).
 
 use crate::ModelError;
+use crate::encoder::{Encoder, Sequence, Shape};
 use crate::sums::{check_files, recorded_sha256};
 use crate::window::evidence_window;
-use candle_core::{D, DType, Device, Tensor};
-use candle_nn::{Linear, Module, VarBuilder};
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_core::{DType, Device};
 use serde::Deserialize;
 use std::sync::OnceLock;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
 /// The method name the verifier's readings are recorded under.
 pub const METHOD: &str = "model:verifier@1";
@@ -135,11 +135,11 @@ pub struct VerifierFiles<'a> {
 /// The verifier model, loaded. Share one per process ([`Verifier::shipped`]): scoring takes
 /// `&self`, and the tensors are read-only.
 pub struct Verifier {
-    encoder: BertModel,
-    head: Linear,
+    encoder: Encoder,
+    /// The head's weights (3 rows of the hidden width) and biases.
+    head: (Vec<f32>, [f32; 3]),
     tokenizer: Tokenizer,
     thresholds: Thresholds,
-    device: Device,
     /// The sha256 of the weights it was built from.
     weights_sha256: String,
 }
@@ -193,12 +193,11 @@ impl Verifier {
             ],
         )?;
         let load = |what: &str, e: &dyn std::fmt::Display| ModelError::Load(format!("{what}: {e}"));
-        let config: Config = serde_json::from_slice(files.config).map_err(|e| load("config.json", &e))?;
+        let shape: Shape = serde_json::from_slice(files.config).map_err(|e| load("config.json", &e))?;
         let calibration: Calibration = serde_json::from_slice(files.calibration).map_err(|e| load("calibration.json", &e))?;
-        let device = Device::Cpu;
-        let vb = VarBuilder::from_slice_safetensors(files.weights, DType::F32, &device).map_err(|e| load("verifier.safetensors", &e))?;
-        let encoder = BertModel::load(vb.clone(), &config).map_err(|e| load("verifier.safetensors (encoder)", &e))?;
-        let head = candle_nn::linear(config.hidden_size, 3, vb.pp("classifier")).map_err(|e| load("verifier.safetensors (head)", &e))?;
+        let tensors = candle_core::safetensors::load_buffer(files.weights, &Device::Cpu).map_err(|e| load("verifier.safetensors", &e))?;
+        let encoder = Encoder::from_tensors(&tensors, &shape).map_err(|e| load("verifier.safetensors (encoder)", &e))?;
+        let head = read_head(&tensors, encoder.hidden()).map_err(|e| load("verifier.safetensors (head)", &e))?;
         let mut tokenizer = Tokenizer::from_bytes(files.tokenizer).map_err(|e| load("tokenizer.json", &e))?;
         tokenizer
             .with_truncation(Some(TruncationParams {
@@ -208,9 +207,10 @@ impl Verifier {
                 direction: TruncationDirection::Right,
             }))
             .map_err(|e| load("tokenizer.json (truncation)", &e))?;
-        tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..PaddingParams::default() }));
+        // Each sequence is computed at its own length: no padding.
+        tokenizer.with_padding(None);
         let weights_sha256 = recorded_sha256(files.sha256sums, "verifier.safetensors").unwrap_or_default().to_ascii_lowercase();
-        Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, device, weights_sha256 })
+        Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, weights_sha256 })
     }
 
     /// The verifier files in `dir` (`verifier.safetensors`, `tokenizer.json`, `config.json`,
@@ -279,7 +279,6 @@ impl Verifier {
     }
 
     fn forward(&self, batch: Vec<(String, String)>) -> Result<Vec<Probs>, ModelError> {
-        let t = |e: candle_core::Error| ModelError::Compute(e.to_string());
         let encodings = match self.tokenizer.encode_batch(batch.clone(), true) {
             Ok(e) => e,
             // A claim too long to leave the evidence any room: cut both sides instead.
@@ -295,28 +294,35 @@ impl Verifier {
                 tk.encode_batch(batch, true).map_err(|e| ModelError::Compute(e.to_string()))?
             }
         };
-        let n = encodings.len();
-        let len = encodings.first().map_or(0, |e| e.get_ids().len());
-        let mut ids = Vec::with_capacity(n * len);
-        let mut types = Vec::with_capacity(n * len);
-        let mut mask = Vec::with_capacity(n * len);
-        for e in &encodings {
-            ids.extend(e.get_ids().iter().map(|&x| x as i64));
-            types.extend(e.get_type_ids().iter().map(|&x| x as i64));
-            mask.extend(e.get_attention_mask().iter().map(|&x| x as i64));
-        }
-        let ids = Tensor::from_vec(ids, (n, len), &self.device).map_err(t)?;
-        let types = Tensor::from_vec(types, (n, len), &self.device).map_err(t)?;
-        let mask = Tensor::from_vec(mask, (n, len), &self.device).map_err(t)?;
-        let states = self.encoder.forward(&ids, &types, Some(&mask)).map_err(t)?;
-        let m = mask.to_dtype(DType::F32).map_err(t)?.unsqueeze(2).map_err(t)?;
-        let summed = states.broadcast_mul(&m).map_err(t)?.sum(1).map_err(t)?;
-        let counts = m.sum(1).map_err(t)?.clamp(1.0, f64::MAX).map_err(t)?;
-        let pooled = summed.broadcast_div(&counts).map_err(t)?;
-        let logits = self.head.forward(&pooled).map_err(t)?;
-        let probs = candle_nn::ops::softmax(&logits, D::Minus1).map_err(t)?;
-        let rows: Vec<Vec<f32>> = probs.to_vec2().map_err(t)?;
-        Ok(rows.into_iter().map(|r| Probs { supported: r[0], contradicted: r[1], not_enough_info: r[2] }).collect())
+        let sequences: Vec<Sequence<'_>> = encodings.iter().map(|e| Sequence { ids: e.get_ids(), types: e.get_type_ids() }).collect();
+        let pooled = self.encoder.pooled_on(&sequences, rayon::current_num_threads()).map_err(ModelError::Compute)?;
+        let (weights, bias) = &self.head;
+        let hidden = self.encoder.hidden();
+        Ok(pooled
+            .chunks_exact(hidden)
+            .map(|state| {
+                let logits: Vec<f32> =
+                    weights.chunks_exact(hidden).zip(bias).map(|(w, b)| b + w.iter().zip(state).map(|(w, x)| w * x).sum::<f32>()).collect();
+                let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let exp: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
+                let sum: f32 = exp.iter().sum();
+                Probs { supported: exp[0] / sum, contradicted: exp[1] / sum, not_enough_info: exp[2] / sum }
+            })
+            .collect())
+    }
+}
+
+/// The classification head's tensors: `classifier.weight` (3 rows of `hidden`) and
+/// `classifier.bias`.
+fn read_head(tensors: &std::collections::HashMap<String, candle_core::Tensor>, hidden: usize) -> Result<(Vec<f32>, [f32; 3]), String> {
+    let read = |name: &str| -> Result<Vec<f32>, String> {
+        let t = tensors.get(name).ok_or_else(|| format!("tensor {name} is missing"))?;
+        t.to_dtype(DType::F32).and_then(|t| t.flatten_all()).and_then(|t| t.to_vec1::<f32>()).map_err(|e| format!("tensor {name}: {e}"))
+    };
+    let (weight, bias) = (read("classifier.weight")?, read("classifier.bias")?);
+    match <[f32; 3]>::try_from(bias.as_slice()) {
+        Ok(bias) if weight.len() == 3 * hidden => Ok((weight, bias)),
+        _ => Err(format!("classifier: {} weights and {} biases, expected {} and 3", weight.len(), bias.len(), 3 * hidden)),
     }
 }
 

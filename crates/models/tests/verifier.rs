@@ -61,7 +61,7 @@ fn the_same_files_load_the_same_model() {
 }
 
 #[test]
-fn batching_and_padding_do_not_change_a_score() {
+fn batching_and_threads_do_not_change_a_score() {
     let v = Verifier::shipped().unwrap();
     let pairs = [
         ("Paris is the capital of France.", "Paris is in France."),
@@ -71,16 +71,12 @@ fn batching_and_padding_do_not_change_a_score() {
         ),
         ("Cats sleep for most of the day.", "The launch moved to May."),
     ];
+    // Each pair is computed at its own length, whatever else is in its batch or on which thread
+    // it ran: the same bits.
     let together = v.score(&pairs).unwrap();
     for (i, pair) in pairs.iter().enumerate() {
         let alone = v.score(std::slice::from_ref(pair)).unwrap()[0];
-        for (a, b) in [
-            (alone.supported, together[i].supported),
-            (alone.contradicted, together[i].contradicted),
-            (alone.not_enough_info, together[i].not_enough_info),
-        ] {
-            assert!((a - b).abs() < 1e-4, "pair {i}: alone {alone:?}, in a batch {:?}", together[i]);
-        }
+        assert_eq!(alone, together[i], "pair {i}");
     }
 }
 

@@ -33,8 +33,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Passages the model reads for a claim: the rules' cited sentences item by item, then for an
-/// undecided claim the best recalled items, up to this many (each reading costs about 20 ms
-/// of a core on this project's machine: two keep the audit's cost bounded).
+/// undecided claim the best recalled items, up to this many (each reading costs about 40 ms
+/// of a core on this project's machine, `scripts/bench-models.py`: two keep the audit's cost
+/// bounded, and are read at once on two cores).
 pub const MODEL_EVIDENCE: usize = 2;
 
 /// One row of the table.
