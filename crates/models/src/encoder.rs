@@ -1,20 +1,23 @@
 //! The verifier's BERT encoder, computed on plain `f32` rows with `matrixmultiply`'s sgemm (through
 //! `ndarray`'s safe `general_mat_mul`, which hands it the views' strides).
 //!
-//! Why not candle's `BertModel`, which loads the same tensors: on this project's machine (two
-//! cores with AVX-512) candle's CPU matrix product (the `gemm` crate) ran a
-//! 1280x384 by 384x1536 product at 57 GFLOPS on two threads, `matrixmultiply` at 139 on one
-//! (PyTorch's at 165), and the rest of candle's pass (a thread pool per operation, a tensor
-//! allocated per step, exact GELU and softmax element by element) took as long again: two
-//! (window, claim) pairs cost 70 to 160 ms of wall time, over the MCP factcheck's 50 ms
-//! budget by themselves. Here each sequence is computed at its own length (no padding, so no
+//! Why not candle's `BertModel`, which loads the same tensors (docs/adr/0005-verifier-encoder-pass.md):
+//! on this project's machine (two cores with AVX-512) candle's CPU matrix product (the `gemm`
+//! crate) ran a 1280x384 by 384x1536 product at 57 GFLOPS on two threads, `matrixmultiply` at
+//! 139 on one (PyTorch's at 165), and the rest of candle's pass (a thread handoff per operation,
+//! a tensor allocated per step, the GELU's `erf` and the softmax's `exp` element by element)
+//! took as long again: an MCP fact-check that consulted the model took up to 244 ms at p99,
+//! against a budget of 50. Here each sequence is computed at its own length (no padding, so no
 //! attention mask: a padded position never reached a real token's state, nor the mean), the
-//! three attention projections are one product, and nothing is allocated per layer.
-//! `crates/models/tests/verifier.rs` holds this pass to candle's on real pairs.
+//! three attention projections are one product, the GELU and softmax loops vectorise, and the
+//! work is shared among rayon's threads by sequence, or for a single passage by the products'
+//! columns and the attention's heads. Every split computes each value the same way, so a
+//! passage scores the same bits however it was shared. `crates/models/tests/encoder_reference.rs`
+//! holds this pass to candle's; `benches/verifier.rs` times the two side by side.
 
 use candle_core::{DType, Tensor};
 use ndarray::linalg::general_mat_mul;
-use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder};
+use ndarray::{ArrayView2, ArrayViewMut2, Axis, ShapeBuilder, Slice};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -59,18 +62,37 @@ impl Dense {
         ArrayView2::from_shape((self.inp, self.out), &self.weight_t[..]).unwrap_or_else(|_| unreachable!("invariant: checked at load"))
     }
 
-    /// `rows` rows of `x` (`inp` wide) into `y` (`out` wide), replacing it.
-    fn apply(&self, x: &[f32], rows: usize, y: &mut Vec<f32>) {
+    /// `rows` rows of `x` (`inp` wide) into `y` (`out` wide), replacing it, the output's columns
+    /// shared among `parts` threads.
+    fn apply(&self, x: &[f32], rows: usize, y: &mut Vec<f32>, parts: usize) {
         y.clear();
         y.reserve(rows * self.out);
         for _ in 0..rows {
             y.extend_from_slice(&self.bias);
         }
         let x = ArrayView2::from_shape((rows, self.inp), x).unwrap_or_else(|_| unreachable!("invariant: x holds rows x inp values"));
-        let mut y = ArrayViewMut2::from_shape((rows, self.out), y.as_mut_slice())
+        let y = ArrayViewMut2::from_shape((rows, self.out), y.as_mut_slice())
             .unwrap_or_else(|_| unreachable!("invariant: y was filled to rows x out"));
-        general_mat_mul(1.0, &x, &self.weight_t(), 1.0, &mut y);
+        product_by_columns(&x, self.weight_t(), y, parts);
     }
+}
+
+/// `y += x w`, the columns of `w` and `y` shared among `parts` threads of rayon's pool. Each
+/// output value is the same sum in the same order whichever thread computes it.
+fn product_by_columns(x: &ArrayView2<'_, f32>, w: ArrayView2<'_, f32>, mut y: ArrayViewMut2<'_, f32>, parts: usize) {
+    // Below this many columns a part is not worth a thread.
+    const MIN_COLUMNS: usize = 64;
+    let cols = w.ncols();
+    if parts <= 1 || cols < 2 * MIN_COLUMNS {
+        general_mat_mul(1.0, x, &w, 1.0, &mut y);
+        return;
+    }
+    let left_parts = parts / 2;
+    // A multiple of 16 columns: whole tiles of the product's kernel on each side.
+    let mid = (cols * left_parts / parts) / 16 * 16;
+    let (w_left, w_right) = w.split_at(Axis(1), mid);
+    let (y_left, y_right) = y.split_at(Axis(1), mid);
+    rayon::join(|| product_by_columns(x, w_left, y_left, left_parts), || product_by_columns(x, w_right, y_right, parts - left_parts));
 }
 
 /// Layer normalisation over each row.
@@ -209,9 +231,14 @@ impl Encoder {
     /// A sequence is empty, longer than the position table, or names a token or type id the
     /// tables do not have.
     pub(crate) fn pooled_on(&self, sequences: &[Sequence<'_>], threads: usize) -> Result<Vec<f32>, String> {
-        let threads = threads.clamp(1, sequences.len().max(1));
+        if sequences.len() < threads {
+            // Fewer sequences than threads (one passage read alone): each operation is shared
+            // instead, the products by columns, the attention by heads.
+            return self.pooled(sequences, threads);
+        }
+        let threads = threads.max(1);
         if threads == 1 {
-            return self.pooled(sequences);
+            return self.pooled(sequences, 1);
         }
         let total: usize = sequences.iter().map(|s| s.ids.len()).sum();
         let mut runs: Vec<&[Sequence<'_>]> = Vec::with_capacity(threads);
@@ -233,7 +260,7 @@ impl Encoder {
         // allocator heaps do too (a thread spawned for each of an audit's model calls left its
         // heap behind on exit: `scripts/bench-models.py`'s models-on run peaked at 542 MB that
         // way, 469 MB on the pool, as with candle's pass).
-        let results: Vec<Result<Vec<f32>, String>> = runs.par_iter().map(|run| self.pooled(run)).collect();
+        let results: Vec<Result<Vec<f32>, String>> = runs.par_iter().map(|run| self.pooled(run, 1)).collect();
         let mut pooled = Vec::with_capacity(sequences.len() * self.hidden);
         for r in results {
             pooled.extend(r?);
@@ -241,8 +268,8 @@ impl Encoder {
         Ok(pooled)
     }
 
-    /// [`Encoder::pooled_on`] on this thread alone.
-    fn pooled(&self, sequences: &[Sequence<'_>]) -> Result<Vec<f32>, String> {
+    /// [`Encoder::pooled_on`] with each operation shared among `parts` threads (1: this one).
+    fn pooled(&self, sequences: &[Sequence<'_>], parts: usize) -> Result<Vec<f32>, String> {
         let h = self.hidden;
         let vocab = self.words.len() / h;
         for (i, s) in sequences.iter().enumerate() {
@@ -270,7 +297,7 @@ impl Encoder {
         self.embedding_norm.apply(&mut x);
         let mut scratch = Scratch::default();
         for layer in &self.layers {
-            self.layer(layer, &mut x, &lens, &mut scratch);
+            self.layer(layer, &mut x, &lens, &mut scratch, parts);
         }
         let mut pooled = Vec::with_capacity(sequences.len() * h);
         let mut start = 0;
@@ -287,61 +314,95 @@ impl Encoder {
         Ok(pooled)
     }
 
-    /// One layer over every sequence's rows (`lens` of them each, in order), in place.
-    fn layer(&self, layer: &Layer, x: &mut [f32], lens: &[usize], s: &mut Scratch) {
+    /// One layer over every sequence's rows (`lens` of them each, in order), in place, each
+    /// operation shared among `parts` threads.
+    fn layer(&self, layer: &Layer, x: &mut [f32], lens: &[usize], s: &mut Scratch, parts: usize) {
         let h = self.hidden;
         let rows = x.len() / h;
-        layer.qkv.apply(x, rows, &mut s.qkv);
+        layer.qkv.apply(x, rows, &mut s.qkv, parts);
         s.context.clear();
         s.context.resize(rows * h, 0.0);
         let head = h / self.heads;
-        let scale = 1.0 / (head as f32).sqrt();
-        let mut start = 0;
-        for &len in lens {
-            s.scores.resize(len * len, 0.0);
-            for k in 0..self.heads {
-                let base = start * 3 * h + k * head;
-                let q = strided(&s.qkv[base..], len, head, 3 * h);
-                let key = strided(&s.qkv[base + h..], len, head, 3 * h);
-                let value = strided(&s.qkv[base + 2 * h..], len, head, 3 * h);
-                let mut scores = ArrayViewMut2::from_shape((len, len), &mut s.scores[..len * len])
-                    .unwrap_or_else(|_| unreachable!("invariant: scores holds len x len"));
-                general_mat_mul(scale, &q, &key.t(), 0.0, &mut scores);
-                for row in s.scores.chunks_exact_mut(len) {
-                    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                    let mut sum = 0.0;
-                    for v in row.iter_mut() {
-                        *v = (*v - max).exp();
-                        sum += *v;
-                    }
-                    for v in row.iter_mut() {
-                        *v /= sum;
-                    }
-                }
-                let scores =
-                    ArrayView2::from_shape((len, len), &s.scores[..len * len]).unwrap_or_else(|_| unreachable!("invariant: as above"));
-                let offset = start * h + k * head;
-                let mut out = ArrayViewMut2::from_shape((len, head).strides((h, 1)), &mut s.context[offset..offset + (len - 1) * h + head])
-                    .unwrap_or_else(|_| unreachable!("invariant: the head's columns of the sequence's rows"));
-                general_mat_mul(1.0, &scores, &value, 0.0, &mut out);
+        let qkv = &s.qkv;
+        let context = ArrayViewMut2::from_shape((rows, h), &mut s.context[..]).unwrap_or_else(|_| unreachable!("invariant: rows x h"));
+        let parts = parts.clamp(1, self.heads);
+        if parts == 1 {
+            attend(qkv, context, lens, 0..self.heads, head, &mut s.scores);
+        } else {
+            // The heads in `parts` runs, each writing its own columns of the context.
+            let mut runs = Vec::with_capacity(parts);
+            let mut rest = context;
+            let mut first = 0;
+            for p in 0..parts {
+                let last = self.heads * (p + 1) / parts;
+                let (mine, others) = rest.split_at(Axis(1), (last - first) * head);
+                runs.push((first..last, mine));
+                rest = others;
+                first = last;
             }
-            start += len;
+            runs.into_par_iter().for_each(|(heads, columns)| attend(qkv, columns, lens, heads, head, &mut Vec::new()));
         }
-        layer.attention_out.apply(&s.context, rows, &mut s.projected);
+        layer.attention_out.apply(&s.context, rows, &mut s.projected, parts);
         for (v, r) in s.projected.iter_mut().zip(x.iter()) {
             *v += r;
         }
         layer.attention_norm.apply(&mut s.projected);
-        layer.up.apply(&s.projected, rows, &mut s.up);
+        layer.up.apply(&s.projected, rows, &mut s.up, parts);
         for v in s.up.iter_mut() {
             *v = gelu(*v);
         }
-        layer.down.apply(&s.up, rows, &mut s.context);
+        layer.down.apply(&s.up, rows, &mut s.context, parts);
         for (v, r) in s.context.iter_mut().zip(&s.projected) {
             *v += r;
         }
         layer.out_norm.apply(&mut s.context);
         x.copy_from_slice(&s.context);
+    }
+}
+
+/// Self-attention of `heads` (a range of the layer's heads, `head` wide each) over every
+/// sequence's rows (`lens`) of the fused projection `qkv`, written into `context`: the columns
+/// of those heads, from the first, for every row.
+fn attend(
+    qkv: &[f32],
+    mut context: ArrayViewMut2<'_, f32>,
+    lens: &[usize],
+    heads: std::ops::Range<usize>,
+    head: usize,
+    scores: &mut Vec<f32>,
+) {
+    // The hidden width: a row of the fused projection holds the queries, keys and values.
+    let h = qkv.len() / (3 * context.nrows().max(1));
+    let scale = 1.0 / (head as f32).sqrt();
+    let first = heads.start;
+    let mut start = 0;
+    for &len in lens {
+        scores.resize(len * len, 0.0);
+        for k in heads.clone() {
+            let base = start * 3 * h + k * head;
+            let q = strided(&qkv[base..], len, head, 3 * h);
+            let key = strided(&qkv[base + h..], len, head, 3 * h);
+            let value = strided(&qkv[base + 2 * h..], len, head, 3 * h);
+            let mut weights =
+                ArrayViewMut2::from_shape((len, len), &mut scores[..len * len]).unwrap_or_else(|_| unreachable!("invariant: len x len"));
+            general_mat_mul(scale, &q, &key.t(), 0.0, &mut weights);
+            for row in scores.chunks_exact_mut(len) {
+                let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                for v in row.iter_mut() {
+                    *v = exp_nonpositive(*v - max);
+                }
+                let sum: f32 = row.iter().sum();
+                for v in row.iter_mut() {
+                    *v /= sum;
+                }
+            }
+            let weights = ArrayView2::from_shape((len, len), &scores[..len * len]).unwrap_or_else(|_| unreachable!("invariant: as above"));
+            let col = (k - first) * head;
+            let mut sequence_rows = context.slice_axis_mut(Axis(0), Slice::from(start..start + len));
+            let mut out = sequence_rows.slice_axis_mut(Axis(1), Slice::from(col..col + head));
+            general_mat_mul(1.0, &weights, &value, 0.0, &mut out);
+        }
+        start += len;
     }
 }
 
@@ -352,7 +413,78 @@ fn strided(data: &[f32], rows: usize, cols: usize, stride: usize) -> ArrayView2<
         .unwrap_or_else(|_| unreachable!("invariant: the slice holds every strided row"))
 }
 
-/// The exact GELU, `x Φ(x)`, as BERT was trained with it.
+/// The exact GELU, `x Φ(x)`, as BERT was trained with it: `x/2 (2 - erfc(z))` for `x >= 0`,
+/// `x/2 erfc(z)` below, `z = |x|/√2`, with [`erfc`]. Written without branches or calls, so the
+/// loop over a layer's activations is vectorised: with libm's `erff` the GELU and the softmax's
+/// `exp` were a third of a one-pair pass.
 fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+    let e = erfc(x.abs() * std::f32::consts::FRAC_1_SQRT_2);
+    0.5 * x * if x >= 0.0 { 2.0 - e } else { e }
+}
+
+/// The complementary error function of `z >= 0`, to a relative error under 1.2e-7: the
+/// Chebyshev fit `t exp(-z² + P(t))`, `t = 1 / (1 + z/2)`, published in Numerical Recipes
+/// (`erfcc`).
+fn erfc(z: f32) -> f32 {
+    const P: [f32; 10] = [
+        -1.265_512_2,
+        1.000_023_7,
+        0.374_091_96,
+        0.096_784_18,
+        -0.186_288_06,
+        0.278_868_07,
+        -1.135_204,
+        1.488_515_9,
+        -0.822_152_23,
+        0.170_872_77,
+    ];
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let mut p = P[9];
+    for c in P[..9].iter().rev() {
+        p = p * t + c;
+    }
+    t * exp_nonpositive(p - z * z)
+}
+
+/// `e^x` for `x <= 0` (inputs below -87 give e^-87, about 1.6e-38), to about two units in the
+/// last place: `2^n e^r` with `n` the nearest integer to `x / ln 2`, `r` what is left (split
+/// ln 2 in two so `r` is exact), `e^r` by its Taylor series to the sixth power (`|r| <= 0.35`).
+fn exp_nonpositive(x: f32) -> f32 {
+    const LN2_HI: f32 = 0.693_145_75;
+    const LN2_LO: f32 = 1.428_606_8e-6;
+    // Adding 1.5 * 2^23 rounds to the nearest integer and leaves it in the low bits of the sum:
+    // `n` and `2^n` come from there without a float-to-integer conversion, whose saturation
+    // kept the loop from vectorising (`round` is a call where the target has no instruction).
+    const ROUND: f32 = 12_582_912.0;
+    let x = x.clamp(-87.0, 0.0);
+    let k = x * std::f32::consts::LOG2_E + ROUND;
+    let n = k - ROUND;
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let p = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0))))));
+    p * f32::from_bits(k.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127) << 23)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_and_gelu_match_the_library_functions() {
+        let mut worst_exp = 0f32;
+        let mut worst_gelu = 0f32;
+        for i in 0..=200_000 {
+            let x = -87.0 + 87.0 * i as f32 / 200_000.0;
+            let (ours, libm) = (exp_nonpositive(x), x.exp());
+            worst_exp = worst_exp.max(((ours - libm) / libm).abs());
+            let g = -12.0 + 24.0 * i as f32 / 200_000.0;
+            let exact = 0.5 * g * (1.0 + libm::erff(g * std::f32::consts::FRAC_1_SQRT_2));
+            worst_gelu = worst_gelu.max((gelu(g) - exact).abs() / g.abs().max(1.0));
+        }
+        assert!(worst_exp < 4e-7, "exp: relative error {worst_exp}");
+        assert!(worst_gelu < 4e-7, "gelu: error {worst_gelu}");
+        assert_eq!(exp_nonpositive(0.0), 1.0);
+        assert!(exp_nonpositive(-1e9) > 0.0 && exp_nonpositive(-1e9) < 1e-37);
+        assert_eq!(gelu(0.0), 0.0);
+        assert!(gelu(-1e4).abs() < 1e-30 && (gelu(1e4) - 1e4).abs() < 1e-3);
+    }
 }
