@@ -3,12 +3,12 @@
 //! docs/adr/0005-verifier-encoder-pass.md): the ratio between the two in one run is the
 //! figure that travels. `cargo bench -p amem-models --bench verifier`.
 
-use amem_models::{MAX_TOKENS, Verifier};
+use amem_models::Verifier;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use std::sync::LazyLock;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer};
 
 fn main() {
     divan::main();
@@ -59,15 +59,7 @@ static REFERENCE: LazyLock<Reference> = LazyLock::new(|| {
     let config: Config = serde_json::from_slice(CONFIG).expect("config");
     let vb = VarBuilder::from_slice_safetensors(WEIGHTS, DType::F32, &Device::Cpu).expect("weights");
     let model = BertModel::load(vb, &config).expect("encoder");
-    let mut tokenizer = Tokenizer::from_bytes(TOKENIZER).expect("tokenizer");
-    tokenizer
-        .with_truncation(Some(TruncationParams {
-            max_length: MAX_TOKENS,
-            strategy: TruncationStrategy::OnlyFirst,
-            stride: 0,
-            direction: TruncationDirection::Right,
-        }))
-        .expect("truncation");
+    let mut tokenizer = amem_models::pair_tokenizer(TOKENIZER).expect("tokenizer");
     tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..PaddingParams::default() }));
     Reference { model, tokenizer }
 });

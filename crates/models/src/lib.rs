@@ -27,7 +27,7 @@ mod window;
 pub use checkworthy::{CHECKWORTHY_METHOD, CHECKWORTHY_TOKENS, CheckWorthiness, CheckWorthyFiles, RULE_KINDS};
 pub use embed::{EMBED_BYTES, EMBED_METHOD, EmbedFiles, StaticEmbedder};
 pub use vector::dot;
-pub use verifier::{BATCH, CLAIM_CHARS, Label, MAX_TOKENS, METHOD, Passage, Probs, Thresholds, Verifier, VerifierFiles};
+pub use verifier::{BATCH, CLAIM_CHARS, Label, MAX_TOKENS, METHOD, Passage, Probs, Thresholds, Verifier, VerifierFiles, pair_tokenizer};
 pub use window::{WINDOW_CHARS, WINDOW_SENTENCES, content_words, evidence_window, sentence_spans, sentences, window_spans};
 
 /// Why a model could not be loaded or run.

@@ -198,17 +198,7 @@ impl Verifier {
         let tensors = candle_core::safetensors::load_buffer(files.weights, &Device::Cpu).map_err(|e| load("verifier.safetensors", &e))?;
         let encoder = Encoder::from_tensors(&tensors, &shape).map_err(|e| load("verifier.safetensors (encoder)", &e))?;
         let head = read_head(&tensors, encoder.hidden()).map_err(|e| load("verifier.safetensors (head)", &e))?;
-        let mut tokenizer = Tokenizer::from_bytes(files.tokenizer).map_err(|e| load("tokenizer.json", &e))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                strategy: TruncationStrategy::OnlyFirst,
-                stride: 0,
-                direction: TruncationDirection::Right,
-            }))
-            .map_err(|e| load("tokenizer.json (truncation)", &e))?;
-        // Each sequence is computed at its own length: no padding.
-        tokenizer.with_padding(None);
+        let tokenizer = pair_tokenizer(files.tokenizer)?;
         let weights_sha256 = recorded_sha256(files.sha256sums, "verifier.safetensors").unwrap_or_default().to_ascii_lowercase();
         Ok(Verifier { encoder, head, tokenizer, thresholds: calibration.thresholds, weights_sha256 })
     }
@@ -310,6 +300,27 @@ impl Verifier {
             })
             .collect())
     }
+}
+
+/// The base model's tokenizer (`tokenizer.json`) as the verifier reads a pair: (evidence,
+/// claim) cut to [`MAX_TOKENS`] from the evidence's end, no padding (each sequence is computed
+/// at its own length). A reference pass that batches pairs adds its own padding.
+///
+/// # Errors
+/// The file does not parse ([`ModelError::Load`]).
+pub fn pair_tokenizer(tokenizer_json: &[u8]) -> Result<Tokenizer, ModelError> {
+    let load = |what: &str, e: &dyn std::fmt::Display| ModelError::Load(format!("{what}: {e}"));
+    let mut tokenizer = Tokenizer::from_bytes(tokenizer_json).map_err(|e| load("tokenizer.json", &e))?;
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: MAX_TOKENS,
+            strategy: TruncationStrategy::OnlyFirst,
+            stride: 0,
+            direction: TruncationDirection::Right,
+        }))
+        .map_err(|e| load("tokenizer.json (truncation)", &e))?;
+    tokenizer.with_padding(None);
+    Ok(tokenizer)
 }
 
 /// The classification head's tensors: `classifier.weight` (3 rows of `hidden`) and

@@ -3,11 +3,11 @@
 //! mask as candle computes them, mean-pooled over the real tokens and put through the same head,
 //! give the same probabilities to within float rounding.
 
-use amem_models::{MAX_TOKENS, Passage, Verifier};
+use amem_models::{Passage, Verifier};
 use candle_core::{D, DType, Device, Tensor};
 use candle_nn::{Module, VarBuilder};
 use candle_transformers::models::bert::{BertModel, Config};
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+use tokenizers::{PaddingParams, PaddingStrategy};
 
 const WEIGHTS: &[u8] = include_bytes!("../weights/verifier.safetensors");
 const TOKENIZER: &[u8] = include_bytes!("../weights/tokenizer.json");
@@ -21,15 +21,7 @@ fn candle_probs(pairs: &[(String, String)]) -> Vec<[f32; 3]> {
     let vb = VarBuilder::from_slice_safetensors(WEIGHTS, DType::F32, &device).unwrap();
     let encoder = BertModel::load(vb.clone(), &config).unwrap();
     let head = candle_nn::linear(config.hidden_size, 3, vb.pp("classifier")).unwrap();
-    let mut tokenizer = Tokenizer::from_bytes(TOKENIZER).unwrap();
-    tokenizer
-        .with_truncation(Some(TruncationParams {
-            max_length: MAX_TOKENS,
-            strategy: TruncationStrategy::OnlyFirst,
-            stride: 0,
-            direction: TruncationDirection::Right,
-        }))
-        .unwrap();
+    let mut tokenizer = amem_models::pair_tokenizer(TOKENIZER).expect("tokenizer");
     tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..PaddingParams::default() }));
     let encodings = tokenizer.encode_batch(pairs.to_vec(), true).unwrap();
     let (n, len) = (encodings.len(), encodings[0].get_ids().len());
