@@ -98,7 +98,7 @@ static IRREGULAR_PAST: WordList = WordList::new(amem_text::claim_words::IRREGULA
 static VERB_STEMS: WordList = WordList::new(amem_text::claim_words::VERB_STEMS);
 
 /// Subject pronouns: a pronoun followed by a lower-case word is a clause.
-static SUBJECT_PRONOUNS: WordList = WordList::new(amem_text::claim_words::SUBJECT_PRONOUNS);
+static SUBJECT_PRONOUNS: WordList = WordList::new(amem_text::claim_words::CLAUSE_SUBJECT_PRONOUNS);
 
 /// Determiners that open a noun phrase subject.
 static DETERMINERS: WordList = WordList::new(amem_text::claim_words::DETERMINERS);
@@ -114,8 +114,8 @@ static NUMBER_WORDS: WordList = WordList::new(amem_text::claim_words::NUMBER_WOR
 /// First-person subjects (`text/lexicons/claims/first_person.txt`).
 static FIRST_PERSON: WordList = WordList::new(amem_text::claim_words::FIRST_PERSON);
 
-/// Second-person subjects (`text/lexicons/claims/second_person.txt`).
-static SECOND_PERSON: WordList = WordList::new(amem_text::claim_words::SECOND_PERSON);
+/// Second-person subjects (`text/lexicons/claims/second_person_subjects.txt`).
+static SECOND_PERSON: WordList = WordList::new(amem_text::claim_words::SECOND_PERSON_SUBJECTS);
 
 /// Subjects that point rather than name (`text/lexicons/claims/vague_subjects.txt`).
 static VAGUE_SUBJECTS: WordList = WordList::new(amem_text::claim_words::VAGUE_SUBJECTS);

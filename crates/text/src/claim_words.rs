@@ -118,8 +118,8 @@ pub const REQUEST_PHRASES: &str = include_str!("../lexicons/claims/request_phras
 /// `claims/salutations.txt`.
 pub const SALUTATIONS: &str = include_str!("../lexicons/claims/salutations.txt");
 
-/// `claims/second_person.txt`.
-pub const SECOND_PERSON: &str = include_str!("../lexicons/claims/second_person.txt");
+/// `claims/second_person_subjects.txt`.
+pub const SECOND_PERSON_SUBJECTS: &str = include_str!("../lexicons/claims/second_person_subjects.txt");
 
 /// `claims/stance_markers.txt`.
 pub const STANCE_MARKERS: &str = include_str!("../lexicons/claims/stance_markers.txt");
@@ -127,8 +127,8 @@ pub const STANCE_MARKERS: &str = include_str!("../lexicons/claims/stance_markers
 /// `claims/stance_verbs.txt`.
 pub const STANCE_VERBS: &str = include_str!("../lexicons/claims/stance_verbs.txt");
 
-/// `claims/subject_pronouns.txt`.
-pub const SUBJECT_PRONOUNS: &str = include_str!("../lexicons/claims/subject_pronouns.txt");
+/// `claims/clause_subject_pronouns.txt`.
+pub const CLAUSE_SUBJECT_PRONOUNS: &str = include_str!("../lexicons/claims/clause_subject_pronouns.txt");
 
 /// `claims/superlatives.txt`.
 pub const SUPERLATIVES: &str = include_str!("../lexicons/claims/superlatives.txt");

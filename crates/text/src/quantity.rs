@@ -440,7 +440,7 @@ const SPELLED: &[(&str, f64)] = &[
 ];
 
 /// The units of a hyphenated spelled number ("twenty-one" … "ninety-nine").
-static UNITS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::UNITS);
+static NUMBER_WORD_UNITS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::NUMBER_WORD_UNITS);
 
 /// Words between a number and the noun it counts that do not change what is counted.
 static ANCHOR_SKIP: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::ANCHOR_SKIP);
@@ -480,7 +480,9 @@ pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         let mut value = v;
         let mut end = w.range.end;
         let hyphen_unit = words.get(wi + 1).filter(|n| n.range.start == w.range.end + 1 && text[w.range.end..].starts_with('-'));
-        if let Some(u) = hyphen_unit.and_then(|n| UNITS.iter().position(|u| *u == n.lower)).filter(|_| (20.0..100.0).contains(&v)) {
+        if let Some(u) =
+            hyphen_unit.and_then(|n| NUMBER_WORD_UNITS.iter().position(|u| *u == n.lower)).filter(|_| (20.0..100.0).contains(&v))
+        {
             value += (u + 1) as f64;
             end = words[wi + 1].range.end;
             skip_next = true;

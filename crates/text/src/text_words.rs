@@ -33,8 +33,8 @@ pub const ANCHOR_SKIP: &str = include_str!("../lexicons/text/anchor_skip.txt");
 /// `text/links.txt`.
 pub const LINKS: &str = include_str!("../lexicons/text/links.txt");
 
-/// `text/units.txt`.
-pub const UNITS: &str = include_str!("../lexicons/text/units.txt");
+/// `text/number_word_units.txt`.
+pub const NUMBER_WORD_UNITS: &str = include_str!("../lexicons/text/number_word_units.txt");
 
 /// `text/currency_codes_before.txt`.
 pub const CURRENCY_CODES_BEFORE: &str = include_str!("../lexicons/text/currency_codes_before.txt");

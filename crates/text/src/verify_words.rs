@@ -9,8 +9,8 @@ pub const DENIAL: &str = include_str!("../lexicons/verify/denial.txt");
 /// `verify/scope.txt`.
 pub const SCOPE: &str = include_str!("../lexicons/verify/scope.txt");
 
-/// `verify/antonyms.txt`.
-pub const ANTONYMS: &str = include_str!("../lexicons/verify/antonyms.txt");
+/// `verify/counter_claim_antonyms.txt`.
+pub const COUNTER_CLAIM_ANTONYMS: &str = include_str!("../lexicons/verify/counter_claim_antonyms.txt");
 
 /// `verify/passes_on.txt`.
 pub const PASSES_ON: &str = include_str!("../lexicons/verify/passes_on.txt");
@@ -36,8 +36,8 @@ pub const NOT_VERBS: &str = include_str!("../lexicons/verify/not_verbs.txt");
 /// `verify/softeners.txt`.
 pub const SOFTENERS: &str = include_str!("../lexicons/verify/softeners.txt");
 
-/// `verify/second_person.txt`.
-pub const SECOND_PERSON: &str = include_str!("../lexicons/verify/second_person.txt");
+/// `verify/second_person_words.txt`.
+pub const SECOND_PERSON_WORDS: &str = include_str!("../lexicons/verify/second_person_words.txt");
 
 /// `verify/system_nouns.txt`.
 pub const SYSTEM_NOUNS: &str = include_str!("../lexicons/verify/system_nouns.txt");
@@ -63,8 +63,8 @@ pub const PERIODS: &str = include_str!("../lexicons/verify/periods.txt");
 /// `verify/deictic.txt`.
 pub const DEICTIC: &str = include_str!("../lexicons/verify/deictic.txt");
 
-/// `verify/subject_pronouns.txt`.
-pub const SUBJECT_PRONOUNS: &str = include_str!("../lexicons/verify/subject_pronouns.txt");
+/// `verify/document_subject_pronouns.txt`.
+pub const DOCUMENT_SUBJECT_PRONOUNS: &str = include_str!("../lexicons/verify/document_subject_pronouns.txt");
 
 /// `verify/honorifics.txt`.
 pub const HONORIFICS: &str = include_str!("../lexicons/verify/honorifics.txt");

@@ -33,7 +33,7 @@ static NOT_VERBS: amem_text::stopwords::WordList = amem_text::stopwords::WordLis
 static SOFTENERS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SOFTENERS);
 
 /// Second person.
-static SECOND_PERSON: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SECOND_PERSON);
+static SECOND_PERSON: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SECOND_PERSON_WORDS);
 
 /// Nouns that name a machine reading the text, or its instructions.
 static SYSTEM_NOUNS: amem_text::stopwords::WordList = amem_text::stopwords::WordList::new(amem_text::verify_words::SYSTEM_NOUNS);

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 /// Pronouns that, opening a sentence of a document, refer to the document's subject.
 pub(crate) static SUBJECT_PRONOUNS: amem_text::stopwords::WordList =
-    amem_text::stopwords::WordList::new(amem_text::verify_words::SUBJECT_PRONOUNS);
+    amem_text::stopwords::WordList::new(amem_text::verify_words::DOCUMENT_SUBJECT_PRONOUNS);
 
 /// One evidence text, split into sentences and read once.
 #[derive(Debug)]

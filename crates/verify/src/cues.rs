@@ -37,7 +37,7 @@ static SCOPE: amem_text::stopwords::WordPairs = amem_text::stopwords::WordPairs:
 /// Antonym pairs: a source sentence that shares the proposition but carries the
 /// other member asserts the opposite. Counter-claims in COVID-Fact and FEVER are
 /// often built by exactly this swap.
-static ANTONYMS: amem_text::stopwords::WordPairs = amem_text::stopwords::WordPairs::new(amem_text::verify_words::ANTONYMS);
+static ANTONYMS: amem_text::stopwords::WordPairs = amem_text::stopwords::WordPairs::new(amem_text::verify_words::COUNTER_CLAIM_ANTONYMS);
 
 /// Verbs whose negation denies what follows them ("never *agreed* to become an entrepreneur"
 /// is "never became one"; "did not *become* a folk hero" is "was not one"): the implicative
