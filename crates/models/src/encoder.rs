@@ -224,8 +224,10 @@ impl Encoder {
     }
 
     /// The mean of the last layer's token states of each sequence, `hidden` values each, in
-    /// order, the sequences shared among up to `threads` threads of rayon's pool (in runs of
-    /// about equal tokens): a fact-check's two passages are read at once on two cores. A sequence's states depend on its own tokens alone, so the split changes no value.
+    /// order, computed on up to `threads` threads of rayon's pool: the sequences in runs of about
+    /// equal tokens (a fact-check's two passages read at once on two cores), or, with fewer
+    /// sequences than threads, each operation shared. Every value is computed the same way
+    /// whichever thread computes it, so the split changes no bit of the answer.
     ///
     /// # Errors
     /// A sequence is empty, longer than the position table, or names a token or type id the
