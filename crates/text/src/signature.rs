@@ -100,11 +100,15 @@ pub fn is_sign_off_line(line: &str) -> bool {
     if t.len() > 17 && t.is_ascii() && !t.bytes().any(|b| b == b',' || b == b'-') {
         return false;
     }
-    let l = t.to_lowercase();
-    if is_sign_off(&l) {
+    is_lower_sign_off_line(&t.to_lowercase())
+}
+
+/// [`is_sign_off_line`] on a line already trimmed and lower-cased: a sign-off alone, or one
+/// followed by a short name ("thanks, john" / "regards - rick").
+fn is_lower_sign_off_line(l: &str) -> bool {
+    if is_sign_off(l) {
         return true;
     }
-    // "Thanks, John" / "Regards - Rick"
     if let Some((head, tail)) = l.split_once([',', '-']) {
         let tail = tail.trim();
         return is_sign_off(head.trim()) && !tail.is_empty() && tail.split_whitespace().count() <= 3;
@@ -222,17 +226,9 @@ mod tests {
         assert!(!is_sign_off_line("Thanks for the numbers, they look right"));
     }
 
-    /// The sign-off test as first written (no length shortcut).
+    /// The sign-off test without the length shortcut.
     fn sign_off_reference(line: &str) -> bool {
-        let l = line.trim().trim_end_matches(['.', ',', '!', '-', ' ']).to_lowercase();
-        if is_sign_off(&l) {
-            return true;
-        }
-        if let Some((head, tail)) = l.split_once([',', '-']) {
-            let tail = tail.trim();
-            return is_sign_off(head.trim()) && !tail.is_empty() && tail.split_whitespace().count() <= 3;
-        }
-        false
+        is_lower_sign_off_line(&line.trim().trim_end_matches(['.', ',', '!', '-', ' ']).to_lowercase())
     }
 
     #[test]
