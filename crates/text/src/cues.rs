@@ -7,7 +7,6 @@
 //! this crate (`lexicons/*.txt`).
 
 use crate::lexicon::{Hit, Kind, Lexicon};
-use crate::memory::Memory;
 use crate::numbers::{Number, scan_numbers};
 use amem_records::{Cue, CueClass, Span};
 
@@ -24,27 +23,8 @@ use amem_records::{Cue, CueClass, Span};
 /// assert_eq!(&"Reuters said it may not close if it rains."[cues[0].span.start..cues[0].span.end], "said");
 /// ```
 pub fn detect_cues(text: &str) -> Vec<Cue> {
-    CUES.with(|m| match m.try_borrow_mut() {
-        Ok(mut m) => m.get_or_make(text, detect_cues_now, |cues| {
-            64 + text.len() + cues.iter().map(|c| 64 + c.text.len() + c.rule.len()).sum::<usize>()
-        }),
-        Err(_) => detect_cues_now(text),
-    })
-}
-
-/// How many bytes of cue lists one thread keeps in each generation
-/// ([`Memory`]): some 12,000 claim texts.
-const CUES_BYTES: usize = 2 << 20;
-
-thread_local! {
-    /// The cues of texts this thread read lately: a claim's cues are read
-    /// when it is extracted and again when it is verified, on the same
-    /// thread (the audit's assessing worker).
-    static CUES: std::cell::RefCell<Memory<Vec<Cue>>> = std::cell::RefCell::new(Memory::new(CUES_BYTES, 150));
-}
-
-/// [`detect_cues`], computed now.
-fn detect_cues_now(text: &str) -> Vec<Cue> {
+    // Not remembered here: the extractor remembers each clause's reading (its kind and these
+    // cues) by text, and nothing else in an audit reads a claim's cues again.
     let lex = Lexicon::get();
     let hits = lex.scan(text);
     let numbers = scan_numbers(lex, text);

@@ -195,50 +195,21 @@ fn speaks_of_now(words: &[Word], relative_time: bool) -> bool {
 /// written: the claim names a time relative to its writing or speaks of its present (both
 /// compared with that day), holds a relative date that day resolves ("last week", "two days
 /// ago": [`read_claim`] reads them against it), or an evidence item is a fetched page with a
-/// retrieval day (a relative time in it is compared with the claim's day).
+/// retrieval day (a relative time in it is compared with the claim's day). For a claim not
+/// being verified; [`decide`] answers it from the reading it verifies with.
 pub(crate) fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
-    if evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
-        return true;
-    }
-    let about_now = remembered_about_now(claim).unwrap_or_else(|| {
-        let words = text::words(claim);
-        speaks_of_now(&words, scope::relative_time(&words).is_some())
-    });
-    if about_now {
+    let words = text::words(claim);
+    reads_writing_day_of(claim, speaks_of_now(&words, scope::relative_time(&words).is_some()), evidence)
+}
+
+/// [`reads_writing_day`] of a claim whose words were read: `about_now` is [`speaks_of_now`].
+fn reads_writing_day_of(claim: &str, about_now: bool, evidence: &[Evidence]) -> bool {
+    if about_now || evidence.iter().any(|e| e.source_url.is_some() && e.captured_at.is_some()) {
         return true;
     }
     // Any day would do: a relative form is read only when there is one.
     let ranges = |ds: Vec<Date>| ds.into_iter().map(|d| d.range).collect::<Vec<_>>();
     date::may_be_relative(claim) && ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
-}
-
-thread_local! {
-    /// The last claim this thread read ([`read_claim`]) and whether it speaks of its present:
-    /// an audit asks [`reads_writing_day`] of the claim it has just verified, which then need
-    /// not read the claim's words again. A pure function of the text, so never stale.
-    static LAST_CLAIM: std::cell::RefCell<Option<(String, bool)>> = const { std::cell::RefCell::new(None) };
-}
-
-fn remember_about_now(claim: &str, about_now: bool) {
-    let _ = LAST_CLAIM.try_with(|last| {
-        if let Ok(mut last) = last.try_borrow_mut() {
-            match last.as_mut() {
-                Some((text, now)) => {
-                    text.clear();
-                    text.push_str(claim);
-                    *now = about_now;
-                }
-                None => *last = Some((claim.to_string(), about_now)),
-            }
-        }
-    });
-}
-
-fn remembered_about_now(claim: &str) -> Option<bool> {
-    LAST_CLAIM
-        .try_with(|last| last.try_borrow().ok().and_then(|last| last.as_ref().filter(|(text, _)| text == claim).map(|&(_, now)| now)))
-        .ok()
-        .flatten()
 }
 
 fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
@@ -291,7 +262,6 @@ fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
     let subject = relevance::subject(&words, &content, &optional, &name_list);
     let relative_time = scope::relative_time(&words);
     let about_now = speaks_of_now(&words, relative_time.is_some());
-    remember_about_now(text, about_now);
     ClaimView {
         text,
         words,
@@ -625,9 +595,18 @@ fn denial_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>
     claim_side || evidence_side
 }
 
-/// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`.
-pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
+/// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`. With the outcome,
+/// whether it can depend on the claim's writing day ([`reads_writing_day`]), from the same
+/// reading of the claim.
+pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> (Outcome, bool) {
     let claim = read_claim(claim_text, ctx);
+    let writing_day = reads_writing_day_of(claim_text, claim.about_now, evidence);
+    (decide_read(claim, evidence, analyses, ctx), writing_day)
+}
+
+/// [`decide`] on the claim's reading.
+fn decide_read(claim: ClaimView<'_>, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> Outcome {
+    let claim_text = claim.text;
     if claim.content.is_empty() {
         return Outcome {
             status: Status::NotCheckable,

@@ -145,6 +145,12 @@ pub struct Verification {
     /// Why: each reason names the claim facet it addresses and cites the
     /// evidence sentence(s) it rests on.
     pub reasons: Vec<Reason>,
+    /// Whether this verdict can depend on the day the claim was written
+    /// ([`reads_writing_day`]), read from the same reading of the claim: a caller remembering
+    /// verdicts by claim text needs the day in its key exactly when this is true. Not part of
+    /// the verdict's JSON.
+    #[serde(skip)]
+    pub reads_writing_day: bool,
 }
 
 /// Verify `claim` against `evidence`, deterministically.
@@ -189,7 +195,8 @@ pub fn verify_at(claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> V
 /// day the claim was written: the claim names a time relative to its writing ("today", "this
 /// week") or speaks of its present ("currently"), or an evidence item is a fetched page with a
 /// retrieval day. Otherwise the verdict is the same on every day, so a caller remembering
-/// verdicts by claim text needs the day in its key exactly when this is true.
+/// verdicts by claim text needs the day in its key exactly when this is true. A verification
+/// carries the same answer ([`Verification::reads_writing_day`]) without reading the claim again.
 pub fn reads_writing_day(claim: &str, evidence: &[Evidence]) -> bool {
     align::reads_writing_day(claim, evidence)
 }

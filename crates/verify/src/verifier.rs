@@ -125,8 +125,8 @@ impl Verifier {
         let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.analysis(&e.quote)).collect();
         let refs: Vec<&EvidenceAnalysis> = analyses.iter().map(Arc::as_ref).collect();
         let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref(), read_all: false };
-        let out = align::decide(claim, evidence, &refs, &ctx);
-        Verification { status: out.status, reasons: out.reasons }
+        let (out, reads_writing_day) = align::decide(claim, evidence, &refs, &ctx);
+        Verification { status: out.status, reasons: out.reasons, reads_writing_day }
     }
 
     /// The cache's counters so far.
@@ -179,8 +179,8 @@ pub(crate) fn verify_fresh(
     let analyses: Vec<EvidenceAnalysis> = evidence.iter().map(|e| EvidenceAnalysis::new(&e.quote)).collect();
     let refs: Vec<&EvidenceAnalysis> = analyses.iter().collect();
     let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity, read_all };
-    let out = align::decide(claim, evidence, &refs, &ctx);
-    Verification { status: out.status, reasons: out.reasons }
+    let (out, reads_writing_day) = align::decide(claim, evidence, &refs, &ctx);
+    Verification { status: out.status, reasons: out.reasons, reads_writing_day }
 }
 
 /// An analysis held in a [`Generation`], found by its text (a hit is confirmed by comparing the
@@ -442,19 +442,19 @@ mod tests {
         assert!(found.iter().all(|s| s.hits > 0 && s.entries <= DEFAULT_CAPACITY), "{found:?}");
     }
 
-    /// `reads_writing_day` after a verification (the claim's reading remembered) is what it is
-    /// for a claim never read, for claims that do and do not speak of their present.
+    /// A verification's `reads_writing_day`, read from the reading it verified with, is what
+    /// `reads_writing_day` answers for the claim read alone, with and without a writing day, for
+    /// claims that do and do not speak of their present.
     #[test]
-    fn the_writing_day_test_is_the_same_after_a_verification() {
+    fn a_verification_says_whether_it_read_the_writing_day_as_a_fresh_reading_does() {
         let more = ["The office is now closed.", "Sales rose yesterday.", "The plant currently runs on coal.", "It opened in 2019."];
         let evidence = fixture_evidence(&[0, 1]);
         let fresh: Vec<bool> = CLAIMS.iter().chain(&more).map(|c| super::super::reads_writing_day(c, &evidence)).collect();
         let mut v = Verifier::with_capacity(4);
         for (claim, expected) in CLAIMS.iter().chain(&more).zip(&fresh) {
-            v.verify_at(claim, Some("2024-05-08"), &evidence);
-            assert_eq!(super::super::reads_writing_day(claim, &evidence), *expected, "{claim}");
-            // and for another claim than the one just read
-            assert_eq!(super::super::reads_writing_day("The office is now closed.", &evidence), fresh[CLAIMS.len()], "{claim}");
+            assert_eq!(v.verify_at(claim, Some("2024-05-08"), &evidence).reads_writing_day, *expected, "{claim}");
+            assert_eq!(v.verify_at(claim, None, &evidence).reads_writing_day, *expected, "{claim}");
+            assert_eq!(verify_uncached(claim, None, &evidence).reads_writing_day, *expected, "{claim}");
         }
         assert!(fresh[CLAIMS.len()] && fresh[CLAIMS.len() + 1] && fresh[CLAIMS.len() + 2] && !fresh[CLAIMS.len() + 3], "{fresh:?}");
     }

@@ -177,8 +177,8 @@ impl Assessor {
     }
 
     /// True when the last outcome could depend on the day its claim was
-    /// written ([`amem_verify::reads_writing_day`]): remembered by text, it
-    /// holds for that day only.
+    /// written (the verification's [`amem_verify::Verification::reads_writing_day`]):
+    /// remembered by text, it holds for that day only.
     pub fn last_read_writing_day(&self) -> bool {
         self.read_day
     }
@@ -280,6 +280,7 @@ impl Assessor {
             None => {}
         }
         let v = self.verifier.verify_at(text, sent_at, evidence);
+        self.read_day = v.reads_writing_day;
         let v = match self.model {
             Some(model) => amem_verify::combine::combine(model, text, v.status, v.reasons, evidence),
             None => amem_verify::combine::Combined {
@@ -291,7 +292,6 @@ impl Assessor {
         };
         let gate = gate_on(text, &v.reasons, self.gate_models());
         let local_hit = matches!(v.status.group(), amem_records::Group::Supported | amem_records::Group::Contradicted);
-        self.read_day = amem_verify::reads_writing_day(text, evidence);
         let outcome = Outcome { status: v.status, reasons: v.reasons, gate, method: v.method, local_hit, rules: None };
         match &self.endpoint {
             Some(endpoint) => consult_endpoint(endpoint, text, evidence, outcome, self.gate_models()),
