@@ -177,7 +177,7 @@ pub fn check(content: &str, claim: &str, passages: &[Passage<'_>]) -> Result<Che
     }
     let missing = obj.get("missing").and_then(Value::as_str).unwrap_or("").chars().take(500).collect();
     if answer != EndpointAnswer::NotEnoughInfo {
-        let words = |s: &str| s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+        let words = |s: &str| amem_text::tokens::word_spans(s, amem_text::tokens::WordRule::Alphanumeric).count();
         let resting: Vec<&(usize, Range<usize>)> = quotes.iter().filter(|(i, r)| words(&passages[*i].text()[r.clone()]) >= 2).collect();
         if resting.is_empty() {
             return Err(Discarded::Unquoted);

@@ -279,7 +279,7 @@ fn locate(text: &str, quote: &str) -> Option<Range<usize>> {
 }
 
 fn words(s: &str) -> usize {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count()
+    amem_text::tokens::word_spans(s, amem_text::tokens::WordRule::Alphanumeric).count()
 }
 
 /// The witness's reply checked against `sentence`.

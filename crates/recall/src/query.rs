@@ -9,7 +9,7 @@
 
 use amem_records::Span;
 use amem_text::stopwords::QUERY_STOPWORDS;
-use amem_text::tokens::{WordRule, word_spans};
+use amem_text::tokens::{WordRule, words_of};
 use amem_text::words::{lower_into, stem, stem_into};
 use std::collections::BTreeSet;
 
@@ -199,7 +199,7 @@ pub fn fts_string(text: &str) -> String {
 /// digits stay inside the token ("3.5", "1,200"); an apostrophe splits ("don't" → "don", "t"):
 /// the one tokenizer's [`WordRule::Numbers`].
 fn tokens(text: &str) -> Vec<&str> {
-    word_spans(text, WordRule::Numbers).map(|r| &text[r]).collect()
+    words_of(text, WordRule::Numbers).collect()
 }
 
 #[cfg(test)]

@@ -43,6 +43,11 @@ pub fn word_spans(text: &str, rule: WordRule) -> WordSpans<'_> {
     WordSpans { text, at: 0, rule }
 }
 
+/// The words of `text` under `rule`, in text order: [`word_spans`] as slices of `text`.
+pub fn words_of(text: &str, rule: WordRule) -> impl Iterator<Item = &str> + '_ {
+    word_spans(text, rule).map(move |r| &text[r])
+}
+
 /// The iterator of [`word_spans`].
 #[derive(Clone, Debug)]
 pub struct WordSpans<'a> {

@@ -364,7 +364,7 @@ fn reads_for(rules: Status, reasons: &[Reason], evidence: &[Evidence], claim: &s
 
 /// Lower-cased words of `text`, joined by single spaces: what [`states_verbatim`] compares.
 fn folded(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect::<Vec<_>>().join(" ")
+    amem_text::tokens::words_of(text, amem_text::tokens::WordRule::Alphanumeric).map(str::to_lowercase).collect::<Vec<_>>().join(" ")
 }
 
 /// True when evidence the rules cited states the whole claim word for word (case and

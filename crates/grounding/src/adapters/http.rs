@@ -9,6 +9,7 @@
 use super::{Document, html, percent_encode, squash};
 use crate::client::{FetchError, HttpClient};
 use crate::config::AdapterKind;
+use amem_text::tokens::WordRule;
 use reqwest::Url;
 use serde_json::Value;
 
@@ -104,7 +105,7 @@ impl HttpAdapter {
 
 /// Lowercased runs of letters and digits: how a line and the query are compared.
 fn words_of(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    amem_text::tokens::words_of(s, WordRule::Alphanumeric).map(str::to_lowercase).collect()
 }
 
 /// The longest run of words that `line` and the query share in the same
