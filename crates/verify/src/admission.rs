@@ -141,14 +141,16 @@ pub(crate) fn addresses_reader_words(sentence: &str, words: &[Word]) -> bool {
     false
 }
 
-/// Why a fetched item is not evidence for `claim`, if it is not: it reproduces the claim
-/// nearly word for word, or its URL is a query made of the claim's words.
-pub(crate) fn refusal(claim: &str, quote: &str, source_url: Option<&str>) -> Option<Refusal> {
+/// Why a fetched item is not evidence for the claim of `claim_words` (its words as the
+/// verifier read them), if it is not: it reproduces the claim nearly word for word, or its URL
+/// is a query made of the claim's words.
+pub(crate) fn refusal(claim_words: &[Word], quote: &str, source_url: Option<&str>) -> Option<Refusal> {
     let url = source_url?;
-    let claim_words: Vec<String> = text::words(claim).into_iter().map(|w| w.lower.into_string()).collect();
+    let content: Vec<&str> = claim_words.iter().filter(|w| !w.stop).map(|w| w.stem.as_str()).collect();
+    let claim_words: Vec<&str> = claim_words.iter().map(|w| w.lower.as_str()).collect();
     if claim_words.len() >= 4 {
         let passage = text::words(quote);
-        let lower: Vec<String> = passage.iter().map(|w| w.lower.to_string()).collect();
+        let lower: Vec<&str> = passage.iter().map(|w| w.lower.as_str()).collect();
         let (run, end) = longest_common_run(&claim_words, &lower);
         // The claim nearly word for word, and nothing of the page's own
         // beside it: a source that states the fact and says something else
@@ -163,14 +165,13 @@ pub(crate) fn refusal(claim: &str, quote: &str, source_url: Option<&str>) -> Opt
                 !w.stop
                     && !w.lower.chars().all(|c| c.is_ascii_digit())
                     && !SEARCH_PAGE_WORDS.contains(&w.lower.as_str())
-                    && !claim_words.iter().any(|c| *c == w.lower)
+                    && !claim_words.contains(&w.lower.as_str())
             });
             if own.count() == 0 {
                 return Some(Refusal::Echo);
             }
         }
     }
-    let content: Vec<String> = text::words(claim).into_iter().filter(|w| !w.stop).map(|w| w.stem.into_string()).collect();
     if content.len() >= 3 {
         let query = query_words(url);
         let held = content.iter().filter(|c| query.iter().any(|q| text::stems_match(c, q))).count();
@@ -197,7 +198,7 @@ static SEARCH_PAGE_WORDS: amem_text::stopwords::WordList = amem_text::stopwords:
 
 /// The longest run of consecutive words `a` and `b` share: its length and
 /// where it ends in `b` (exclusive; 0 when there is none).
-fn longest_common_run(a: &[String], b: &[String]) -> (usize, usize) {
+fn longest_common_run(a: &[&str], b: &[&str]) -> (usize, usize) {
     let mut best = (0, 0);
     let mut prev = vec![0usize; a.len() + 1];
     let mut cur = vec![0usize; a.len() + 1];
@@ -295,7 +296,7 @@ mod tests {
 
     #[test]
     fn fetched_echoes_and_query_pages_are_refused() {
-        let claim = "The Moon is made of green cheese and weighs 12 kilograms.";
+        let claim = &text::words("The Moon is made of green cheese and weighs 12 kilograms.");
         let echo = "Search results for The Moon is made of green cheese and weighs 12 kilograms. 0 results found.";
         assert_eq!(refusal(claim, echo, Some("https://example.org/page")), Some(Refusal::Echo));
         // A page that was made from the query, wording changed.
@@ -317,7 +318,7 @@ mod tests {
         // A source that states the fact in the claim's words and says more of its own is evidence.
         assert_eq!(
             refusal(
-                "The arXiv API allows one request every three seconds",
+                &text::words("The arXiv API allows one request every three seconds"),
                 "We measure polite crawlers. The arXiv API allows one request every three seconds per client.",
                 Some("http://arxiv.org/abs/2601.00001v1")
             ),
@@ -328,7 +329,7 @@ mod tests {
         assert_eq!(refusal(claim, article, Some("https://en.wikipedia.org/wiki/Moon")), None);
         assert_eq!(
             refusal(
-                "Marie Curie discovered polonium in 1898.",
+                &text::words("Marie Curie discovered polonium in 1898."),
                 "Curie discovered polonium.",
                 Some("https://en.wikipedia.org/wiki/Marie_Curie")
             ),

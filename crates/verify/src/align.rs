@@ -212,9 +212,9 @@ fn reads_writing_day_of(claim: &str, about_now: bool, evidence: &[Evidence]) -> 
     date::may_be_relative(claim) && ranges(date::dates_at(claim, Some(jiff::civil::date(2000, 6, 15)))) != ranges(date::dates(claim))
 }
 
-fn read_claim<'a>(text: &'a str, ctx: &Context<'_>) -> ClaimView<'a> {
+/// The claim's reading, from its words (`text::words(text)`, read by the caller).
+fn read_claim<'a>(text: &'a str, words: Vec<Word>, ctx: &Context<'_>) -> ClaimView<'a> {
     let rarity = ctx.rarity;
-    let words = text::words(text);
     // "yesterday", "last week", "on Tuesday" are dates only against the day the claim was written.
     let anchor = ctx.sent_on.and_then(|d| d.parse::<jiff::civil::Date>().ok());
     let dates = date::dates_at(text, anchor);
@@ -597,9 +597,15 @@ fn denial_unshared(claim: &ClaimView<'_>, per: &[(&Sentence<'_>, &[Option<usize>
 
 /// Run the decision. `analyses[i]` is the analysis of `evidence[i].quote`. With the outcome,
 /// whether it can depend on the claim's writing day ([`reads_writing_day`]), from the same
-/// reading of the claim.
-pub(crate) fn decide(claim_text: &str, evidence: &[Evidence], analyses: &[&EvidenceAnalysis], ctx: &Context<'_>) -> (Outcome, bool) {
-    let claim = read_claim(claim_text, ctx);
+/// reading of the claim. `claim_words` are `text::words(claim_text)`.
+pub(crate) fn decide(
+    claim_text: &str,
+    claim_words: Vec<Word>,
+    evidence: &[Evidence],
+    analyses: &[&EvidenceAnalysis],
+    ctx: &Context<'_>,
+) -> (Outcome, bool) {
+    let claim = read_claim(claim_text, claim_words, ctx);
     let writing_day = reads_writing_day_of(claim_text, claim.about_now, evidence);
     (decide_read(claim, evidence, analyses, ctx), writing_day)
 }
@@ -640,7 +646,7 @@ fn decide_read(claim: ClaimView<'_>, evidence: &[Evidence], analyses: &[&Evidenc
     let mut refused: Vec<Reason> = Vec::new();
     let admitted: Vec<bool> = evidence
         .iter()
-        .map(|e| match admission::refusal(claim_text, &e.quote, e.source_url.as_deref()) {
+        .map(|e| match admission::refusal(&claim.words, &e.quote, e.source_url.as_deref()) {
             None => true,
             Some(r) => {
                 let url = e.source_url.as_deref().unwrap_or("");
@@ -887,8 +893,7 @@ fn scope_difference(
                 let gap = gap.to_lowercase();
                 // Punctuation or a coordinating word starts another predicate ("opened in 2019 and has 42 employees").
                 !gap.contains([',', ';', ':', '(', ')'])
-                    && !gap
-                        .split(|c: char| !c.is_alphanumeric())
+                    && !amem_text::tokens::words_of(&gap, amem_text::tokens::WordRule::Alphanumeric)
                         .any(|w| matches!(w, "and" | "but" | "while" | "which" | "who" | "whereas"))
             })
         })

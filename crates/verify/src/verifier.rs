@@ -19,6 +19,7 @@ use super::analysis::EvidenceAnalysis;
 use super::relevance::Rarity;
 use super::text::FastHash;
 use amem_records::Evidence;
+use amem_text::words::Word;
 use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
@@ -122,10 +123,18 @@ impl Verifier {
 
     /// Verify `claim`, written on `sent_at`, against `evidence`: see [`super::verify_at`].
     pub fn verify_at(&mut self, claim: &str, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
+        self.verify_words_at(claim, amem_text::words::words(claim), sent_at, evidence)
+    }
+
+    /// [`Verifier::verify_at`] on the claim's words as the caller already read them
+    /// (`claim_words` must be `amem_text::words::words(claim)`): the audit reads them once, for
+    /// the rarity table recall looks up and for the verdict.
+    pub fn verify_words_at(&mut self, claim: &str, claim_words: Vec<Word>, sent_at: Option<&str>, evidence: &[Evidence]) -> Verification {
+        debug_assert!(claim_words.last().is_none_or(|w| w.range.end <= claim.len()), "the words are not this claim's");
         let analyses: Vec<Arc<EvidenceAnalysis>> = evidence.iter().map(|e| self.analysis(&e.quote)).collect();
         let refs: Vec<&EvidenceAnalysis> = analyses.iter().map(Arc::as_ref).collect();
         let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity: self.rarity.as_deref(), read_all: false };
-        let (out, reads_writing_day) = align::decide(claim, evidence, &refs, &ctx);
+        let (out, reads_writing_day) = align::decide(claim, claim_words, evidence, &refs, &ctx);
         Verification { status: out.status, reasons: out.reasons, reads_writing_day }
     }
 
@@ -179,7 +188,7 @@ pub(crate) fn verify_fresh(
     let analyses: Vec<EvidenceAnalysis> = evidence.iter().map(|e| EvidenceAnalysis::new(&e.quote)).collect();
     let refs: Vec<&EvidenceAnalysis> = analyses.iter().collect();
     let ctx = align::Context { sent_on: sent_at.and_then(|t| t.get(..10)), rarity, read_all };
-    let (out, reads_writing_day) = align::decide(claim, evidence, &refs, &ctx);
+    let (out, reads_writing_day) = align::decide(claim, amem_text::words::words(claim), evidence, &refs, &ctx);
     Verification { status: out.status, reasons: out.reasons, reads_writing_day }
 }
 

@@ -230,7 +230,7 @@ impl Assessor {
         let (hits, df) = recall.search_chunks_weighing(text, k + except.len() * 4, &weighed)?;
         let evidence: Vec<Evidence> = hits.iter().filter(|h| !except.contains(&h.item.0.as_str())).take(k).map(Hit::to_evidence).collect();
         let rarity = df.map(|df| rarity_from(&weighed, &df));
-        let outcome = self.assess_evidence_with(text, sent_at, &evidence, rarity);
+        let outcome = self.assess_read(text, words, sent_at, &evidence, rarity);
         Ok((outcome, evidence))
     }
 
@@ -267,6 +267,19 @@ impl Assessor {
         evidence: &[Evidence],
         rarity: Option<std::sync::Arc<Rarity>>,
     ) -> Outcome {
+        self.assess_read(text, amem_text::words::words(text), sent_at, evidence, rarity)
+    }
+
+    /// [`Assessor::assess_evidence_with`] on the claim's words as already read
+    /// (`amem_text::words::words(text)`): the verifier reads them as they are.
+    fn assess_read(
+        &mut self,
+        text: &str,
+        words: Vec<amem_text::words::Word>,
+        sent_at: Option<&str>,
+        evidence: &[Evidence],
+        rarity: Option<std::sync::Arc<Rarity>>,
+    ) -> Outcome {
         match rarity {
             Some(r) => {
                 self.verifier = std::mem::take(&mut self.verifier).with_rarity(r);
@@ -279,7 +292,7 @@ impl Assessor {
             }
             None => {}
         }
-        let v = self.verifier.verify_at(text, sent_at, evidence);
+        let v = self.verifier.verify_words_at(text, words, sent_at, evidence);
         self.read_day = v.reads_writing_day;
         let v = match self.model {
             Some(model) => amem_verify::combine::combine(model, text, v.status, v.reasons, evidence),
