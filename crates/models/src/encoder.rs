@@ -65,6 +65,12 @@ impl Dense {
     /// `rows` rows of `x` (`inp` wide) into `y` (`out` wide), replacing it, the output's columns
     /// shared among `parts` threads.
     fn apply(&self, x: &[f32], rows: usize, y: &mut Vec<f32>, parts: usize) {
+        self.apply_then(x, rows, y, parts, |_| {});
+    }
+
+    /// [`Dense::apply`], then `then` on each row's run of output values, on the thread that
+    /// computed them (an element-wise activation shared among the threads with the product).
+    fn apply_then(&self, x: &[f32], rows: usize, y: &mut Vec<f32>, parts: usize, then: impl Fn(&mut [f32]) + Sync) {
         y.clear();
         y.reserve(rows * self.out);
         for _ in 0..rows {
@@ -73,18 +79,28 @@ impl Dense {
         let x = ArrayView2::from_shape((rows, self.inp), x).unwrap_or_else(|_| unreachable!("invariant: x holds rows x inp values"));
         let y = ArrayViewMut2::from_shape((rows, self.out), y.as_mut_slice())
             .unwrap_or_else(|_| unreachable!("invariant: y was filled to rows x out"));
-        product_by_columns(&x, self.weight_t(), y, parts);
+        product_by_columns(&x, self.weight_t(), y, parts, &then);
     }
 }
 
-/// `y += x w`, the columns of `w` and `y` shared among `parts` threads of rayon's pool. Each
-/// output value is the same sum in the same order whichever thread computes it.
-fn product_by_columns(x: &ArrayView2<'_, f32>, w: ArrayView2<'_, f32>, mut y: ArrayViewMut2<'_, f32>, parts: usize) {
+/// `y += x w`, then `then` on each row's run of `y`'s values, the columns of `w` and `y` shared
+/// among `parts` threads of rayon's pool. Each output value is the same sum in the same order
+/// whichever thread computes it.
+fn product_by_columns<F: Fn(&mut [f32]) + Sync>(
+    x: &ArrayView2<'_, f32>,
+    w: ArrayView2<'_, f32>,
+    mut y: ArrayViewMut2<'_, f32>,
+    parts: usize,
+    then: &F,
+) {
     // Below this many columns a part is not worth a thread.
     const MIN_COLUMNS: usize = 64;
     let cols = w.ncols();
     if parts <= 1 || cols < 2 * MIN_COLUMNS {
         general_mat_mul(1.0, x, &w, 1.0, &mut y);
+        for mut row in y.rows_mut() {
+            then(row.as_slice_mut().unwrap_or_else(|| unreachable!("invariant: y's rows are contiguous (row-major, split by columns)")));
+        }
         return;
     }
     let left_parts = parts / 2;
@@ -92,7 +108,10 @@ fn product_by_columns(x: &ArrayView2<'_, f32>, w: ArrayView2<'_, f32>, mut y: Ar
     let mid = (cols * left_parts / parts) / 16 * 16;
     let (w_left, w_right) = w.split_at(Axis(1), mid);
     let (y_left, y_right) = y.split_at(Axis(1), mid);
-    rayon::join(|| product_by_columns(x, w_left, y_left, left_parts), || product_by_columns(x, w_right, y_right, parts - left_parts));
+    rayon::join(
+        || product_by_columns(x, w_left, y_left, left_parts, then),
+        || product_by_columns(x, w_right, y_right, parts - left_parts, then),
+    );
 }
 
 /// Layer normalisation over each row.
@@ -349,10 +368,11 @@ impl Encoder {
             *v += r;
         }
         layer.attention_norm.apply(&mut s.projected);
-        layer.up.apply(&s.projected, rows, &mut s.up, parts);
-        for v in s.up.iter_mut() {
-            *v = gelu(*v);
-        }
+        layer.up.apply_then(&s.projected, rows, &mut s.up, parts, |values| {
+            for v in values {
+                *v = gelu(*v);
+            }
+        });
         layer.down.apply(&s.up, rows, &mut s.context, parts);
         for (v, r) in s.context.iter_mut().zip(&s.projected) {
             *v += r;
