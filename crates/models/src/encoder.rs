@@ -405,18 +405,21 @@ fn attend(
             let mut weights =
                 ArrayViewMut2::from_shape((len, len), &mut scores[..len * len]).unwrap_or_else(|_| unreachable!("invariant: len x len"));
             general_mat_mul(scale, &q, &key.t(), 0.0, &mut weights);
-            vectorized(|| {
-                for row in scores.chunks_exact_mut(len) {
-                    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                    for v in row.iter_mut() {
-                        *v = exp_nonpositive(*v - max);
+            vectorized(
+                #[inline(always)]
+                || {
+                    for row in scores.chunks_exact_mut(len) {
+                        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                        for v in row.iter_mut() {
+                            *v = exp_nonpositive(*v - max);
+                        }
+                        let sum: f32 = row.iter().sum();
+                        for v in row.iter_mut() {
+                            *v /= sum;
+                        }
                     }
-                    let sum: f32 = row.iter().sum();
-                    for v in row.iter_mut() {
-                        *v /= sum;
-                    }
-                }
-            });
+                },
+            );
             let weights = ArrayView2::from_shape((len, len), &scores[..len * len]).unwrap_or_else(|_| unreachable!("invariant: as above"));
             let col = (k - first) * head;
             let mut sequence_rows = context.slice_axis_mut(Axis(0), Slice::from(start..start + len));
@@ -435,9 +438,8 @@ fn strided(data: &[f32], rows: usize, cols: usize, stride: usize) -> ArrayView2<
 }
 
 /// [`gelu`] over `values`, its loop compiled for the widest vector unit the CPU has (pulp's
-/// run-time dispatch: AVX2 with FMA where present, else the build's baseline). The same
-/// operations in the same order, so the same bits; the baseline build's 4-wide loop was most of
-/// the time outside the products.
+/// run-time dispatch: AVX2 with FMA where present, else the build's baseline, 4 wide without
+/// FMA). The same operations in the same order, so the same bits.
 fn gelu_all(values: &mut [f32]) {
     vectorized(
         #[inline(always)]
