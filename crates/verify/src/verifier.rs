@@ -464,6 +464,9 @@ mod tests {
             assert_eq!(v.verify_at(claim, Some("2024-05-08"), &evidence).reads_writing_day, *expected, "{claim}");
             assert_eq!(v.verify_at(claim, None, &evidence).reads_writing_day, *expected, "{claim}");
             assert_eq!(verify_uncached(claim, None, &evidence).reads_writing_day, *expected, "{claim}");
+            // The free function after a verification, for the claim just read and another one.
+            assert_eq!(super::super::reads_writing_day(claim, &evidence), *expected, "{claim}");
+            assert_eq!(super::super::reads_writing_day("The office is now closed.", &evidence), fresh[CLAIMS.len()], "{claim}");
         }
         assert!(fresh[CLAIMS.len()] && fresh[CLAIMS.len() + 1] && fresh[CLAIMS.len() + 2] && !fresh[CLAIMS.len() + 3], "{fresh:?}");
     }
