@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// An archive with what sharding must keep whole: copies of one mail under other Message-IDs
-/// (as Enron files them) and a sender's daily template (bulk only once seen on three days).
+/// (as Enron files them), copies under one Message-ID with other text, and a sender's daily
+/// template (bulk only once seen on three days).
 fn extra_mbox(path: &Path, n: usize) {
     let mut s = String::new();
     let mail = |s: &mut String, id: &str, day: usize, from: &str, subject: &str, body: &str| {
@@ -40,6 +41,18 @@ fn extra_mbox(path: &Path, n: usize) {
                 &format!("Person {} <p{}@example.org>", i % 5, i % 5),
                 &format!("plant {i}"),
                 &body,
+            );
+        }
+        // Every seventh filed again under its own Message-ID with a footer added: a copy found by
+        // the id alone (its content key, so the shard it would hash to, differs).
+        if i % 7 == 3 {
+            mail(
+                &mut s,
+                &format!("gen-{i}@example.org"),
+                1 + i % 27,
+                &format!("Person {} <p{}@example.org>", i % 5, i % 5),
+                &format!("plant {i}"),
+                &body.replace("\nThanks!", &format!(" The Site {i} audit found {} faults.\nThanks!", 3 + i % 4)),
             );
         }
     }
@@ -111,7 +124,8 @@ fn the_union_of_the_shards_is_the_single_run() {
     let want: BTreeSet<String> = rows(&t.path().join("single")).into_iter().collect();
     let s = &single["data"]["summary"];
     assert!(want.len() > 40, "{} rows", want.len());
-    assert!(s["copies"].as_u64().unwrap() >= 8, "copies found: {s}");
+    // 8 under other Message-IDs, 6 under their own with other text.
+    assert!(s["copies"].as_u64().unwrap() >= 14, "copies found: {s}");
     assert!(s["skipped"]["by_stage"]["select"].to_string().contains("same template"), "the template is bulk: {s}");
     let single_rows = std::fs::read_to_string(t.path().join("single/audit.jsonl")).unwrap();
     assert!(

@@ -1,10 +1,12 @@
 //! `--shard I/N`: which part of an archive one process audits.
 //!
-//! A message belongs to shard `I` of `N` when the first 8 bytes of its content key
-//! ([`crate::Message::copy_keys`]`.by_content`) taken mod `N` are `I`. The content key, not the
-//! Message-ID and never the path: Enron files one mail under several folders with a different
-//! Message-ID each time, and only the content finds those copies, so every copy of a mail lands in
-//! the shard that audits it once. A record an importer could not read has no content: it belongs
+//! A message belongs to shard `I` of `N` when the first 8 bytes of the content key
+//! ([`crate::Message::copy_keys`]`.by_content`) of the first copy of it read, taken mod `N`, are
+//! `I` (the audit pipeline finds that first copy the same way in every shard). The content key,
+//! not the Message-ID and never the path: Enron files one mail under several folders with a
+//! different Message-ID each time, and only the content finds those copies; and a mail refiled
+//! under its Message-ID with other text is found by the id, so it follows its first copy. Every
+//! copy of a mail lands in the shard that audits it once. A record an importer could not read has no content: it belongs
 //! to the shard its locator (file and position) hashes to, so exactly one shard reports it.
 
 use crate::Digest;
@@ -38,7 +40,13 @@ impl Shard {
 
     /// True when the message whose content key is `key` is this shard's.
     pub fn owns(&self, key: &Digest) -> bool {
-        key.prefix_u64() % u64::from(self.count) == u64::from(self.index)
+        self.owns_key(key.prefix_u64())
+    }
+
+    /// True when a message whose shard key (the first 8 bytes of a content key, as a number) is
+    /// `key` belongs to this shard.
+    pub fn owns_key(&self, key: u64) -> bool {
+        key % u64::from(self.count) == u64::from(self.index)
     }
 
     /// True when the unreadable record at `locator` is this shard's to report.

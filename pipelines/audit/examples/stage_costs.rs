@@ -180,7 +180,7 @@ fn least_work(wiki: &Wiki, mbox: &std::path::Path) -> anyhow::Result<serde_json:
     for m in &all {
         let digest = m.digest();
         let recurring = templates.recurring(m);
-        let copy = copies.check(m, digest)? != amem_audit::copies::Seen::First;
+        let copy = copies.check(&m.copy_keys(), digest)? != amem_audit::copies::Seen::First;
         if m.meta.contains_key("bulk") || recurring || copy || !digests.insert(digest) {
             continue;
         }

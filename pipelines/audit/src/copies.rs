@@ -9,7 +9,7 @@
 //! interrupted process a run resumes) are found in the ledger.
 
 use amem_ledger::Ledger;
-use amem_records::{Digest, Message};
+use amem_records::{CopyKeys, Digest};
 use std::collections::HashMap;
 
 /// Keys remembered in memory at most (about 40 bytes each, two a mail):
@@ -44,14 +44,13 @@ impl<'l> CopyFinder<'l> {
         CopyFinder { seen: HashMap::new(), originals: Vec::new(), ledger }
     }
 
-    /// Whether `message` (whose digest is `digest`) is a copy of a message
-    /// read before. A message read again with the same digest (a run
+    /// Whether the message whose keys are `keys` ([`amem_records::Message::copy_keys`]) and
+    /// whose digest is `digest` is a copy of a message read before. A message read again with the same digest (a run
     /// resumed, a nightly run over the same export) is not a copy of itself.
     ///
     /// # Errors
     /// The ledger cannot be read.
-    pub fn check(&mut self, message: &Message, digest: Digest) -> amem_ledger::Result<Seen> {
-        let keys = message.copy_keys();
+    pub fn check(&mut self, keys: &CopyKeys, digest: Digest) -> amem_ledger::Result<Seen> {
         if self.seen.len() >= KEYS_REMEMBERED || self.originals.len() >= KEYS_REMEMBERED {
             self.seen.clear();
             self.originals.clear();
@@ -60,7 +59,7 @@ impl<'l> CopyFinder<'l> {
             Some(at) => at,
             None => {
                 let from_ledger = match self.ledger {
-                    Some(ledger) => ledger.original_of(&keys)?,
+                    Some(ledger) => ledger.original_of(keys)?,
                     None => None,
                 };
                 self.originals.push(from_ledger.unwrap_or(digest));
@@ -75,10 +74,38 @@ impl<'l> CopyFinder<'l> {
     }
 }
 
+/// Which shard a message goes to under `--shard I/N`, decided the same way in every shard: the
+/// content key of the first copy of it read in this run. Every shard reads every message in
+/// archive order, so each finds the same first copies; a copy found by its Message-ID alone
+/// (the mail refiled with other text: a footer added, a line rewrapped) then lands where its
+/// original is audited, as the single run finds it a copy. Only the copies read in this run count
+/// (not those in a ledger, which holds one shard's messages): a copy by Message-ID of a mail
+/// recorded by an earlier run and not read again may go to another shard and be audited there.
+#[derive(Default)]
+pub struct ShardKeys {
+    /// First 8 bytes of a key → first 8 bytes of its first copy's content key.
+    owner: HashMap<u64, u64>,
+}
+
+impl ShardKeys {
+    /// The number that, mod N, names the shard of the message whose keys are `keys`.
+    pub fn shard_key(&mut self, keys: &CopyKeys) -> u64 {
+        // Past the limit every shard starts afresh at the same message, as it reads the same ones.
+        if self.owner.len() >= KEYS_REMEMBERED {
+            self.owner.clear();
+        }
+        let owner = keys.iter().find_map(|k| self.owner.get(&k.prefix_u64()).copied()).unwrap_or(keys.by_content.prefix_u64());
+        for k in keys.iter() {
+            self.owner.entry(k.prefix_u64()).or_insert(owner);
+        }
+        owner
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amem_records::{MessageId, SourceKind};
+    use amem_records::{Message, MessageId, SourceKind};
 
     fn mail(id: &str, folder: &str, text: &str) -> Message {
         let mut meta = std::collections::BTreeMap::new();
@@ -106,14 +133,35 @@ mod tests {
         let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
         let b = mail("<2@x>", "all_documents", "Revenue rose 4%.");
         let c = mail("<3@x>", "inbox", "Revenue fell.");
-        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First);
-        assert_eq!(f.check(&b, b.digest()).unwrap(), Seen::CopyOf(a.digest()));
-        assert_eq!(f.check(&c, c.digest()).unwrap(), Seen::First);
-        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First, "the same message again is not its own copy");
+        assert_eq!(f.check(&a.copy_keys(), a.digest()).unwrap(), Seen::First);
+        assert_eq!(f.check(&b.copy_keys(), b.digest()).unwrap(), Seen::CopyOf(a.digest()));
+        assert_eq!(f.check(&c.copy_keys(), c.digest()).unwrap(), Seen::First);
+        assert_eq!(f.check(&a.copy_keys(), a.digest()).unwrap(), Seen::First, "the same message again is not its own copy");
         // A third copy, by Message-ID this time, points at the first too.
         let mut d = mail("<2@x>", "sent", "Revenue rose 4 %.");
         d.sent_at = "2001-05-01T10:00:01Z".parse().unwrap();
-        assert_eq!(f.check(&d, d.digest()).unwrap(), Seen::CopyOf(a.digest()));
+        assert_eq!(f.check(&d.copy_keys(), d.digest()).unwrap(), Seen::CopyOf(a.digest()));
+    }
+
+    /// Every copy of a mail gets its first copy's shard key, whichever key found it: the same
+    /// Message-ID with other text, or the same content under another Message-ID, chained.
+    #[test]
+    fn a_copy_takes_the_shard_key_of_the_first_copy_read() {
+        let mut k = ShardKeys::default();
+        let a = mail("<1@x>", "inbox", "Revenue rose 4%.");
+        let b = mail("<1@x>", "inbox", "Revenue rose 4%. Sent from my phone.");
+        let c = mail("<2@x>", "all_documents", "Revenue rose 4%. Sent from my phone.");
+        let d = mail("<3@x>", "inbox", "Revenue fell.");
+        let first = k.shard_key(&a.copy_keys());
+        assert_eq!(first, a.copy_keys().by_content.prefix_u64());
+        assert_ne!(b.copy_keys().by_content, a.copy_keys().by_content);
+        assert_eq!(k.shard_key(&b.copy_keys()), first, "by the Message-ID");
+        assert_eq!(k.shard_key(&c.copy_keys()), first, "by the content of a copy by id");
+        assert_eq!(k.shard_key(&d.copy_keys()), d.copy_keys().by_content.prefix_u64());
+        // Read in another order (another run over other archives), b is the first copy.
+        let mut other = ShardKeys::default();
+        assert_eq!(other.shard_key(&b.copy_keys()), b.copy_keys().by_content.prefix_u64());
+        assert_eq!(other.shard_key(&a.copy_keys()), b.copy_keys().by_content.prefix_u64());
     }
 
     /// A copy of a message an earlier run recorded is found in the ledger.
@@ -129,7 +177,7 @@ mod tests {
         let r = Ledger::open(&path).unwrap();
         let mut f = CopyFinder::new(Some(&r));
         let b = mail("<2@x>", "all_documents", "Revenue rose 4%.");
-        assert_eq!(f.check(&b, b.digest()).unwrap(), Seen::CopyOf(a.digest()));
-        assert_eq!(f.check(&a, a.digest()).unwrap(), Seen::First);
+        assert_eq!(f.check(&b.copy_keys(), b.digest()).unwrap(), Seen::CopyOf(a.digest()));
+        assert_eq!(f.check(&a.copy_keys(), a.digest()).unwrap(), Seen::First);
     }
 }

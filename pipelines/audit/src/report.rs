@@ -411,8 +411,8 @@ pub fn merged_run(parts: &[ShardPart]) -> anyhow::Result<RunInfo> {
 /// back from the wiki of `home`. Rows go to the sinks shard after shard (the markdown report
 /// orders them itself); the counts are the shards' added up, the row counts counted again from
 /// the rows written. Rows of the user's Slack messages matched by user id alone (not by a name
-/// in `[me]`) are not marked as the user's: the names they were recorded under are learned while
-/// importing. Returns the files and the counts.
+/// in `[me]`) are marked as the user's by the names each shard recorded them under
+/// (`RunSummary::slack_names_of_me`). Returns the files and the counts.
 ///
 /// # Errors
 /// A shard's ledger cannot be read, or a report cannot be written.

@@ -29,8 +29,8 @@ use crate::sources::open_source;
 use amem_ledger::{HomeLock, Ledger};
 use amem_recall::{IndexOptions, Wiki};
 use amem_records::{
-    Assessment, AuditRecord, Claim, Digest, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource, RunSummary,
-    Shard, Skipped, SourceKind, TimeWindow, Who,
+    Assessment, AuditRecord, Claim, CopyKeys, Digest, Identity, ImportOptions, Message, Reason, RunId, RunInfo, RunParams, RunSource,
+    RunSummary, Shard, Skipped, SourceKind, TimeWindow, Who,
 };
 use anyhow::Context;
 use jiff::Timestamp;
@@ -612,9 +612,10 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
     let Reading { forwarded, mut copies, shard } = reading;
     let mut templates = crate::templates::Templates::default();
     let mut ledger_failed = false;
-    let mut pass_on = |m: Message, recurring: bool| -> Incoming {
+    let mut shard_keys = crate::copies::ShardKeys::default();
+    let mut pass_on = |m: Message, keys: CopyKeys, recurring: bool| -> Incoming {
         let digest = m.digest();
-        match copies.check(&m, digest) {
+        match copies.check(&keys, digest) {
             Ok(Seen::CopyOf(original)) => Incoming::Copy { original, archive: m.archive, locator: m.locator },
             Ok(Seen::First) => Incoming::Message { message: m, digest, recurring },
             Err(e) => {
@@ -643,26 +644,34 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
             if c.is_interrupted() {
                 return;
             }
-            let parts = match &item {
-                Ok(m) if forwarded => amem_rfc822::forwarded_messages(m),
-                _ => Vec::new(),
-            };
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
+            let item = item.map(|m| {
+                let keys = m.copy_keys();
+                (m, keys)
+            });
             // A forwarded part goes with the message that carries it.
             let ours = match (&item, shard) {
                 (_, None) => true,
-                (Ok(m), Some(s)) => s.owns(&m.copy_keys().by_content),
+                (Ok((_, keys)), Some(s)) => s.owns_key(shard_keys.shard_key(keys)),
                 (Err(e), Some(s)) => s.owns_locator(&format!("{}: {}", e.path.display(), e.position)),
             };
             if !ours {
                 Counters::add(&c.other_shards, 1);
                 continue;
             }
+            let parts = match &item {
+                Ok((m, _)) if forwarded => amem_rfc822::forwarded_messages(m),
+                _ => Vec::new(),
+            };
             let first = match item {
-                Ok(m) => pass_on(m, recurring),
+                Ok((m, keys)) => pass_on(m, keys, recurring),
                 Err(e) => Incoming::Failed(e),
             };
-            for incoming in std::iter::once(first).chain(parts.into_iter().map(|p| pass_on(p, recurring))) {
+            let parts = parts.into_iter().map(|p| {
+                let keys = p.copy_keys();
+                pass_on(p, keys, recurring)
+            });
+            for incoming in std::iter::once(first).chain(parts) {
                 batch.push(incoming);
                 if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
                     return;
