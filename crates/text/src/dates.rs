@@ -450,10 +450,6 @@ const WEEKDAYS: &[(&str, jiff::civil::Weekday)] = &[
     ("sunday", jiff::civil::Weekday::Sunday),
 ];
 
-/// Small counts written as words before "ago" ("two days ago", "a week ago").
-const COUNTS: &[(&str, i32)] =
-    &[("a", 1), ("an", 1), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("ten", 10)];
-
 fn relative_pattern() -> &'static Regex {
     static P: OnceLock<Regex> = OnceLock::new();
     P.get_or_init(|| {
@@ -583,7 +579,12 @@ fn relative_dates_searched(text: &str, anchor: jiff::civil::Date, found: &mut Ve
             };
             shift_days(offset).map(|d| day_date(r.clone(), d))
         } else if let (Some(n), Some(unit)) = (lower(6), lower(7)) {
-            let n = n.parse::<i32>().ok().or_else(|| COUNTS.iter().find(|(w, _)| *w == n).map(|(_, v)| *v));
+            // A count before "ago": digits, "a", "an" or "one", or a spelled number the pattern
+            // admits ("two days ago").
+            let n = match n.as_str() {
+                "a" | "an" | "one" => Some(1),
+                _ => n.parse::<i32>().ok().or_else(|| crate::spelled::value(&n).map(|v| v as i32)),
+            };
             let Some(n) = n else { continue };
             match unit.as_str() {
                 "day" => shift_days(-n).map(|d| day_date(r.clone(), d)),
@@ -856,6 +857,8 @@ mod tests {
         assert_eq!(day("We met last Wednesday."), (Some(2024), Some(5), Some(1)));
         assert_eq!(day("We meet next Monday."), (Some(2024), Some(5), Some(13)));
         assert_eq!(day("It broke two days ago."), (Some(2024), Some(5), Some(6)));
+        assert_eq!(day("It broke Seven days ago."), (Some(2024), Some(5), Some(1)));
+        assert_eq!(day("It broke a day ago."), (Some(2024), Some(5), Some(7)));
         let d = at("It rained last year.");
         assert_eq!((d.year, d.month), (Some(2023), None));
         let d = at("It opens next month.");

@@ -13,6 +13,7 @@
 //! - [`cues`]: negation, hedge, attribution, condition and temporal cues;
 //! - [`quantity`]: the value reader (numbers with scale, unit or currency, anchor,
 //!   bound, range, stated precision) and [`dates`], the date reader;
+//! - [`spelled`]: numbers written as words, with their values (both readers above ask it);
 //! - [`numbers`]: the gate's number scanner (value, canonical unit, date part).
 //! - [`relations`]: WordNet antonyms and the kinds of thing nouns name.
 //!
@@ -35,6 +36,7 @@ pub mod quantity;
 pub mod relations;
 pub mod sentence;
 pub mod signature;
+pub mod spelled;
 pub mod stopwords;
 pub mod text_words;
 pub mod tokens;

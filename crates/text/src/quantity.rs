@@ -13,9 +13,7 @@
 
 use crate::lexicon::Lexicon;
 use crate::words::{Word, stem};
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
 
 /// The unit class a quantity is stated in.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -408,56 +406,11 @@ fn read_after(text: &str, lex: &'static Lexicon, r: &mut Reading, mut end: usize
     end
 }
 
-const SPELLED: &[(&str, f64)] = &[
-    ("two", 2.0),
-    ("three", 3.0),
-    ("four", 4.0),
-    ("five", 5.0),
-    ("six", 6.0),
-    ("seven", 7.0),
-    ("eight", 8.0),
-    ("nine", 9.0),
-    ("ten", 10.0),
-    ("eleven", 11.0),
-    ("twelve", 12.0),
-    ("thirteen", 13.0),
-    ("fourteen", 14.0),
-    ("fifteen", 15.0),
-    ("sixteen", 16.0),
-    ("seventeen", 17.0),
-    ("eighteen", 18.0),
-    ("nineteen", 19.0),
-    ("twenty", 20.0),
-    ("thirty", 30.0),
-    ("forty", 40.0),
-    ("fifty", 50.0),
-    ("sixty", 60.0),
-    ("seventy", 70.0),
-    ("eighty", 80.0),
-    ("ninety", 90.0),
-    ("hundred", 100.0),
-    ("dozen", 12.0),
-];
-
 /// The units of a hyphenated spelled number ("twenty-one" … "ninety-nine").
 static NUMBER_WORD_UNITS: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::NUMBER_WORD_UNITS);
 
 /// Words between a number and the noun it counts that do not change what is counted.
 static ANCHOR_SKIP: crate::stopwords::WordList = crate::stopwords::WordList::new(crate::text_words::ANCHOR_SKIP);
-
-/// The value of a spelled-out number ([`SPELLED`], the first entry for the word), found by a
-/// set look-up: every word of a text is asked.
-fn spelled_value(lower: &str) -> Option<f64> {
-    static BY_WORD: OnceLock<HashMap<&'static str, f64, crate::words::FastHash>> = OnceLock::new();
-    let map = BY_WORD.get_or_init(|| {
-        let mut m = HashMap::default();
-        for &(word, value) in SPELLED {
-            m.entry(word).or_insert(value);
-        }
-        m
-    });
-    map.get(lower).copied()
-}
 
 /// All quantities in `text`: the numbers of [`read_numbers`] that state a value (not a name
 /// such as "COVID-19" or "5G", not part of a slash date), with their anchor, bound, stated
@@ -472,7 +425,7 @@ pub fn quantities(text: &str, words: &[Word]) -> Vec<Quantity> {
         if std::mem::take(&mut skip_next) {
             continue;
         }
-        let Some(v) = spelled_value(&w.lower) else { continue };
+        let Some(v) = crate::spelled::value(&w.lower) else { continue };
         // "hundred"/"dozen" after a digit number are scale words of that number, already read.
         if wi > 0 && words[wi - 1].lower.chars().all(|c| c.is_ascii_digit()) && w.range.start <= words[wi - 1].range.end + 1 {
             continue;

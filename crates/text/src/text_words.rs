@@ -33,6 +33,9 @@ pub const ANCHOR_SKIP: &str = include_str!("../lexicons/text/anchor_skip.txt");
 /// `text/links.txt`.
 pub const LINKS: &str = include_str!("../lexicons/text/links.txt");
 
+/// `text/spelled_numbers.txt` (`word = value` lines).
+pub const SPELLED_NUMBERS: &str = include_str!("../lexicons/text/spelled_numbers.txt");
+
 /// `text/number_word_units.txt`.
 pub const NUMBER_WORD_UNITS: &str = include_str!("../lexicons/text/number_word_units.txt");
 
@@ -45,7 +48,13 @@ mod tests {
 
     #[test]
     fn every_constant_is_read() {
-        let readers = [include_str!("cues.rs"), include_str!("sentence.rs"), include_str!("words.rs"), include_str!("quantity.rs")];
+        let readers = [
+            include_str!("cues.rs"),
+            include_str!("sentence.rs"),
+            include_str!("words.rs"),
+            include_str!("quantity.rs"),
+            include_str!("spelled.rs"),
+        ];
         let unread = unread_constants(include_str!("text_words.rs"), "crate::text_words", &readers);
         assert!(unread.is_empty(), "read by no rule: {unread:?}");
     }
