@@ -1207,13 +1207,15 @@ fn is_cleft(after: &[Word<'_>], glued: bool) -> bool {
     definite && after.iter().skip(i + 1).take(6).any(|w| matches!(w.lower.as_ref(), "that" | "who" | "that's" | "who's"))
 }
 
+/// "not", "n't" or "never": the words a predicate's verb is read past.
+fn is_negator(token: &str) -> bool {
+    matches!(token, "not" | "n't" | "never")
+}
+
 /// The predicate's lexical verb (after its auxiliaries and "not") is a
 /// verb of the speaker's own experience ("met with", "have seen").
 fn tells_experience(tokens: &[&str]) -> bool {
-    tokens
-        .iter()
-        .find(|t| !AUX_SET.contains(t) && !matches!(**t, "not" | "n't" | "never"))
-        .is_some_and(|t| EXPERIENCE_VERBS_SET.contains(t))
+    tokens.iter().find(|t| !AUX_SET.contains(t) && !is_negator(t)).is_some_and(|t| EXPERIENCE_VERBS_SET.contains(t))
 }
 
 /// First- or second-person words in a predicate ("hurt us", "our
@@ -1239,7 +1241,7 @@ fn owned_subject(np: &[Word<'_>]) -> bool {
 /// "was") or a perfect ("has taken", "have grown")? `tokens` start at the
 /// clause's finite verb.
 fn reports_event(tokens: &[&str]) -> bool {
-    let mut t = tokens.iter().copied().filter(|t| !matches!(*t, "not" | "never" | "n't"));
+    let mut t = tokens.iter().copied().filter(|t| !is_negator(t));
     let Some(first) = t.next() else { return false };
     let past_form =
         |w: &str| IRREGULAR_PAST_SET.contains(w) || (w.len() > 4 && w.ends_with("ed") && w.chars().all(|c| c.is_alphabetic() || c == '-'));
@@ -1256,7 +1258,7 @@ fn reports_event(tokens: &[&str]) -> bool {
 /// participle ("is full", "is above the consensus", "is being
 /// decommissioned"). `tokens` start at the clause's finite verb.
 fn is_classification(tokens: &[&str]) -> bool {
-    let mut t = tokens.iter().copied().filter(|t| !matches!(*t, "not" | "never" | "n't"));
+    let mut t = tokens.iter().copied().filter(|t| !is_negator(t));
     let Some(first) = t.next() else { return false };
     if !matches!(first, "is" | "are" | "was" | "were" | "'s" | "'re" | "isn't" | "aren't" | "wasn't" | "weren't") {
         return false;

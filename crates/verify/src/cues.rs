@@ -331,7 +331,7 @@ pub(crate) fn hearsay(words: &[Word]) -> Vec<Cue> {
             Some(*entry)
         } else if matches!(w.lower.as_str(), "claim" | "claims") && next == "that" {
             Some("claim that")
-        } else if w.lower == "said" && next == "to" && matches!(prev, "is" | "was" | "are" | "were") {
+        } else if w.lower == "said" && next == "to" && crate::text::is_copula(prev) {
             Some("is said to")
         } else {
             None

@@ -5,6 +5,7 @@
 //! one aligned sentence; the parent decides the status.
 
 use super::*;
+use crate::text::{is_article, is_copula};
 
 /// A claim word the evidence has only as the unit or the counted noun of a number, when the claim
 /// gives it no number: "marketed in only one country" against "marketed in over 180 countries",
@@ -846,7 +847,7 @@ fn name_substitution(a: &Aligned<'_>) -> Option<Reason> {
                     let nationality = |i: usize| sw.get(i).is_some_and(|w| nationality_shaped(&s.text[w.range.clone()]));
                     let skippable = |i: usize, at_start: bool| {
                         sw.get(i).is_some_and(|w| {
-                            (at_start && matches!(w.lower.as_str(), "a" | "an" | "the"))
+                            (at_start && is_article(&w.lower))
                                 || (!w.stop
                                     && !claim_has(&w.stem)
                                     && (nationality(i) || (!w.capitalised && w.lower.chars().all(char::is_alphabetic))))
@@ -879,11 +880,6 @@ fn name_substitution(a: &Aligned<'_>) -> Option<Reason> {
         }
     }
     None
-}
-
-/// The verbs that say what a thing is ("Seohyun *is* a dog").
-fn is_copula(lower: &str) -> bool {
-    matches!(lower, "is" | "was" | "are" | "were")
 }
 
 /// The nouns a copula's complement names, from the word after the copula: the last noun of
@@ -929,7 +925,7 @@ fn complement_heads(words: &[Word], text: &str, from: usize) -> Vec<usize> {
 /// complement ("is a dog", "was also an American actor"), not an adjective or a participle
 /// ("was born", "is active").
 fn noun_complement(words: &[Word], cop: usize) -> bool {
-    words[cop + 1..].iter().take_while(|w| w.stop).any(|w| matches!(w.lower.as_str(), "a" | "an" | "the"))
+    words[cop + 1..].iter().take_while(|w| w.stop).any(|w| is_article(&w.lower))
 }
 
 /// True when every content word between `from` and `to` (sentence word indices) is inside
@@ -1477,7 +1473,7 @@ fn agent_kind_differs(a: &Aligned<'_>) -> Option<Reason> {
         return None;
     }
     let mut by = ci.checked_sub(1)?;
-    if matches!(cw[by].lower.as_str(), "a" | "an" | "the") {
+    if is_article(&cw[by].lower) {
         by = by.checked_sub(1)?;
     }
     let verb = by.checked_sub(1).filter(|_| cw[by].lower == "by").map(|v| &cw[v]).filter(|v| !v.stop)?;
@@ -1490,7 +1486,7 @@ fn agent_kind_differs(a: &Aligned<'_>) -> Option<Reason> {
         if gap.contains([',', ';', ':', '.', '(', ')']) {
             return Some(None);
         }
-        if matches!(w.lower.as_str(), "a" | "an" | "the") || nationality_shaped(&s.text[w.range.clone()]) {
+        if is_article(&w.lower) || nationality_shaped(&s.text[w.range.clone()]) {
             return None;
         }
         Some((!w.stop && !w.capitalised && amem_text::relations::noun_kinds(&w.lower).is_some()).then_some(i))
