@@ -232,8 +232,7 @@ def measure(exe, base, mbox, scale, flags, scratch):
               "",
               "Claims found assessed in an earlier message of the same process: %s. A claim met again in a message another "
               "shard audits is assessed again there: that is what splitting by message costs in `assess` (+%.1f s at %d shards, "
-              "%.0f%% of the single run's CPU), whatever the key, since one claim text sits in many messages that share no key; "
-              "only a stage keyed by claim text, or a cache the shards share, would keep it."
+              "%.0f%% of the single run's CPU); only a stage keyed by claim text, or a cache the shards share, would keep it."
               % (", ".join("%d in one run" % r["reused"] if r["n"] == 1 else "%d across %d shards" % (r["reused"], r["n"]) for r in rows),
                  last["assess"] - one["assess"], last["n"], 100 * (last["assess"] - one["assess"]) / one["cpu"]),
               "",
