@@ -24,36 +24,18 @@ fn extra_mbox(path: &Path, n: usize) {
             100 + i * 7,
             10 + i % 9
         );
-        mail(
-            &mut s,
-            &format!("gen-{i}@example.org"),
-            1 + i % 27,
-            &format!("Person {} <p{}@example.org>", i % 5, i % 5),
-            &format!("plant {i}"),
-            &body,
-        );
+        let from = format!("Person {} <p{}@example.org>", i % 5, i % 5);
+        let file = |s: &mut String, id: String, body: &str| mail(s, &id, 1 + i % 27, &from, &format!("plant {i}"), body);
+        file(&mut s, format!("gen-{i}@example.org"), &body);
         // Every fifth mail filed again under another Message-ID: a copy found by its content.
         if i % 5 == 0 {
-            mail(
-                &mut s,
-                &format!("copy-{i}@example.org"),
-                1 + i % 27,
-                &format!("Person {} <p{}@example.org>", i % 5, i % 5),
-                &format!("plant {i}"),
-                &body,
-            );
+            file(&mut s, format!("copy-{i}@example.org"), &body);
         }
-        // Every seventh filed again under its own Message-ID with a footer added: a copy found by
-        // the id alone (its content key, so the shard it would hash to, differs).
+        // Every seventh filed again under its own Message-ID with a sentence added: a copy found
+        // by the id alone (its content key, so the shard it would hash to, differs).
         if i % 7 == 3 {
-            mail(
-                &mut s,
-                &format!("gen-{i}@example.org"),
-                1 + i % 27,
-                &format!("Person {} <p{}@example.org>", i % 5, i % 5),
-                &format!("plant {i}"),
-                &body.replace("\nThanks!", &format!(" The Site {i} audit found {} faults.\nThanks!", 3 + i % 4)),
-            );
+            let refiled = body.replace("\nThanks!", &format!(" The Site {i} audit found {} faults.\nThanks!", 3 + i % 4));
+            file(&mut s, format!("gen-{i}@example.org"), &refiled);
         }
     }
     for day in 1..=6 {
