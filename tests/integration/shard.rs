@@ -73,6 +73,55 @@ fn audit(t: &TestDir, home: &Path, out: &Path, extra: &[&str]) -> Value {
     stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).find(|v| v["type"] == "run_summary").expect("a run_summary line")
 }
 
+/// With `--include-forwarded`, one story forwarded by two people is audited once, as its
+/// author's: the second forward's part is a copy of the first's, so its carrier goes to the
+/// shard of the first, whatever N.
+#[test]
+fn a_story_forwarded_twice_is_audited_once_whatever_the_shards() {
+    let t = TestDir::new();
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join("wiki")).unwrap();
+    std::fs::create_dir_all(home.join("exports")).unwrap();
+    std::fs::write(home.join("config.toml"), "[[imports]]\nkind = \"gmail\"\npath = \"exports/forwards.mbox\"\n").unwrap();
+    let mut mbox = String::new();
+    for k in 0..12 {
+        let story = format!(
+            "---------- Forwarded message ---------\nFrom: Wire Desk <desk@news.example>\nDate: Mon, 14 May 2001 09:{k:02}:00 -0500\n\
+             Subject: Markets {k}\n\nEnron shares fell {} percent on Monday after filing {k}.\n",
+            10 + k
+        );
+        for (n, (from, note)) in
+            [("Ann <ann@example.org>", "FYI, see below."), ("Bob <bob@example.org>", "Worth a read.")].iter().enumerate()
+        {
+            mbox.push_str(&format!(
+                "From x@x Mon May 14 18:00:00 +0000 2001\nMessage-ID: <f{k}-{n}@example.org>\nDate: Mon, 14 May 2001 1{n}:{k:02}:00 +0000\n\
+                 From: {from}\nSubject: Fw: Markets {k}\n\n{note}\n\n{story}\n"
+            ));
+        }
+    }
+    std::fs::write(home.join("exports/forwards.mbox"), mbox).unwrap();
+    let extra = ["--include-forwarded"];
+    let single = audit(&t, &home, &t.path().join("single"), &extra);
+    let want: BTreeSet<String> = rows(&t.path().join("single")).into_iter().collect();
+    let copies = single["data"]["summary"]["copies"].as_u64().unwrap();
+    assert_eq!(want.iter().filter(|r| r.contains("shares fell")).count(), 12, "each story once: {want:?}");
+    assert_eq!(copies, 12, "each second forward's part is a copy: {single}");
+    for n in [2u32, 4, 7] {
+        let mut got = Vec::new();
+        let mut found = 0;
+        for i in 0..n {
+            let out = t.path().join(format!("n{n}/{i}"));
+            let sum = audit(&t, &home, &out, &["--include-forwarded", "--shard", &format!("{i}/{n}")]);
+            found += sum["data"]["summary"]["copies"].as_u64().unwrap();
+            got.extend(rows(&out));
+        }
+        let got_set: BTreeSet<String> = got.iter().cloned().collect();
+        assert_eq!(got.len(), got_set.len(), "N = {n}: a row in two shards");
+        assert_eq!(got_set, want, "N = {n}: the shards' rows are not the single run's");
+        assert_eq!(found, copies, "N = {n}: copies");
+    }
+}
+
 /// What must be equal between a single run and the union of its shards: each row's claim,
 /// verdict, evidence and copies.
 fn rows(dir: &Path) -> Vec<String> {

@@ -645,6 +645,16 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
                 return;
             }
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
+            let parts: Vec<(Message, CopyKeys)> = match &item {
+                Ok(m) if forwarded => amem_rfc822::forwarded_messages(m)
+                    .into_iter()
+                    .map(|p| {
+                        let keys = p.copy_keys();
+                        (p, keys)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             let item = item.map(|m| {
                 let keys = m.copy_keys();
                 (m, keys)
@@ -652,25 +662,21 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
             // A forwarded part goes with the message that carries it.
             let ours = match (&item, shard) {
                 (_, None) => true,
-                (Ok((_, keys)), Some(s)) => s.owns_key(shard_keys.shard_key(keys)),
+                (Ok((_, keys)), Some(s)) => {
+                    let part_keys: Vec<CopyKeys> = parts.iter().map(|(_, k)| *k).collect();
+                    s.owns_key(shard_keys.shard_key(keys, &part_keys))
+                }
                 (Err(e), Some(s)) => s.owns_locator(&format!("{}: {}", e.path.display(), e.position)),
             };
             if !ours {
                 Counters::add(&c.other_shards, 1);
                 continue;
             }
-            let parts = match &item {
-                Ok((m, _)) if forwarded => amem_rfc822::forwarded_messages(m),
-                _ => Vec::new(),
-            };
             let first = match item {
                 Ok((m, keys)) => pass_on(m, keys, recurring),
                 Err(e) => Incoming::Failed(e),
             };
-            let parts = parts.into_iter().map(|p| {
-                let keys = p.copy_keys();
-                pass_on(p, keys, recurring)
-            });
+            let parts = parts.into_iter().map(|(p, keys)| pass_on(p, keys, recurring));
             for incoming in std::iter::once(first).chain(parts) {
                 batch.push(incoming);
                 if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH))).is_err() {
