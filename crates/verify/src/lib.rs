@@ -165,14 +165,7 @@ pub struct Verification {
 /// of threads), so an evidence text verified again is not analysed again; the
 /// answer is the same either way.
 pub fn verify(claim: &str, evidence: &[Evidence]) -> Verification {
-    thread_local! {
-        static VERIFIER: std::cell::RefCell<Verifier> = std::cell::RefCell::new(Verifier::new());
-    }
-    VERIFIER
-        .try_with(|v| v.try_borrow_mut().ok().map(|mut v| v.verify(claim, evidence)))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| verifier::verify_uncached(claim, None, evidence))
+    verify_at(claim, None, evidence)
 }
 
 /// Verify `claim`, written on `sent_at` (an RFC 3339 time or a `YYYY-MM-DD` day; the
