@@ -163,7 +163,9 @@ pub struct Verification {
 /// Each thread that calls it keeps a [`Verifier`] on the process-wide cache of
 /// [`DEFAULT_CAPACITY`] analyses (tens of megabytes at most, whatever the number
 /// of threads), so an evidence text verified again is not analysed again; the
-/// answer is the same either way.
+/// answer is the same either way. What it saves: `amem --no-models verify` over
+/// the 5,266 pairs of the four dev pair sets of `../shared/eval` takes 0.31 s of
+/// CPU with it and 0.33 s without (five runs each; the outputs identical).
 pub fn verify(claim: &str, evidence: &[Evidence]) -> Verification {
     verify_at(claim, None, evidence)
 }
