@@ -45,8 +45,9 @@ impl<'l> CopyFinder<'l> {
     }
 
     /// Whether the message whose keys are `keys` ([`amem_records::Message::copy_keys`]) and
-    /// whose digest is `digest` is a copy of a message read before. A message read again with the same digest (a run
-    /// resumed, a nightly run over the same export) is not a copy of itself.
+    /// whose digest is `digest` is a copy of a message read before. A message read again with
+    /// the same digest (a run resumed, a nightly run over the same export) is not a copy of
+    /// itself.
     ///
     /// # Errors
     /// The ledger cannot be read.
@@ -80,9 +81,9 @@ impl<'l> CopyFinder<'l> {
 /// (the mail refiled with other text: a footer added, a line rewrapped) then lands where its
 /// original is audited, as the single run finds it a copy; and with `--include-forwarded` a message
 /// carrying a story forwarded before goes where that story's first forward is audited. Only the
-/// copies read in this run count
-/// (not those in a ledger, which holds one shard's messages): a copy by Message-ID of a mail
-/// recorded by an earlier run and not read again may go to another shard and be audited there.
+/// copies read in this run count (not those in a ledger, which holds one shard's messages): a
+/// copy by Message-ID of a mail recorded by an earlier run and not read again may go to another
+/// shard and be audited there.
 #[derive(Default)]
 pub struct ShardKeys {
     /// First 8 bytes of a key → first 8 bytes of its first copy's content key.
@@ -94,12 +95,12 @@ impl ShardKeys {
     /// forwarded parts (`--include-forwarded`, audited with it) have the keys `parts`: the
     /// first copy's, found by the message's keys, else by a part's (the same story forwarded
     /// again goes where its first forward is audited), else the message's own content key.
-    pub fn shard_key(&mut self, keys: &CopyKeys, parts: &[CopyKeys]) -> u64 {
+    pub fn shard_key<'k>(&mut self, keys: &CopyKeys, parts: impl Iterator<Item = &'k CopyKeys> + Clone) -> u64 {
         // Past the limit every shard starts afresh at the same message, as it reads the same ones.
         if self.owner.len() >= KEYS_REMEMBERED {
             self.owner.clear();
         }
-        let all = || keys.iter().chain(parts.iter().flat_map(CopyKeys::iter));
+        let all = || keys.iter().chain(parts.clone().flat_map(CopyKeys::iter));
         let owner = all().find_map(|k| self.owner.get(&k.prefix_u64()).copied()).unwrap_or(keys.by_content.prefix_u64());
         for k in all() {
             self.owner.entry(k.prefix_u64()).or_insert(owner);
@@ -158,21 +159,21 @@ mod tests {
         let b = mail("<1@x>", "inbox", "Revenue rose 4%. Sent from my phone.");
         let c = mail("<2@x>", "all_documents", "Revenue rose 4%. Sent from my phone.");
         let d = mail("<3@x>", "inbox", "Revenue fell.");
-        let first = k.shard_key(&a.copy_keys(), &[]);
+        let first = k.shard_key(&a.copy_keys(), std::iter::empty());
         assert_eq!(first, a.copy_keys().by_content.prefix_u64());
         assert_ne!(b.copy_keys().by_content, a.copy_keys().by_content);
-        assert_eq!(k.shard_key(&b.copy_keys(), &[]), first, "by the Message-ID");
-        assert_eq!(k.shard_key(&c.copy_keys(), &[]), first, "by the content of a copy by id");
-        assert_eq!(k.shard_key(&d.copy_keys(), &[]), d.copy_keys().by_content.prefix_u64());
+        assert_eq!(k.shard_key(&b.copy_keys(), std::iter::empty()), first, "by the Message-ID");
+        assert_eq!(k.shard_key(&c.copy_keys(), std::iter::empty()), first, "by the content of a copy by id");
+        assert_eq!(k.shard_key(&d.copy_keys(), std::iter::empty()), d.copy_keys().by_content.prefix_u64());
         // Read in another order (another run over other archives), b is the first copy.
         let mut other = ShardKeys::default();
-        assert_eq!(other.shard_key(&b.copy_keys(), &[]), b.copy_keys().by_content.prefix_u64());
-        assert_eq!(other.shard_key(&a.copy_keys(), &[]), b.copy_keys().by_content.prefix_u64());
+        assert_eq!(other.shard_key(&b.copy_keys(), std::iter::empty()), b.copy_keys().by_content.prefix_u64());
+        assert_eq!(other.shard_key(&a.copy_keys(), std::iter::empty()), b.copy_keys().by_content.prefix_u64());
         // A message carrying a part forwarded before goes where that part's first copy went.
         let carrier = mail("<9@x>", "inbox", "FYI.");
-        assert_eq!(k.shard_key(&carrier.copy_keys(), &[d.copy_keys()]), d.copy_keys().by_content.prefix_u64());
+        assert_eq!(k.shard_key(&carrier.copy_keys(), [d.copy_keys()].iter()), d.copy_keys().by_content.prefix_u64());
         let next = mail("<10@x>", "inbox", "See below.");
-        assert_eq!(k.shard_key(&next.copy_keys(), &[]), next.copy_keys().by_content.prefix_u64());
+        assert_eq!(k.shard_key(&next.copy_keys(), std::iter::empty()), next.copy_keys().by_content.prefix_u64());
     }
 
     /// A copy of a message an earlier run recorded is found in the ledger.

@@ -646,26 +646,14 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
             }
             let recurring = matches!(&item, Ok(m) if templates.recurring(m));
             let parts: Vec<(Message, CopyKeys)> = match &item {
-                Ok(m) if forwarded => amem_rfc822::forwarded_messages(m)
-                    .into_iter()
-                    .map(|p| {
-                        let keys = p.copy_keys();
-                        (p, keys)
-                    })
-                    .collect(),
+                Ok(m) if forwarded => amem_rfc822::forwarded_messages(m).into_iter().map(with_copy_keys).collect(),
                 _ => Vec::new(),
             };
-            let item = item.map(|m| {
-                let keys = m.copy_keys();
-                (m, keys)
-            });
+            let item = item.map(with_copy_keys);
             // A forwarded part goes with the message that carries it.
             let ours = match (&item, shard) {
                 (_, None) => true,
-                (Ok((_, keys)), Some(s)) => {
-                    let part_keys: Vec<CopyKeys> = parts.iter().map(|(_, k)| *k).collect();
-                    s.owns_key(shard_keys.shard_key(keys, &part_keys))
-                }
+                (Ok((_, keys)), Some(s)) => s.owns_key(shard_keys.shard_key(keys, parts.iter().map(|(_, k)| k))),
                 (Err(e), Some(s)) => s.owns_locator(&format!("{}: {}", e.path.display(), e.position)),
             };
             if !ours {
@@ -688,6 +676,12 @@ fn import_all(sources: &[(SourceKind, PathBuf)], opts: &ImportOptions, tx: SyncS
     if !batch.is_empty() {
         let _ = tx.send(batch);
     }
+}
+
+/// `m` with its copy keys, computed once for the shard and the copy checks.
+fn with_copy_keys(m: Message) -> (Message, CopyKeys) {
+    let keys = m.copy_keys();
+    (m, keys)
 }
 
 /// Which messages are audited: whose (`--who`, against `[me]`) and
